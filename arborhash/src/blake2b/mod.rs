@@ -1,0 +1,18 @@
+//! BLAKE2b (RFC 7693): 64-bit words, 128-byte blocks, digests of 1 to 64 bytes.
+
+mod avx2;
+pub(crate) mod kernels;
+mod portable;
+mod sse41;
+
+/// The initialization vector (the SHA-512 IV).
+pub(crate) const IV: [u64; 8] = [
+    0x6a09e667f3bcc908,
+    0xbb67ae8584caa73b,
+    0x3c6ef372fe94f82b,
+    0xa54ff53a5f1d36f1,
+    0x510e527fade682d1,
+    0x9b05688c2b3e6c1f,
+    0x1f83d9abfb41bd6b,
+    0x5be0cd19137e2179,
+];

@@ -1,0 +1,142 @@
+//! BLAKE3 in plain Rust: the fallback backend and the kernel every other backend is checked
+//! against.
+
+use super::kernels::{Lane, BLOCK_LEN};
+use crate::blake2s::IV;
+
+const MSG_PERMUTATION: [usize; 16] = [2, 6, 3, 10, 7, 0, 4, 13, 1, 11, 12, 5, 9, 14, 15, 8];
+
+#[inline(always)]
+fn g(v: &mut [u32; 16], a: usize, b: usize, c: usize, d: usize, x: u32, y: u32) {
+    v[a] = v[a].wrapping_add(v[b]).wrapping_add(x);
+    v[d] = (v[d] ^ v[a]).rotate_right(16);
+    v[c] = v[c].wrapping_add(v[d]);
+    v[b] = (v[b] ^ v[c]).rotate_right(12);
+    v[a] = v[a].wrapping_add(v[b]).wrapping_add(y);
+    v[d] = (v[d] ^ v[a]).rotate_right(8);
+    v[c] = v[c].wrapping_add(v[d]);
+    v[b] = (v[b] ^ v[c]).rotate_right(7);
+}
+
+/// The full 16-word state after the seven rounds, before the feed-forward.
+#[inline(always)]
+fn rounds(
+    cv: &[u32; 8],
+    block: &[u8; BLOCK_LEN],
+    block_len: u8,
+    counter: u64,
+    flags: u8,
+) -> [u32; 16] {
+    let mut m = [0u32; 16];
+    for (w, bytes) in m.iter_mut().zip(block.chunks_exact(4)) {
+        *w = u32::from_le_bytes(bytes.try_into().unwrap());
+    }
+    let mut v = [
+        cv[0],
+        cv[1],
+        cv[2],
+        cv[3],
+        cv[4],
+        cv[5],
+        cv[6],
+        cv[7],
+        IV[0],
+        IV[1],
+        IV[2],
+        IV[3],
+        counter as u32,
+        (counter >> 32) as u32,
+        block_len as u32,
+        flags as u32,
+    ];
+    for round in 0..7 {
+        g(&mut v, 0, 4, 8, 12, m[0], m[1]);
+        g(&mut v, 1, 5, 9, 13, m[2], m[3]);
+        g(&mut v, 2, 6, 10, 14, m[4], m[5]);
+        g(&mut v, 3, 7, 11, 15, m[6], m[7]);
+        g(&mut v, 0, 5, 10, 15, m[8], m[9]);
+        g(&mut v, 1, 6, 11, 12, m[10], m[11]);
+        g(&mut v, 2, 7, 8, 13, m[12], m[13]);
+        g(&mut v, 3, 4, 9, 14, m[14], m[15]);
+        if round < 6 {
+            m = MSG_PERMUTATION.map(|i| m[i]);
+        }
+    }
+    v
+}
+
+pub(crate) fn compress_in_place(
+    cv: &mut [u32; 8],
+    block: &[u8; BLOCK_LEN],
+    block_len: u8,
+    counter: u64,
+    flags: u8,
+) {
+    let v = rounds(cv, block, block_len, counter, flags);
+    for i in 0..8 {
+        cv[i] = v[i] ^ v[i + 8];
+    }
+}
+
+/// The 64-byte output of a root compression.
+pub(crate) fn compress_xof(
+    cv: &[u32; 8],
+    block: &[u8; BLOCK_LEN],
+    block_len: u8,
+    counter: u64,
+    flags: u8,
+) -> [u8; 64] {
+    let v = rounds(cv, block, block_len, counter, flags);
+    let mut out = [0u8; 64];
+    for i in 0..8 {
+        out[4 * i..4 * i + 4].copy_from_slice(&(v[i] ^ v[i + 8]).to_le_bytes());
+        out[32 + 4 * i..32 + 4 * i + 4].copy_from_slice(&(v[i + 8] ^ cv[i]).to_le_bytes());
+    }
+    out
+}
+
+pub(crate) fn hash_lanes(lanes: &[Lane<'_>], blocks: usize, flags: u8, out: &mut [[u8; 32]]) {
+    for (lane, out) in lanes.iter().zip(out.iter_mut()) {
+        let mut cv = lane.cv;
+        for (j, block) in lane.input.chunks_exact(BLOCK_LEN).enumerate() {
+            let mut block_flags = flags;
+            let mut block_len = BLOCK_LEN as u8;
+            if j == 0 {
+                block_flags |= lane.flags_start;
+            }
+            if j + 1 == blocks {
+                block_flags |= lane.flags_end;
+                block_len = lane.last_block_len;
+            }
+            compress_in_place(
+                &mut cv,
+                block.try_into().unwrap(),
+                block_len,
+                lane.counter,
+                block_flags,
+            );
+        }
+        for (bytes, word) in out.chunks_exact_mut(4).zip(cv) {
+            bytes.copy_from_slice(&word.to_le_bytes());
+        }
+    }
+}
+
+pub(crate) fn xof_many(
+    cv: &[u32; 8],
+    block: &[u8; BLOCK_LEN],
+    block_len: u8,
+    counter: u64,
+    flags: u8,
+    out: &mut [u8],
+) {
+    for (i, out_block) in out.chunks_exact_mut(BLOCK_LEN).enumerate() {
+        out_block.copy_from_slice(&compress_xof(
+            cv,
+            block,
+            block_len,
+            counter.wrapping_add(i as u64),
+            flags,
+        ));
+    }
+}

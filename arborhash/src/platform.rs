@@ -1,0 +1,347 @@
+//! Choosing the SIMD backend.
+//!
+//! Every algorithm in this crate has a portable backend and, on x86-64, SSE4.1 and AVX2 backends.
+//! The best one the CPU supports is detected once, at first use, and cached. Users and tests can
+//! override the choice:
+//!
+//! - the environment variable `ARBORHASH_BACKEND=portable|sse41|avx2`, read once at first use;
+//! - [`force_backend`], for the whole process;
+//! - [`with_backend`] (with `std`), for the calling thread during one closure, which is what the
+//!   tests use to exercise each backend while running in parallel.
+//!
+//! Asking for a backend the CPU lacks never reaches its code: the request falls back to the best
+//! available backend, and [`selection`] reports both what was asked for and what is used.
+//!
+//! Internally, algorithms ask for a [`Platform`], a token that can only be made here and only for a
+//! backend the running CPU supports. Holding one is the proof that its `#[target_feature]` code may
+//! be called; that is the single invariant all `unsafe` kernel calls in the crate rely on.
+
+use core::fmt;
+use core::sync::atomic::{AtomicU8, Ordering};
+
+/// An implementation strategy for the hash kernels.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Backend {
+    /// Plain Rust, any CPU.
+    Portable,
+    /// x86-64 SSE4.1 (128-bit vectors).
+    Sse41,
+    /// x86-64 AVX2 (256-bit vectors).
+    Avx2,
+}
+
+impl Backend {
+    /// All backends, slowest first.
+    pub const ALL: [Backend; 3] = [Backend::Portable, Backend::Sse41, Backend::Avx2];
+
+    /// The name used by `ARBORHASH_BACKEND` and in reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Backend::Portable => "portable",
+            Backend::Sse41 => "sse41",
+            Backend::Avx2 => "avx2",
+        }
+    }
+
+    /// Parses a name as accepted by `ARBORHASH_BACKEND` (case-insensitive; `sse4.1` also works).
+    pub fn from_name(name: &str) -> Option<Backend> {
+        let name = name.trim();
+        Backend::ALL
+            .into_iter()
+            .find(|b| b.name().eq_ignore_ascii_case(name))
+            .or_else(|| {
+                name.eq_ignore_ascii_case("sse4.1")
+                    .then_some(Backend::Sse41)
+            })
+    }
+
+    /// Whether the running CPU can execute this backend.
+    pub fn is_supported(self) -> bool {
+        match self {
+            Backend::Portable => true,
+            Backend::Sse41 => sse41_detected(),
+            Backend::Avx2 => avx2_detected(),
+        }
+    }
+
+    fn from_u8(v: u8) -> Backend {
+        match v {
+            1 => Backend::Sse41,
+            2 => Backend::Avx2,
+            _ => Backend::Portable,
+        }
+    }
+}
+
+impl fmt::Display for Backend {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// What was asked for and what is used.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Selection {
+    /// The backend requested through [`force_backend`], [`with_backend`] or `ARBORHASH_BACKEND`,
+    /// if any.
+    pub requested: Option<Backend>,
+    /// The backend in use: the request if the CPU supports it, else the best supported one.
+    pub active: Backend,
+}
+
+impl Selection {
+    /// True when a backend was requested but the CPU lacks it, so another one is used.
+    pub fn fell_back(&self) -> bool {
+        matches!(self.requested, Some(r) if r != self.active)
+    }
+}
+
+#[cfg(all(target_arch = "x86_64", feature = "std"))]
+fn sse41_detected() -> bool {
+    std::is_x86_feature_detected!("sse4.1")
+}
+#[cfg(all(target_arch = "x86_64", feature = "std"))]
+fn avx2_detected() -> bool {
+    std::is_x86_feature_detected!("avx2")
+}
+#[cfg(all(target_arch = "x86_64", not(feature = "std")))]
+fn sse41_detected() -> bool {
+    cfg!(target_feature = "sse4.1")
+}
+#[cfg(all(target_arch = "x86_64", not(feature = "std")))]
+fn avx2_detected() -> bool {
+    cfg!(target_feature = "avx2")
+}
+#[cfg(not(target_arch = "x86_64"))]
+fn sse41_detected() -> bool {
+    false
+}
+#[cfg(not(target_arch = "x86_64"))]
+fn avx2_detected() -> bool {
+    false
+}
+
+/// The best backend the running CPU supports, ignoring any override.
+pub fn best_supported() -> Backend {
+    if avx2_detected() {
+        Backend::Avx2
+    } else if sse41_detected() {
+        Backend::Sse41
+    } else {
+        Backend::Portable
+    }
+}
+
+fn clamp(requested: Backend) -> Backend {
+    if requested.is_supported() {
+        requested
+    } else {
+        best_supported()
+    }
+}
+
+// Process-wide state, packed in one byte so that reading it is one relaxed load:
+// bit 7 set once initialised; bits 0-1 the active backend; bit 6 set if a backend was requested,
+// bits 2-3 the requested one.
+static GLOBAL: AtomicU8 = AtomicU8::new(0);
+const INIT: u8 = 0x80;
+const HAS_REQUEST: u8 = 0x40;
+
+fn pack(sel: Selection) -> u8 {
+    let mut v = INIT | sel.active as u8;
+    if let Some(r) = sel.requested {
+        v |= HAS_REQUEST | ((r as u8) << 2);
+    }
+    v
+}
+
+fn unpack(v: u8) -> Selection {
+    Selection {
+        requested: (v & HAS_REQUEST != 0).then(|| Backend::from_u8((v >> 2) & 3)),
+        active: Backend::from_u8(v & 3),
+    }
+}
+
+fn resolve(requested: Option<Backend>) -> Selection {
+    Selection {
+        requested,
+        active: requested.map_or_else(best_supported, clamp),
+    }
+}
+
+#[cold]
+fn init_global() -> u8 {
+    let requested = env_request();
+    let v = pack(resolve(requested));
+    // A concurrent force_backend wins; otherwise store ours.
+    match GLOBAL.compare_exchange(0, v, Ordering::Relaxed, Ordering::Relaxed) {
+        Ok(_) => v,
+        Err(current) => current,
+    }
+}
+
+#[cfg(feature = "std")]
+fn env_request() -> Option<Backend> {
+    let value = std::env::var("ARBORHASH_BACKEND").ok()?;
+    if value.trim().is_empty() {
+        return None;
+    }
+    // An unknown name is treated as a request for nothing in particular; `selection` then shows
+    // no request, and `env_error` explains why.
+    Backend::from_name(&value)
+}
+
+#[cfg(not(feature = "std"))]
+fn env_request() -> Option<Backend> {
+    None
+}
+
+/// If `ARBORHASH_BACKEND` is set to a name that is not a backend, a message saying so.
+#[cfg(feature = "std")]
+pub fn env_error() -> Option<std::string::String> {
+    let value = std::env::var("ARBORHASH_BACKEND").ok()?;
+    if value.trim().is_empty() || Backend::from_name(&value).is_some() {
+        return None;
+    }
+    Some(std::format!(
+        "ARBORHASH_BACKEND={value:?} is not one of portable, sse41, avx2; using {}",
+        best_supported()
+    ))
+}
+
+fn global_selection() -> Selection {
+    let v = GLOBAL.load(Ordering::Relaxed);
+    unpack(if v == 0 { init_global() } else { v })
+}
+
+/// Uses `backend` (or the best supported one, if the CPU lacks it) for the whole process from now
+/// on, overriding `ARBORHASH_BACKEND`. Returns the resulting selection.
+pub fn force_backend(backend: Backend) -> Selection {
+    let sel = resolve(Some(backend));
+    GLOBAL.store(pack(sel), Ordering::Relaxed);
+    sel
+}
+
+/// Forgets any process-wide request: back to the best supported backend.
+pub fn reset_backend() -> Selection {
+    let sel = resolve(None);
+    GLOBAL.store(pack(sel), Ordering::Relaxed);
+    sel
+}
+
+#[cfg(feature = "std")]
+std::thread_local! {
+    // 0 = no thread override; otherwise a packed Selection.
+    static THREAD: core::cell::Cell<u8> = const { core::cell::Cell::new(0) };
+}
+
+/// Runs `f` with `backend` (or the best supported one, if the CPU lacks it) selected for the
+/// calling thread only. Work that this crate hands to other threads (rayon) inside `f` uses the
+/// process-wide selection. Nested calls restore the outer choice on return, also on panic.
+#[cfg(feature = "std")]
+pub fn with_backend<R>(backend: Backend, f: impl FnOnce() -> R) -> R {
+    struct Restore(u8);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            THREAD.with(|t| t.set(self.0));
+        }
+    }
+    let previous = THREAD.with(|t| t.replace(pack(resolve(Some(backend)))));
+    let _restore = Restore(previous);
+    f()
+}
+
+/// The backend selection in force for the calling thread.
+pub fn selection() -> Selection {
+    #[cfg(feature = "std")]
+    {
+        let v = THREAD.with(|t| t.get());
+        if v != 0 {
+            return unpack(v);
+        }
+    }
+    global_selection()
+}
+
+/// The backend in use for the calling thread.
+pub fn backend() -> Backend {
+    selection().active
+}
+
+/// Proof that the running CPU supports a backend. Only this module makes one, and only for a
+/// supported backend, so code holding a `Platform` may call that backend's `#[target_feature]`
+/// functions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Platform(Backend);
+
+impl Platform {
+    /// The platform selected for the calling thread (see the module documentation).
+    #[inline]
+    pub(crate) fn current() -> Platform {
+        // `selection().active` is always clamped to a supported backend.
+        Platform(backend())
+    }
+
+    /// The portable platform, always valid.
+    #[allow(dead_code)]
+    pub(crate) const fn portable() -> Platform {
+        Platform(Backend::Portable)
+    }
+
+    #[inline]
+    pub(crate) fn backend(self) -> Backend {
+        self.0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_round_trip() {
+        for b in Backend::ALL {
+            assert_eq!(Backend::from_name(b.name()), Some(b));
+        }
+        assert_eq!(Backend::from_name("SSE4.1"), Some(Backend::Sse41));
+        assert_eq!(Backend::from_name("avx512"), None);
+    }
+
+    #[test]
+    fn pack_round_trips() {
+        for a in Backend::ALL {
+            for r in [
+                None,
+                Some(Backend::Portable),
+                Some(Backend::Sse41),
+                Some(Backend::Avx2),
+            ] {
+                let sel = Selection {
+                    requested: r,
+                    active: a,
+                };
+                assert_eq!(unpack(pack(sel)), sel);
+            }
+        }
+    }
+
+    #[cfg(feature = "std")]
+    #[test]
+    fn thread_override_is_scoped_and_clamped() {
+        let outer = backend();
+        for b in Backend::ALL {
+            with_backend(b, || {
+                let sel = selection();
+                assert_eq!(sel.requested, Some(b));
+                assert!(sel.active.is_supported());
+                assert_eq!(sel.active == b, b.is_supported());
+                assert_eq!(sel.fell_back(), !b.is_supported());
+                with_backend(Backend::Portable, || {
+                    assert_eq!(backend(), Backend::Portable)
+                });
+                assert_eq!(selection(), sel);
+            });
+        }
+        assert_eq!(backend(), outer);
+    }
+}

@@ -1,0 +1,1 @@
+//! The Tillich-Zémor hash.

@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Runs every test of the project: formatting, lints, the Rust workspace on every backend and
+# feature set, and the Go module on its assembly and pure-Go builds.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+echo "== rust: fmt, clippy"
+cargo fmt --all --check
+cargo clippy --workspace --all-targets --all-features -- -D warnings
+
+echo "== rust: no_std core builds"
+cargo build -p arborhash --no-default-features
+
+echo "== rust: tests (every backend is forced inside the tests)"
+cargo test --workspace --all-features
+
+echo "== rust: the ARBORHASH_BACKEND override, once per backend"
+for backend in portable sse41 avx2; do
+  ARBORHASH_BACKEND=$backend cargo test -p arborhash --all-features --test backend_env -q
+done
+
+if [ -d go ]; then
+  echo "== go: vet, tests (assembly and purego)"
+  (cd go && go vet ./... && go test ./... && go test -tags purego ./...)
+fi
