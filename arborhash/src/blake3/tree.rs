@@ -326,14 +326,20 @@ impl Tree {
         self.chunks
     }
 
-    fn push_cv(&mut self, p: Platform, cv: CvBytes, chunks: u64) {
-        // More input follows, so pairs left unmerged below the new entry are not the root's.
+    /// Called when more input is known to follow: the entries then form the binary
+    /// decomposition of the chunk count (largest subtree first), merging the pair left
+    /// unmerged in case it was the root's children.
+    fn merge_complete_subtrees(&mut self, p: Platform) {
         while self.depth > self.chunks.count_ones() as usize {
             let right = self.stack[self.depth - 1];
             let left = &self.stack[self.depth - 2];
             self.stack[self.depth - 2] = parent_output(left, &right, self.params).chaining_value(p);
             self.depth -= 1;
         }
+    }
+
+    fn push_cv(&mut self, p: Platform, cv: CvBytes, chunks: u64) {
+        self.merge_complete_subtrees(p);
         self.stack[self.depth] = cv;
         self.depth += 1;
         self.chunks += chunks;
@@ -385,6 +391,8 @@ impl Tree {
         if self.depth == 0 {
             return last;
         }
+        // The last chunk follows, so the stack holds whole left subtrees: fold it from the top.
+        self.merge_complete_subtrees(p);
         let mut right = last.chaining_value(p);
         for left in self.stack[1..self.depth].iter().rev() {
             right = parent_output(left, &right, self.params).chaining_value(p);
