@@ -1,0 +1,122 @@
+// Package blake3 implements the BLAKE3 hash function with SSE4.1 and AVX2
+// assembly chosen at run time on amd64 and a pure Go fallback (build tag
+// purego, or any other architecture).
+//
+// The API follows github.com/zeebo/blake3, so switching is a change of import
+// path. SumMany hashes many independent messages across the SIMD lanes.
+package blake3
+
+import "errors"
+
+// Hasher is a hash.Hash for BLAKE3 with a 32-byte default output. Digest
+// gives access to the extended output.
+type Hasher struct {
+	size int
+	h    hasher
+}
+
+// New returns a Hasher for the default (unkeyed) mode.
+func New() *Hasher {
+	return &Hasher{size: 32, h: hasher{key: iv}}
+}
+
+// NewKeyed returns a Hasher for the keyed mode. The key must be KeySize bytes.
+func NewKeyed(key []byte) (*Hasher, error) {
+	if len(key) != KeySize {
+		return nil, errors.New("blake3: key must be 32 bytes")
+	}
+	h := &Hasher{size: 32, h: hasher{flags: flagKeyedHash}}
+	bytesToWords(key, h.h.key[:])
+	return h, nil
+}
+
+// NewDeriveKey returns a Hasher for the key derivation mode with the given
+// context string; write the key material to it.
+//
+// Context strings should be hardcoded, globally unique and application
+// specific, e.g. "example.com 2019-12-25 16:18:03 session tokens v1".
+func NewDeriveKey(context string) *Hasher {
+	ch := &Hasher{size: 32, h: hasher{key: iv, flags: flagDeriveKeyContext}}
+	_, _ = ch.WriteString(context)
+	var ctxKey [32]byte
+	_, _ = ch.Digest().Read(ctxKey[:])
+	h := &Hasher{size: 32, h: hasher{flags: flagDeriveKeyMaterial}}
+	bytesToWords(ctxKey[:], h.h.key[:])
+	return h
+}
+
+// DeriveKey derives len(out) bytes of key from material in the given context.
+func DeriveKey(context string, material []byte, out []byte) {
+	h := NewDeriveKey(context)
+	_, _ = h.Write(material)
+	_, _ = h.Digest().Read(out)
+}
+
+// Write adds p to the hashed input. It never returns an error.
+func (h *Hasher) Write(p []byte) (int, error) {
+	h.h.update(p)
+	return len(p), nil
+}
+
+// WriteString is Write for a string, without a copy.
+func (h *Hasher) WriteString(s string) (int, error) {
+	h.h.updateString(s)
+	return len(s), nil
+}
+
+// Reset returns the Hasher to its state after construction (same key and mode).
+func (h *Hasher) Reset() { h.h.reset() }
+
+// Clone returns an independent copy of the Hasher.
+func (h *Hasher) Clone() *Hasher {
+	c := *h
+	return &c
+}
+
+// Size returns the number of bytes Sum appends (32).
+func (h *Hasher) Size() int { return h.size }
+
+// BlockSize returns the compression block size (64).
+func (h *Hasher) BlockSize() int { return BlockSize }
+
+// Sum appends the hash of the input written so far to b. It does not change
+// the Hasher's state.
+func (h *Hasher) Sum(b []byte) []byte {
+	out := h.h.rootOutput()
+	var block [BlockSize]byte
+	out.rootBlock(0, &block)
+	return append(b, block[:h.size]...)
+}
+
+// Digest returns a reader over the extended output (up to 2^64 bytes) of
+// the input written so far. The Hasher may be used further afterwards.
+func (h *Hasher) Digest() *Digest {
+	return &Digest{out: h.h.rootOutput()}
+}
+
+// Sum256 returns the 32-byte BLAKE3 hash of data.
+func Sum256(data []byte) (sum [32]byte) {
+	out := sumOutput(data)
+	var block [BlockSize]byte
+	out.rootBlock(0, &block)
+	copy(sum[:], block[:])
+	return sum
+}
+
+// Sum512 returns the first 64 bytes of the extended BLAKE3 output of data.
+func Sum512(data []byte) (sum [64]byte) {
+	out := sumOutput(data)
+	out.rootBlock(0, &sum)
+	return sum
+}
+
+// sumOutput hashes a whole message without the Hasher's buffer copy.
+func sumOutput(data []byte) output {
+	if len(data) <= ChunkSize {
+		return chunkOutput(data, 0, &iv, 0)
+	}
+	var h hasher
+	h.key = iv
+	h.update(data)
+	return h.rootOutput()
+}

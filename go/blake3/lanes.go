@@ -1,0 +1,106 @@
+package blake3
+
+// laneJob describes up to maxLanes independent inputs hashed side by side by
+// one kernel call: each lane has its own input and its own counter, so lanes
+// may hold neighbouring chunks of one message or chunks of different messages.
+type laneJob struct {
+	inputs   [maxLanes][]byte
+	counters [maxLanes]uint64
+	n        int
+}
+
+func (j *laneJob) add(in []byte, counter uint64) {
+	j.inputs[j.n] = in
+	j.counters[j.n] = counter
+	j.n++
+}
+
+// hashChunkLanes writes the chaining values of j.n full chunks to out.
+func hashChunkLanes(j *laneJob, key *[8]uint32, flags uint32, out *[maxLanes][8]uint32) {
+	hashMany(j, ChunkSize/BlockSize, key, flags, flagChunkStart, flagChunkEnd, out)
+}
+
+// hashParentLanes writes the chaining values of j.n parent nodes (each input
+// is the 64-byte concatenation of two child CVs) to out.
+func hashParentLanes(j *laneJob, key *[8]uint32, flags uint32, out *[maxLanes][8]uint32) {
+	hashMany(j, 1, key, flags|flagParent, 0, 0, out)
+}
+
+// compressChain compresses block into cv in place (non-extended output).
+func compressChain(cv *[8]uint32, block *[BlockSize]byte, counter uint64, blockLen, flags uint32) {
+	var o [16]uint32
+	compress(cv, block, counter, blockLen, flags, &o)
+	copy(cv[:], o[:8])
+}
+
+// parentCV returns the chaining value of the parent of left and right.
+func parentCV(left, right *[8]uint32, key *[8]uint32, flags uint32) [8]uint32 {
+	var block [BlockSize]byte
+	wordsToBytes(left[:], block[:32])
+	wordsToBytes(right[:], block[32:])
+	cv := *key
+	compressChain(&cv, &block, 0, BlockSize, flags|flagParent)
+	return cv
+}
+
+// parentOutput returns the (not yet compressed) output of the parent of left
+// and right, used for the root.
+func parentOutput(left, right *[8]uint32, key *[8]uint32, flags uint32) output {
+	o := output{cv: *key, counter: 0, blockLen: BlockSize, flags: flags | flagParent}
+	wordsToBytes(left[:], o.block[:32])
+	wordsToBytes(right[:], o.block[32:])
+	return o
+}
+
+// chunkOutput compresses every block of one chunk (at most ChunkSize bytes)
+// but the last, and returns the output of the last block.
+func chunkOutput(data []byte, counter uint64, key *[8]uint32, flags uint32) output {
+	cv := *key
+	start := uint32(flagChunkStart)
+	for len(data) > BlockSize {
+		compressChain(&cv, (*[BlockSize]byte)(data), counter, BlockSize, flags|start)
+		data = data[BlockSize:]
+		start = 0
+	}
+	o := output{cv: cv, counter: counter, blockLen: uint32(len(data)), flags: flags | start | flagChunkEnd}
+	copy(o.block[:], data)
+	return o
+}
+
+// subtreeCV hashes len(data)/ChunkSize full chunks (a power of two, at most
+// maxSubtreeChunks) starting at chunk counter, and reduces their chaining
+// values level by level with batched parent compressions.
+func subtreeCV(data []byte, counter uint64, key *[8]uint32, flags uint32) [8]uint32 {
+	var cvs [maxSubtreeChunks][8]uint32
+	n := len(data) / ChunkSize
+	for i := 0; i < n; i += maxLanes {
+		var j laneJob
+		for l := i; l < n && l < i+maxLanes; l++ {
+			j.add(data[l*ChunkSize:(l+1)*ChunkSize], counter+uint64(l))
+		}
+		hashChunkLanes(&j, key, flags, (*[maxLanes][8]uint32)(cvs[i:]))
+	}
+	for ; n > 1; n /= 2 {
+		reduceLevel(cvs[:n], key, flags)
+	}
+	return cvs[0]
+}
+
+// reduceLevel replaces the n (even) chaining values at the front of cvs by
+// the n/2 parents of neighbouring pairs, maxLanes parents per kernel call.
+func reduceLevel(cvs [][8]uint32, key *[8]uint32, flags uint32) {
+	parents := len(cvs) / 2
+	for i := 0; i < parents; i += maxLanes {
+		var j laneJob
+		var blocks [maxLanes][BlockSize]byte
+		for k := i; k < parents && k < i+maxLanes; k++ {
+			b := &blocks[k-i]
+			wordsToBytes(cvs[2*k][:], b[:32])
+			wordsToBytes(cvs[2*k+1][:], b[32:])
+			j.add(b[:], 0)
+		}
+		var out [maxLanes][8]uint32
+		hashParentLanes(&j, key, flags, &out)
+		copy(cvs[i:i+j.n], out[:j.n])
+	}
+}

@@ -1,0 +1,92 @@
+package blake3
+
+// SumMany writes the 32-byte BLAKE3 hash of inputs[i] to outputs[i]. The full
+// chunks of all messages are hashed together, maxLanes at a time across the
+// SIMD lanes, each lane with its own chunk counter: two 4 KiB messages fill
+// the eight AVX2 lanes. It panics if the slices differ in length.
+func SumMany(inputs [][]byte, outputs [][32]byte) {
+	if len(inputs) != len(outputs) {
+		panic("blake3: SumMany needs len(outputs) == len(inputs)")
+	}
+	// Chunk CVs of every message longer than one chunk, message after message.
+	total := 0
+	for _, in := range inputs {
+		if len(in) > ChunkSize {
+			total += (len(in) + ChunkSize - 1) / ChunkSize
+		}
+	}
+	cvs := make([][8]uint32, total)
+	var j laneJob
+	var dst [maxLanes]int
+	flush := func() {
+		var out [maxLanes][8]uint32
+		hashChunkLanes(&j, &iv, 0, &out)
+		for l := 0; l < j.n; l++ {
+			cvs[dst[l]] = out[l]
+		}
+		j.n = 0
+	}
+	next := 0
+	for i, in := range inputs {
+		if len(in) <= ChunkSize {
+			outputs[i] = Sum256(in)
+			continue
+		}
+		// No chunk of a multi-chunk message is the root, so full chunks,
+		// the last one included, can go to the lanes.
+		for c := uint64(0); len(in) > 0; c++ {
+			if len(in) >= ChunkSize {
+				dst[j.n] = next
+				j.add(in[:ChunkSize], c)
+				in = in[ChunkSize:]
+				if j.n == maxLanes {
+					flush()
+				}
+			} else {
+				o := chunkOutput(in, c, &iv, 0)
+				cvs[next] = o.chainingValue()
+				in = nil
+			}
+			next++
+		}
+	}
+	if j.n > 0 {
+		flush()
+	}
+	next = 0
+	for i, in := range inputs {
+		if len(in) <= ChunkSize {
+			continue
+		}
+		n := (len(in) + ChunkSize - 1) / ChunkSize
+		m := cvs[next : next+n]
+		next += n
+		left := largestPowerOfTwoBelow(n)
+		l, r := treeCV(m[:left]), treeCV(m[left:])
+		out := parentOutput(&l, &r, &iv, 0)
+		var block [BlockSize]byte
+		out.rootBlock(0, &block)
+		copy(outputs[i][:], block[:])
+	}
+}
+
+// treeCV returns the chaining value of the (non-root) subtree over the chunk
+// CVs cvs: the left part holds the largest power of two of chunks that leaves
+// at least one chunk for the right part.
+func treeCV(cvs [][8]uint32) [8]uint32 {
+	if len(cvs) == 1 {
+		return cvs[0]
+	}
+	left := largestPowerOfTwoBelow(len(cvs))
+	l, r := treeCV(cvs[:left]), treeCV(cvs[left:])
+	return parentCV(&l, &r, &iv, 0)
+}
+
+// largestPowerOfTwoBelow returns the largest power of two less than n (n >= 2).
+func largestPowerOfTwoBelow(n int) int {
+	p := 1
+	for 2*p < n {
+		p *= 2
+	}
+	return p
+}

@@ -1,0 +1,7 @@
+module github.com/arborhash/arborhash/go
+
+go 1.26.8
+
+require github.com/zeebo/blake3 v0.2.4
+
+require github.com/klauspost/cpuid/v2 v2.0.12 // indirect
