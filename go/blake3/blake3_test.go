@@ -6,10 +6,9 @@ import (
 	"encoding/json"
 	"io"
 	"math/rand"
-	"os"
-	"path/filepath"
 	"testing"
 
+	"github.com/arborhash/arborhash/go/internal/testvectors"
 	zeebo "github.com/zeebo/blake3"
 )
 
@@ -34,11 +33,7 @@ type publishedVectors struct {
 }
 
 func TestPublishedVectors(t *testing.T) {
-	path := filepath.Join("..", "..", "..", "shared", "testvectors", "blake3.json")
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Skipf("published vectors not found (%v)", err)
-	}
+	data := testvectors.Read(t, "blake3.json")
 	var v publishedVectors
 	if err := json.Unmarshal(data, &v); err != nil {
 		t.Fatal(err)
