@@ -110,13 +110,22 @@ func Sum512(data []byte) (sum [64]byte) {
 	return sum
 }
 
-// sumOutput hashes a whole message without the Hasher's buffer copy.
+// sumOutput hashes a whole message in place, without the Hasher's buffer.
 func sumOutput(data []byte) output {
 	if len(data) <= ChunkSize {
 		return chunkOutput(data, 0, &iv, 0)
 	}
-	var h hasher
-	h.key = iv
-	h.update(data)
-	return h.rootOutput()
+	var stack [maxDepth][8]uint32
+	n := 0
+	counter := uint64(0)
+	for len(data) > bufSize {
+		c := subtreeChunks(counter, len(data))
+		cv := subtreeCV(data[:c*ChunkSize], counter, &iv, 0)
+		n = mergeStack(&stack, n, counter, &iv, 0)
+		stack[n] = cv
+		n++
+		counter += uint64(c)
+		data = data[c*ChunkSize:]
+	}
+	return finish(data, &stack, n, counter, &iv, 0)
 }

@@ -5,10 +5,16 @@
 package blake3
 
 // compressSSE41 compresses block into the chaining value cv and writes the 16-word output to out.
+//
+//go:noescape
 func compressSSE41(cv *[8]uint32, block *[64]byte, counter uint64, blockLen uint32, flags uint32, out *[16]uint32)
 
 // hashManySSE41 hashes one input per lane; see hashMany in the generator.
+//
+//go:noescape
 func hashManySSE41(inputs *[4]*byte, blocks uint64, key *[8]uint32, counters *[8]uint32, flags uint32, flagsStart uint32, flagsEnd uint32, out *[4][8]uint32)
 
 // hashManyAVX2 hashes one input per lane; see hashMany in the generator.
+//
+//go:noescape
 func hashManyAVX2(inputs *[8]*byte, blocks uint64, key *[8]uint32, counters *[16]uint32, flags uint32, flagsStart uint32, flagsEnd uint32, out *[8][8]uint32)

@@ -76,36 +76,51 @@ func mergeStack(stack *[maxDepth][8]uint32, n int, counter uint64, key *[8]uint3
 
 // rootOutput returns the root node's output without changing the hasher.
 func (h *hasher) rootOutput() output {
-	if h.counter == 0 && h.bufLen <= ChunkSize {
-		return chunkOutput(h.buf[:h.bufLen], 0, &h.key, h.flags)
-	}
 	stack := h.stack
-	n := h.stackLen
-	counter := h.counter
-	// Every buffered chunk but the last is full; the last (1 to ChunkSize
-	// bytes) becomes the right-most leaf.
-	full := (h.bufLen - 1) / ChunkSize
+	return finish(h.buf[:h.bufLen], &stack, h.stackLen, h.counter, &h.key, h.flags)
+}
+
+// finish hashes the final tail of the input (at most bufSize bytes, empty
+// only for an empty message) that follows counter chunks summarised by the n
+// CVs on stack, and returns the root output. stack is used as scratch.
+func finish(tail []byte, stack *[maxDepth][8]uint32, n int, counter uint64, key *[8]uint32, flags uint32) output {
+	if counter == 0 && len(tail) <= ChunkSize {
+		return chunkOutput(tail, 0, key, flags)
+	}
+	// Every chunk of the tail is full but the last (1 to ChunkSize bytes).
+	// No chunk is the root here, so a full last chunk joins the lanes too.
+	lastLen := len(tail) % ChunkSize
+	full := len(tail) / ChunkSize
 	if full > 0 {
 		var j laneJob
 		for i := 0; i < full; i++ {
-			j.add(h.buf[i*ChunkSize:(i+1)*ChunkSize], counter+uint64(i))
+			j.inputs[j.n], j.counters[j.n] = tail[i*ChunkSize:(i+1)*ChunkSize], counter+uint64(i)
+			j.n++
 		}
 		var cvs [maxLanes][8]uint32
-		hashChunkLanes(&j, &h.key, h.flags, &cvs)
+		hashChunkLanes(&j, key, flags, &cvs)
 		for i := 0; i < full; i++ {
-			n = mergeStack(&stack, n, counter, &h.key, h.flags)
+			n = mergeStack(stack, n, counter, key, flags)
 			stack[n] = cvs[i]
 			n++
 			counter++
 		}
 	}
-	// Subtrees left of the last chunk must be complete before it is folded in.
-	n = mergeStack(&stack, n, counter, &h.key, h.flags)
-	out := chunkOutput(h.buf[full*ChunkSize:h.bufLen], counter, &h.key, h.flags)
+	// The subtrees left of the last chunk must be complete before it is
+	// folded in; when the last chunk is full, its CV is the top entry.
+	var out output
+	if lastLen > 0 {
+		n = mergeStack(stack, n, counter, key, flags)
+		out = chunkOutput(tail[full*ChunkSize:], counter, key, flags)
+	} else {
+		n = mergeStack(stack, n-1, counter-1, key, flags)
+		out = parentOutput(&stack[n-1], &stack[n], key, flags)
+		n--
+	}
 	for n > 0 {
 		n--
 		cv := out.chainingValue()
-		out = parentOutput(&stack[n], &cv, &h.key, h.flags)
+		out = parentOutput(&stack[n], &cv, key, flags)
 	}
 	return out
 }

@@ -3,16 +3,12 @@ package blake3
 // laneJob describes up to maxLanes independent inputs hashed side by side by
 // one kernel call: each lane has its own input and its own counter, so lanes
 // may hold neighbouring chunks of one message or chunks of different messages.
+// Callers fill it in place (not through a method) so that escape analysis
+// keeps the inputs on the stack.
 type laneJob struct {
 	inputs   [maxLanes][]byte
 	counters [maxLanes]uint64
 	n        int
-}
-
-func (j *laneJob) add(in []byte, counter uint64) {
-	j.inputs[j.n] = in
-	j.counters[j.n] = counter
-	j.n++
 }
 
 // hashChunkLanes writes the chaining values of j.n full chunks to out.
@@ -76,7 +72,8 @@ func subtreeCV(data []byte, counter uint64, key *[8]uint32, flags uint32) [8]uin
 	for i := 0; i < n; i += maxLanes {
 		var j laneJob
 		for l := i; l < n && l < i+maxLanes; l++ {
-			j.add(data[l*ChunkSize:(l+1)*ChunkSize], counter+uint64(l))
+			j.inputs[j.n], j.counters[j.n] = data[l*ChunkSize:(l+1)*ChunkSize], counter+uint64(l)
+			j.n++
 		}
 		hashChunkLanes(&j, key, flags, (*[maxLanes][8]uint32)(cvs[i:]))
 	}
@@ -97,7 +94,8 @@ func reduceLevel(cvs [][8]uint32, key *[8]uint32, flags uint32) {
 			b := &blocks[k-i]
 			wordsToBytes(cvs[2*k][:], b[:32])
 			wordsToBytes(cvs[2*k+1][:], b[32:])
-			j.add(b[:], 0)
+			j.inputs[j.n], j.counters[j.n] = b[:], 0
+			j.n++
 		}
 		var out [maxLanes][8]uint32
 		hashParentLanes(&j, key, flags, &out)

@@ -37,7 +37,8 @@ func SumMany(inputs [][]byte, outputs [][32]byte) {
 		for c := uint64(0); len(in) > 0; c++ {
 			if len(in) >= ChunkSize {
 				dst[j.n] = next
-				j.add(in[:ChunkSize], c)
+				j.inputs[j.n], j.counters[j.n] = in[:ChunkSize], c
+				j.n++
 				in = in[ChunkSize:]
 				if j.n == maxLanes {
 					flush()

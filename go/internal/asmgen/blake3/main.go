@@ -66,10 +66,13 @@ func byteShuffle(name string, perm [4]byte) Mem {
 
 // compressSSE41 emits the single-block compression: the state rows are four
 // XMM registers, G runs on the four columns at once, and the diagonal step is
-// reached by rotating rows with PSHUFD. It is latency bound, so gathering the
-// permuted message words with PINSRD runs in the shadow of the rounds.
+// reached by rotating rows with PSHUFD. Message vector v of a round holds the
+// words at schedule positions base(v), +2, +4, +6 (even and odd words of the
+// column step, then of the diagonal step); the next round's vectors are
+// derived from the current ones with PSHUFD and BLENDPS (see permuteVectors).
 func compressSSE41() {
 	TEXT("compressSSE41", NOSPLIT, "func(cv *[8]uint32, block *[64]byte, counter uint64, blockLen uint32, flags uint32, out *[16]uint32)")
+	Pragma("noescape")
 	Doc("compressSSE41 compresses block into the chaining value cv and writes the 16-word output to out.")
 	cv := Load(Param("cv"), RAX)
 	block := Load(Param("block"), RBX)
@@ -86,21 +89,24 @@ func compressSSE41() {
 	PINSRD(U8(2), ECX, row[3])
 	Load(Param("flags"), ECX)
 	PINSRD(U8(3), ECX, row[3])
-	tmp := X8
+	tmp, scratch := X8, X15
 	r16, r8 := X9, X10
 	MOVOU(rot16, r16)
 	MOVOU(rot8, r8)
-	msg := [4]VecPhysical{X4, X5, X6, X7}
+	sets := [2][4]VecPhysical{{X4, X5, X6, X7}, {X11, X12, X13, X14}}
+	msg := sets[0]
+	// Round 0 uses the words in order: split even and odd words.
+	for half := 0; half < 2; half++ {
+		MOVOU(Mem{Base: block, Disp: 32 * half}, msg[2*half])
+		MOVOU(Mem{Base: block, Disp: 32*half + 16}, scratch)
+		MOVO(msg[2*half], msg[2*half+1])
+		SHUFPS(U8(0x88), scratch, msg[2*half])
+		SHUFPS(U8(0xDD), scratch, msg[2*half+1])
+	}
 	for r := 0; r < 7; r++ {
-		s := schedule[r]
-		for v := 0; v < 4; v++ {
-			// msg[0] = even words of the column step, msg[1] odd ones,
-			// msg[2] and msg[3] the same for the diagonal step.
-			base := (v/2)*8 + v%2
-			MOVD(Mem{Base: block, Disp: 4 * s[base]}, msg[v])
-			for k := 1; k < 4; k++ {
-				PINSRD(U8(k), Mem{Base: block, Disp: 4 * s[base+2*k]}, msg[v])
-			}
+		msg = sets[r%2]
+		if r < 6 {
+			permuteVectors(msg, sets[(r+1)%2], scratch)
 		}
 		rowG(row, msg[0], msg[1], tmp, r16, r8)
 		PSHUFD(U8(0x39), row[1], row[1])
@@ -122,6 +128,36 @@ func compressSSE41() {
 		MOVOU(row[i], Mem{Base: out, Disp: 16 * i})
 	}
 	RET()
+}
+
+// permuteVectors computes the next round's message vectors dst from src:
+// word i of the next round is word msgPermutation[i] of this one. Each
+// target gathers its lanes from up to four sources, one PSHUFD per source,
+// merged with BLENDPS.
+func permuteVectors(src, dst [4]VecPhysical, scratch VecPhysical) {
+	base := func(v int) int { return (v/2)*8 + v%2 }
+	loc := func(i int) (v, lane int) { return (i/8)*2 + i%2, (i % 8) / 2 }
+	for v := 0; v < 4; v++ {
+		var imm [4]int   // per source vector: PSHUFD immediate
+		var blend [4]int // per source vector: lanes it supplies
+		var order []int  // source vectors in first-use order
+		for e := 0; e < 4; e++ {
+			sv, sl := loc(msgPermutation[base(v)+2*e])
+			if blend[sv] == 0 {
+				order = append(order, sv)
+			}
+			imm[sv] |= sl << (2 * e)
+			blend[sv] |= 1 << e
+		}
+		for k, sv := range order {
+			if k == 0 {
+				PSHUFD(U8(imm[sv]), src[sv], dst[v])
+				continue
+			}
+			PSHUFD(U8(imm[sv]), src[sv], scratch)
+			BLENDPS(U8(blend[sv]), scratch, dst[v])
+		}
+	}
 }
 
 // rowG runs G on the four columns held in row (a, b, c, d).
@@ -233,6 +269,7 @@ func sigName(lanes int) string {
 // lane-major chaining values are written to out.
 func hashMany(name string, ops vecOps, lanes int) {
 	TEXT(name, 0, sigName(lanes))
+	Pragma("noescape")
 	Doc(name + " hashes one input per lane; see hashMany in the generator.")
 	local := AllocLocal(frameSize(ops.width))
 	f := frame{base: RDI, width: ops.width}
