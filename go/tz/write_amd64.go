@@ -1,0 +1,5 @@
+//go:build amd64 && !purego
+
+package tz
+
+func (d *digest) write(p []byte) { mulBitsGeneric(&d.m, p) }
