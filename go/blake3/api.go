@@ -96,18 +96,39 @@ func (h *Hasher) Digest() *Digest {
 
 // Sum256 returns the 32-byte BLAKE3 hash of data.
 func Sum256(data []byte) (sum [32]byte) {
-	out := sumOutput(data)
-	var block [BlockSize]byte
-	out.rootBlock(0, &block)
-	copy(sum[:], block[:])
+	var w [16]uint32
+	sumWords(data, &w)
+	wordsToBytes(w[:8], sum[:])
 	return sum
 }
 
 // Sum512 returns the first 64 bytes of the extended BLAKE3 output of data.
 func Sum512(data []byte) (sum [64]byte) {
-	out := sumOutput(data)
-	out.rootBlock(0, &sum)
+	var w [16]uint32
+	sumWords(data, &w)
+	wordsToBytes(w[:], sum[:])
 	return sum
+}
+
+// sumWords writes the first output block of the unkeyed hash of data to w.
+func sumWords(data []byte, w *[16]uint32) {
+	if len(data) > ChunkSize {
+		out := sumOutput(data)
+		compress(&out.cv, &out.block, 0, out.blockLen, out.flags|flagRoot, w)
+		return
+	}
+	// A single chunk is the root: compress it straight into the output.
+	cv := iv
+	start := uint32(flagChunkStart)
+	if len(data) > BlockSize {
+		full := (len(data) - 1) / BlockSize * BlockSize
+		compressBlocks(&cv, data[:full], 0, 0, start)
+		data = data[full:]
+		start = 0
+	}
+	var block [BlockSize]byte
+	copy(block[:], data)
+	compress(&cv, &block, 0, uint32(len(data)), start|flagChunkEnd|flagRoot, w)
 }
 
 // sumOutput hashes a whole message in place, without the Hasher's buffer.

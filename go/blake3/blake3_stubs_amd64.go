@@ -9,6 +9,11 @@ package blake3
 //go:noescape
 func compressSSE41(cv *[8]uint32, block *[64]byte, counter uint64, blockLen uint32, flags uint32, out *[16]uint32)
 
+// compressBlocksSSE41 compresses n full 64-byte blocks into cv; the first gets flags|flagsStart.
+//
+//go:noescape
+func compressBlocksSSE41(cv *[8]uint32, blocks *byte, n uint64, counter uint64, flags uint32, flagsStart uint32)
+
 // hashManySSE41 hashes one input per lane; see hashMany in the generator.
 //
 //go:noescape

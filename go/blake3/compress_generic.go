@@ -71,3 +71,12 @@ func hashManyGeneric(j *laneJob, blocks int, key *[8]uint32, flags, flagsStart, 
 		out[l] = cv
 	}
 }
+
+// compressBlocksGeneric compresses the full blocks of data into cv in
+// sequence; the first block gets flags|flagsStart.
+func compressBlocksGeneric(cv *[8]uint32, data []byte, counter uint64, flags, flagsStart uint32) {
+	for ; len(data) >= BlockSize; data = data[BlockSize:] {
+		compressChain(cv, (*[BlockSize]byte)(data), counter, BlockSize, flags|flagsStart)
+		flagsStart = 0
+	}
+}

@@ -20,6 +20,16 @@ func compress(cv *[8]uint32, block *[BlockSize]byte, counter uint64, blockLen, f
 	compressGeneric(cv, block, counter, blockLen, flags, out)
 }
 
+// compressBlocks compresses the full blocks of data (a non-empty multiple of
+// BlockSize) into cv in sequence; the first block gets flags|flagsStart.
+func compressBlocks(cv *[8]uint32, data []byte, counter uint64, flags, flagsStart uint32) {
+	if useSSE41 {
+		compressBlocksSSE41(cv, &data[0], uint64(len(data)/BlockSize), counter, flags, flagsStart)
+		return
+	}
+	compressBlocksGeneric(cv, data, counter, flags, flagsStart)
+}
+
 // hashMany runs j's lanes through the widest kernel that is not mostly idle:
 // AVX2 for five to eight lanes, SSE4.1 (four lanes) below, and the single
 // compression for one lane.

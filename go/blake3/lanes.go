@@ -53,9 +53,10 @@ func parentOutput(left, right *[8]uint32, key *[8]uint32, flags uint32) output {
 func chunkOutput(data []byte, counter uint64, key *[8]uint32, flags uint32) output {
 	cv := *key
 	start := uint32(flagChunkStart)
-	for len(data) > BlockSize {
-		compressChain(&cv, (*[BlockSize]byte)(data), counter, BlockSize, flags|start)
-		data = data[BlockSize:]
+	if len(data) > BlockSize {
+		full := (len(data) - 1) / BlockSize * BlockSize
+		compressBlocks(&cv, data[:full], counter, flags, start)
+		data = data[full:]
 		start = 0
 	}
 	o := output{cv: cv, counter: counter, blockLen: uint32(len(data)), flags: flags | start | flagChunkEnd}

@@ -40,13 +40,18 @@ var gIndices = [2][4][4]int{
 	{{0, 5, 10, 15}, {1, 6, 11, 12}, {2, 7, 8, 13}, {3, 4, 9, 14}},
 }
 
-var rot16, rot8 Mem
+var rot16, rot8, ivData Mem
 
 func main() {
 	ConstraintExpr("!purego")
 	rot16 = byteShuffle("rot16", [4]byte{2, 3, 0, 1})
 	rot8 = byteShuffle("rot8", [4]byte{1, 2, 3, 0})
+	ivData = GLOBL("iv", RODATA|NOPTR)
+	for i, w := range iv {
+		DATA(4*i, U32(w))
+	}
 	compressSSE41()
+	compressBlocksSSE41()
 	hashManySSE41()
 	hashManyAVX2()
 	Generate()
@@ -65,11 +70,12 @@ func byteShuffle(name string, perm [4]byte) Mem {
 }
 
 // compressSSE41 emits the single-block compression: the state rows are four
-// XMM registers, G runs on the four columns at once, and the diagonal step is
-// reached by rotating rows with PSHUFD. Message vector v of a round holds the
-// words at schedule positions base(v), +2, +4, +6 (even and odd words of the
-// column step, then of the diagonal step); the next round's vectors are
-// derived from the current ones with PSHUFD and BLENDPS (see permuteVectors).
+// XMM registers and G runs on the four columns at once. The diagonal step is
+// reached by rotating rows a, c and d (not b: b's last rotation ends each
+// half and would put the shuffle on the critical path), so lane i of the
+// diagonal step is the G whose b is v[4+i]. Message vectors follow that lane
+// order (see msgPos); the next round's vectors are derived from the current
+// ones with PSHUFD and BLENDPS (see permuteVectors).
 func compressSSE41() {
 	TEXT("compressSSE41", NOSPLIT, "func(cv *[8]uint32, block *[64]byte, counter uint64, blockLen uint32, flags uint32, out *[16]uint32)")
 	Pragma("noescape")
@@ -79,45 +85,18 @@ func compressSSE41() {
 	row := [4]VecPhysical{X0, X1, X2, X3}
 	MOVOU(Mem{Base: cv}, row[0])
 	MOVOU(Mem{Base: cv, Disp: 16}, row[1])
-	for i := 0; i < 4; i++ {
-		MOVL(U32(iv[i]), ECX)
-		PINSRD(U8(i), ECX, row[2])
-	}
+	MOVOU(ivData, row[2])
 	Load(Param("counter"), RCX)
 	MOVQ(RCX, row[3])
 	Load(Param("blockLen"), ECX)
 	PINSRD(U8(2), ECX, row[3])
 	Load(Param("flags"), ECX)
 	PINSRD(U8(3), ECX, row[3])
-	tmp, scratch := X8, X15
-	r16, r8 := X9, X10
-	MOVOU(rot16, r16)
-	MOVOU(rot8, r8)
-	sets := [2][4]VecPhysical{{X4, X5, X6, X7}, {X11, X12, X13, X14}}
-	msg := sets[0]
-	// Round 0 uses the words in order: split even and odd words.
-	for half := 0; half < 2; half++ {
-		MOVOU(Mem{Base: block, Disp: 32 * half}, msg[2*half])
-		MOVOU(Mem{Base: block, Disp: 32*half + 16}, scratch)
-		MOVO(msg[2*half], msg[2*half+1])
-		SHUFPS(U8(0x88), scratch, msg[2*half])
-		SHUFPS(U8(0xDD), scratch, msg[2*half+1])
-	}
-	for r := 0; r < 7; r++ {
-		msg = sets[r%2]
-		if r < 6 {
-			permuteVectors(msg, sets[(r+1)%2], scratch)
-		}
-		rowG(row, msg[0], msg[1], tmp, r16, r8)
-		PSHUFD(U8(0x39), row[1], row[1])
-		PSHUFD(U8(0x4E), row[2], row[2])
-		PSHUFD(U8(0x93), row[3], row[3])
-		rowG(row, msg[2], msg[3], tmp, r16, r8)
-		PSHUFD(U8(0x93), row[1], row[1])
-		PSHUFD(U8(0x4E), row[2], row[2])
-		PSHUFD(U8(0x39), row[3], row[3])
-	}
+	MOVOU(rot16, X9)
+	MOVOU(rot8, X10)
+	compressRounds(row, block)
 	out := Load(Param("out"), RDX)
+	tmp := X8
 	PXOR(row[2], row[0])
 	PXOR(row[3], row[1])
 	MOVOU(Mem{Base: cv}, tmp)
@@ -130,19 +109,89 @@ func compressSSE41() {
 	RET()
 }
 
+// compressBlocksSSE41 emits the sequential compression of the full blocks of
+// one chunk (all but its last block) into cv, keeping the chaining value in
+// registers between blocks.
+func compressBlocksSSE41() {
+	TEXT("compressBlocksSSE41", NOSPLIT, "func(cv *[8]uint32, blocks *byte, n uint64, counter uint64, flags uint32, flagsStart uint32)")
+	Pragma("noescape")
+	Doc("compressBlocksSSE41 compresses n full 64-byte blocks into cv; the first gets flags|flagsStart.")
+	cv := Load(Param("cv"), RAX)
+	block := Load(Param("blocks"), RBX)
+	n := Load(Param("n"), RSI)
+	ctr := Load(Param("counter"), RDI)
+	flags := Load(Param("flags"), EDX)
+	cur := Load(Param("flagsStart"), ECX)
+	ORL(flags, cur)
+	row := [4]VecPhysical{X0, X1, X2, X3}
+	MOVOU(Mem{Base: cv}, row[0])
+	MOVOU(Mem{Base: cv, Disp: 16}, row[1])
+	MOVOU(rot16, X9)
+	MOVOU(rot8, X10)
+	MOVL(U32(64), R8L)
+	Label("compressBlocks_loop")
+	MOVOU(ivData, row[2])
+	MOVQ(ctr, row[3])
+	PINSRD(U8(2), R8L, row[3])
+	PINSRD(U8(3), cur, row[3])
+	compressRounds(row, block)
+	PXOR(row[2], row[0])
+	PXOR(row[3], row[1])
+	MOVL(flags, cur)
+	ADDQ(U8(64), block)
+	DECQ(n)
+	JNZ(LabelRef("compressBlocks_loop"))
+	MOVOU(row[0], Mem{Base: cv})
+	MOVOU(row[1], Mem{Base: cv, Disp: 16})
+	RET()
+}
+
+// compressRounds runs the seven rounds on row (X0-X3) for the block at
+// block. It uses X4-X8 and X11-X15, and the rotation masks in X9 and X10.
+func compressRounds(row [4]VecPhysical, block Register) {
+	tmp, scratch := X8, X15
+	r16, r8 := X9, X10
+	sets := [2][4]VecPhysical{{X4, X5, X6, X7}, {X11, X12, X13, X14}}
+	msg := sets[0]
+	// Round 0 uses the words in order: split even and odd words.
+	for half := 0; half < 2; half++ {
+		MOVOU(Mem{Base: block, Disp: 32 * half}, msg[2*half])
+		MOVOU(Mem{Base: block, Disp: 32*half + 16}, scratch)
+		MOVO(msg[2*half], msg[2*half+1])
+		SHUFPS(U8(0x88), scratch, msg[2*half])
+		SHUFPS(U8(0xDD), scratch, msg[2*half+1])
+		if half == 1 {
+			PSHUFD(U8(0x93), msg[2], msg[2])
+			PSHUFD(U8(0x93), msg[3], msg[3])
+		}
+	}
+	for r := 0; r < 7; r++ {
+		msg = sets[r%2]
+		if r < 6 {
+			permuteVectors(msg, sets[(r+1)%2], scratch)
+		}
+		rowG(row, msg[0], msg[1], tmp, r16, r8)
+		PSHUFD(U8(0x93), row[0], row[0])
+		PSHUFD(U8(0x39), row[2], row[2])
+		PSHUFD(U8(0x4E), row[3], row[3])
+		rowG(row, msg[2], msg[3], tmp, r16, r8)
+		PSHUFD(U8(0x39), row[0], row[0])
+		PSHUFD(U8(0x93), row[2], row[2])
+		PSHUFD(U8(0x4E), row[3], row[3])
+	}
+}
+
 // permuteVectors computes the next round's message vectors dst from src:
 // word i of the next round is word msgPermutation[i] of this one. Each
 // target gathers its lanes from up to four sources, one PSHUFD per source,
 // merged with BLENDPS.
 func permuteVectors(src, dst [4]VecPhysical, scratch VecPhysical) {
-	base := func(v int) int { return (v/2)*8 + v%2 }
-	loc := func(i int) (v, lane int) { return (i/8)*2 + i%2, (i % 8) / 2 }
 	for v := 0; v < 4; v++ {
 		var imm [4]int   // per source vector: PSHUFD immediate
 		var blend [4]int // per source vector: lanes it supplies
 		var order []int  // source vectors in first-use order
 		for e := 0; e < 4; e++ {
-			sv, sl := loc(msgPermutation[base(v)+2*e])
+			sv, sl := msgLoc(msgPermutation[msgPos(v, e)])
 			if blend[sv] == 0 {
 				order = append(order, sv)
 			}
@@ -158,6 +207,24 @@ func permuteVectors(src, dst [4]VecPhysical, scratch VecPhysical) {
 			BLENDPS(U8(blend[sv]), scratch, dst[v])
 		}
 	}
+}
+
+// msgPos returns the schedule position held in lane e of message vector v of
+// the single-block compression: even and odd words of the column step, then
+// of the diagonal step, whose lane e is the G with b = v[4+e].
+func msgPos(v, e int) int {
+	if v < 2 {
+		return 2*e + v
+	}
+	return 8 + 2*((e+3)%4) + v - 2
+}
+
+// msgLoc is the inverse of msgPos.
+func msgLoc(i int) (v, e int) {
+	if i < 8 {
+		return i % 2, i / 2
+	}
+	return 2 + i%2, ((i-8)/2 + 1) % 4
 }
 
 // rowG runs G on the four columns held in row (a, b, c, d).
