@@ -55,3 +55,15 @@ func newPairTable() *[65536][4]uint32 {
 	}
 	return t
 }
+
+// newByteColumnTable returns the one-byte window matrices by columns: entry
+// j of byte c is q_1j + q_0j·x^32 (the layout mulTriplesCLMUL multiplies by
+// a row p_i0 + p_i1·x^32 of a two-byte matrix).
+func newByteColumnTable() *[256][2]uint64 {
+	t := new([256][2]uint64)
+	for c := range t {
+		q := byteMatrix(byte(c))
+		t[c] = [2]uint64{uint64(q[2]) | uint64(q[0])<<32, uint64(q[3]) | uint64(q[1])<<32}
+	}
+	return t
+}

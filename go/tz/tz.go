@@ -7,8 +7,8 @@
 // checksum kept for compatibility; practical collision and preimage attacks
 // are published, so it is not a secure hash.
 //
-// On amd64 the hash runs on precomputed two-byte window matrices multiplied
-// with PCLMULQDQ; the pure Go fallback (build tag purego, other
+// On amd64 the hash multiplies by three-byte window matrices, built from
+// precomputed one- and two-byte matrices, with PCLMULQDQ; the pure Go fallback (build tag purego, other
 // architectures, CPUs without AVX2) works bit by bit.
 package tz
 
@@ -26,11 +26,14 @@ const blockSize = 128
 // digest is the streaming hasher.
 type digest struct {
 	m sl2
-	// pending holds the first byte of a two-byte window whose second byte
-	// has not been written yet (window kernels only).
-	pending    byte
-	hasPending bool
+	// pending holds the first bytes of a window whose remaining bytes have
+	// not been written yet (window kernel only).
+	pending  [windowBytes - 1]byte
+	npending int
 }
+
+// windowBytes is the number of bytes the window kernel consumes at once.
+const windowBytes = 3
 
 // New returns a hash.Hash computing the Tillich-Zémor hash.
 func New() hash.Hash {
@@ -49,7 +52,7 @@ func Sum(data []byte) [Size]byte {
 
 func (d *digest) Reset() {
 	d.m = identity
-	d.hasPending = false
+	d.npending = 0
 }
 
 func (d *digest) Size() int      { return Size }
@@ -67,9 +70,7 @@ func (d *digest) Sum(b []byte) []byte {
 
 func (d *digest) checkSum() [Size]byte {
 	m := d.m
-	if d.hasPending {
-		mulBitsGeneric(&m, []byte{d.pending})
-	}
+	mulBitsGeneric(&m, d.pending[:d.npending])
 	return m.bytes()
 }
 

@@ -4,13 +4,14 @@
 
 #include "textflag.h"
 
-// func mulPairsCLMUL(state *[8]uint64, table *[65536][4]uint32, data *byte, pairs uint64)
+// func mulTriplesCLMUL(state *[8]uint64, table16 *[65536][4]uint32, table8 *[256][2]uint64, data *byte, triples uint64)
 // Requires: AVX, AVX2, PCLMULQDQ
-TEXT ·mulPairsCLMUL(SB), NOSPLIT, $0-32
+TEXT ·mulTriplesCLMUL(SB), NOSPLIT, $0-40
 	MOVQ    state+0(FP), DI
-	MOVQ    table+8(FP), BX
-	MOVQ    data+16(FP), SI
-	MOVQ    pairs+24(FP), CX
+	MOVQ    table16+8(FP), BX
+	MOVQ    table8+16(FP), R8
+	MOVQ    data+24(FP), SI
+	MOVQ    triples+32(FP), CX
 	VMOVDQU (DI), X0
 	VMOVDQU 16(DI), X1
 	VMOVDQU 32(DI), X2
@@ -18,67 +19,77 @@ TEXT ·mulPairsCLMUL(SB), NOSPLIT, $0-32
 	VMOVDQU foldshift<>+0(SB), X14
 	VMOVDQU foldmask<>+0(SB), X15
 
-pair:
-	MOVWLZX    (SI), AX
-	ROLW       $0x08, AX
-	SHLQ       $0x04, AX
-	VPMOVZXDQ  (BX)(AX*1), X4
-	VPMOVZXDQ  8(BX)(AX*1), X5
-	VPCLMULQDQ $0x00, X4, X0, X6
-	VPCLMULQDQ $0x00, X5, X1, X8
-	VPXOR      X8, X6, X6
-	VPCLMULQDQ $0x01, X4, X0, X7
-	VPCLMULQDQ $0x01, X5, X1, X8
-	VPXOR      X8, X7, X7
-	VPSHUFD    $0x4e, X7, X8
-	VPSLLVQ    X14, X8, X8
-	VPAND      X15, X7, X7
-	VPXOR      X8, X6, X6
-	VPXOR      X7, X6, X6
-	VPCLMULQDQ $0x10, X4, X0, X7
-	VPCLMULQDQ $0x10, X5, X1, X8
-	VPXOR      X8, X7, X7
-	VPCLMULQDQ $0x11, X4, X0, X0
-	VPCLMULQDQ $0x11, X5, X1, X8
-	VPXOR      X8, X0, X0
-	VPSHUFD    $0x4e, X0, X8
-	VPSLLVQ    X14, X8, X8
-	VPAND      X15, X0, X0
-	VPXOR      X8, X7, X7
-	VPXOR      X0, X7, X7
-	VMOVDQA    X6, X0
-	VMOVDQA    X7, X1
-	VPCLMULQDQ $0x00, X4, X2, X6
-	VPCLMULQDQ $0x00, X5, X3, X8
-	VPXOR      X8, X6, X6
-	VPCLMULQDQ $0x01, X4, X2, X7
-	VPCLMULQDQ $0x01, X5, X3, X8
-	VPXOR      X8, X7, X7
-	VPSHUFD    $0x4e, X7, X8
-	VPSLLVQ    X14, X8, X8
-	VPAND      X15, X7, X7
-	VPXOR      X8, X6, X6
-	VPXOR      X7, X6, X6
-	VPCLMULQDQ $0x10, X4, X2, X7
-	VPCLMULQDQ $0x10, X5, X3, X8
-	VPXOR      X8, X7, X7
-	VPCLMULQDQ $0x11, X4, X2, X2
-	VPCLMULQDQ $0x11, X5, X3, X8
-	VPXOR      X8, X2, X2
-	VPSHUFD    $0x4e, X2, X8
-	VPSLLVQ    X14, X8, X8
-	VPAND      X15, X2, X2
-	VPXOR      X8, X7, X7
-	VPXOR      X2, X7, X7
-	VMOVDQA    X6, X2
-	VMOVDQA    X7, X3
-	ADDQ       $0x02, SI
-	DECQ       CX
-	JNZ        pair
-	VMOVDQU    X0, (DI)
-	VMOVDQU    X1, 16(DI)
-	VMOVDQU    X2, 32(DI)
-	VMOVDQU    X3, 48(DI)
+triple:
+	MOVWLZX     (SI), AX
+	ROLW        $0x08, AX
+	SHLQ        $0x04, AX
+	MOVBQZX     2(SI), DX
+	SHLQ        $0x04, DX
+	VMOVDQU     (BX)(AX*1), X4
+	VMOVDQU     (R8)(DX*1), X5
+	VPCLMULQDQ  $0x00, X5, X4, X6
+	VPCLMULQDQ  $0x10, X5, X4, X7
+	VPUNPCKLQDQ X7, X6, X6
+	VPSRLQ      $0x20, X6, X6
+	VPCLMULQDQ  $0x01, X5, X4, X7
+	VPCLMULQDQ  $0x11, X5, X4, X4
+	VPUNPCKLQDQ X4, X7, X4
+	VPSRLQ      $0x20, X4, X4
+	VPCLMULQDQ  $0x00, X6, X0, X5
+	VPCLMULQDQ  $0x00, X4, X1, X8
+	VPXOR       X8, X5, X5
+	VPCLMULQDQ  $0x01, X6, X0, X7
+	VPCLMULQDQ  $0x01, X4, X1, X8
+	VPXOR       X8, X7, X7
+	VPSHUFD     $0x4e, X7, X8
+	VPSLLVQ     X14, X8, X8
+	VPAND       X15, X7, X7
+	VPXOR       X8, X5, X5
+	VPXOR       X7, X5, X5
+	VPCLMULQDQ  $0x10, X6, X0, X7
+	VPCLMULQDQ  $0x10, X4, X1, X8
+	VPXOR       X8, X7, X7
+	VPCLMULQDQ  $0x11, X6, X0, X0
+	VPCLMULQDQ  $0x11, X4, X1, X8
+	VPXOR       X8, X0, X0
+	VPSHUFD     $0x4e, X0, X8
+	VPSLLVQ     X14, X8, X8
+	VPAND       X15, X0, X0
+	VPXOR       X8, X7, X7
+	VPXOR       X0, X7, X7
+	VMOVDQA     X5, X0
+	VMOVDQA     X7, X1
+	VPCLMULQDQ  $0x00, X6, X2, X5
+	VPCLMULQDQ  $0x00, X4, X3, X8
+	VPXOR       X8, X5, X5
+	VPCLMULQDQ  $0x01, X6, X2, X7
+	VPCLMULQDQ  $0x01, X4, X3, X8
+	VPXOR       X8, X7, X7
+	VPSHUFD     $0x4e, X7, X8
+	VPSLLVQ     X14, X8, X8
+	VPAND       X15, X7, X7
+	VPXOR       X8, X5, X5
+	VPXOR       X7, X5, X5
+	VPCLMULQDQ  $0x10, X6, X2, X7
+	VPCLMULQDQ  $0x10, X4, X3, X8
+	VPXOR       X8, X7, X7
+	VPCLMULQDQ  $0x11, X6, X2, X2
+	VPCLMULQDQ  $0x11, X4, X3, X8
+	VPXOR       X8, X2, X2
+	VPSHUFD     $0x4e, X2, X8
+	VPSLLVQ     X14, X8, X8
+	VPAND       X15, X2, X2
+	VPXOR       X8, X7, X7
+	VPXOR       X2, X7, X7
+	VMOVDQA     X5, X2
+	VMOVDQA     X7, X3
+	ADDQ        $0x03, SI
+	DECQ        CX
+	JNZ         triple
+	VMOVDQU     X0, (DI)
+	VMOVDQU     X1, 16(DI)
+	VMOVDQU     X2, 32(DI)
+	VMOVDQU     X3, 48(DI)
 	RET
 
 DATA foldshift<>+0(SB)/8, $0x0000000000000001

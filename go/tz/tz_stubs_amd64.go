@@ -4,7 +4,7 @@
 
 package tz
 
-// mulPairsCLMUL right-multiplies state (c00, c01, c10, c11, each lo, hi) by the window matrix of each big-endian byte pair of data.
+// mulTriplesCLMUL right-multiplies state (c00, c01, c10, c11, each lo, hi) by the window matrix of each three bytes of data.
 //
 //go:noescape
-func mulPairsCLMUL(state *[8]uint64, table *[65536][4]uint32, data *byte, pairs uint64)
+func mulTriplesCLMUL(state *[8]uint64, table16 *[65536][4]uint32, table8 *[256][2]uint64, data *byte, triples uint64)

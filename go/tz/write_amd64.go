@@ -15,39 +15,37 @@ import (
 var useCLMUL = cpu.X86.HasPCLMULQDQ && cpu.X86.HasAVX2
 
 var (
-	pairTableOnce sync.Once
-	pairTable     *[65536][4]uint32
+	tablesOnce sync.Once
+	pairTable  *[65536][4]uint32
+	byteTable  *[256][2]uint64
 )
 
 func (d *digest) write(p []byte) {
 	if !useCLMUL {
-		if d.hasPending {
-			mulBitsGeneric(&d.m, []byte{d.pending})
-			d.hasPending = false
-		}
+		mulBitsGeneric(&d.m, d.pending[:d.npending])
+		d.npending = 0
 		mulBitsGeneric(&d.m, p)
 		return
 	}
-	if len(p) == 0 {
+	if d.npending+len(p) < windowBytes {
+		d.npending += copy(d.pending[d.npending:], p)
 		return
 	}
-	pairTableOnce.Do(func() { pairTable = newPairTable() })
+	tablesOnce.Do(func() { pairTable, byteTable = newPairTable(), newByteColumnTable() })
 	var st [8]uint64
 	for i, e := range d.m {
 		st[2*i], st[2*i+1] = e.lo, e.hi
 	}
-	if d.hasPending {
-		pair := [2]byte{d.pending, p[0]}
-		mulPairsCLMUL(&st, pairTable, &pair[0], 1)
-		d.hasPending = false
-		p = p[1:]
+	if d.npending > 0 {
+		var w [windowBytes]byte
+		k := copy(w[:], d.pending[:d.npending])
+		p = p[copy(w[k:], p):]
+		mulTriplesCLMUL(&st, pairTable, byteTable, &w[0], 1)
 	}
-	if n := len(p) / 2; n > 0 {
-		mulPairsCLMUL(&st, pairTable, &p[0], uint64(n))
+	if n := len(p) / windowBytes; n > 0 {
+		mulTriplesCLMUL(&st, pairTable, byteTable, &p[0], uint64(n))
 	}
-	if len(p)%2 == 1 {
-		d.pending, d.hasPending = p[len(p)-1], true
-	}
+	d.npending = copy(d.pending[:], p[len(p)/windowBytes*windowBytes:])
 	for i := range d.m {
 		d.m[i] = gf127{st[2*i], st[2*i+1]}.reduce()
 	}
