@@ -17,7 +17,7 @@ type Hasher struct {
 
 // New returns a Hasher for the default (unkeyed) mode.
 func New() *Hasher {
-	return &Hasher{size: 32, h: hasher{key: iv}}
+	return &Hasher{size: 32, h: hasher{tree: tree{key: iv}}}
 }
 
 // NewKeyed returns a Hasher for the keyed mode. The key must be KeySize bytes.
@@ -25,7 +25,7 @@ func NewKeyed(key []byte) (*Hasher, error) {
 	if len(key) != KeySize {
 		return nil, errors.New("blake3: key must be 32 bytes")
 	}
-	h := &Hasher{size: 32, h: hasher{flags: flagKeyedHash}}
+	h := &Hasher{size: 32, h: hasher{tree: tree{flags: flagKeyedHash}}}
 	bytesToWords(key, h.h.key[:])
 	return h, nil
 }
@@ -36,11 +36,11 @@ func NewKeyed(key []byte) (*Hasher, error) {
 // Context strings should be hardcoded, globally unique and application
 // specific, e.g. "example.com 2019-12-25 16:18:03 session tokens v1".
 func NewDeriveKey(context string) *Hasher {
-	ch := &Hasher{size: 32, h: hasher{key: iv, flags: flagDeriveKeyContext}}
+	ch := &Hasher{size: 32, h: hasher{tree: tree{key: iv, flags: flagDeriveKeyContext}}}
 	_, _ = ch.WriteString(context)
 	var ctxKey [32]byte
 	_, _ = ch.Digest().Read(ctxKey[:])
-	h := &Hasher{size: 32, h: hasher{flags: flagDeriveKeyMaterial}}
+	h := &Hasher{size: 32, h: hasher{tree: tree{flags: flagDeriveKeyMaterial}}}
 	bytesToWords(ctxKey[:], h.h.key[:])
 	return h
 }
@@ -83,9 +83,11 @@ func (h *Hasher) BlockSize() int { return BlockSize }
 // the Hasher's state.
 func (h *Hasher) Sum(b []byte) []byte {
 	out := h.h.rootOutput()
-	var block [BlockSize]byte
-	out.rootBlock(0, &block)
-	return append(b, block[:h.size]...)
+	var w [16]uint32
+	compress(&out.cv, &out.block, 0, out.blockLen, out.flags|flagRoot, &w)
+	var sum [32]byte
+	wordsToBytes(w[:8], sum[:])
+	return append(b, sum[:h.size]...)
 }
 
 // Digest returns a reader over the extended output (up to 2^64 bytes) of
@@ -136,17 +138,12 @@ func sumOutput(data []byte) output {
 	if len(data) <= ChunkSize {
 		return chunkOutput(data, 0, &iv, 0)
 	}
-	var stack [maxDepth][8]uint32
-	n := 0
-	counter := uint64(0)
+	h := tree{key: iv}
 	for len(data) > bufSize {
-		c := subtreeChunks(counter, len(data))
-		cv := subtreeCV(data[:c*ChunkSize], counter, &iv, 0)
-		n = mergeStack(&stack, n, counter, &iv, 0)
-		stack[n] = cv
-		n++
-		counter += uint64(c)
+		c := subtreeChunks(h.counter, len(data))
+		cv := subtreeCV(data[:c*ChunkSize], h.counter, &iv, 0)
+		h.pushSubtree(&cv, c)
 		data = data[c*ChunkSize:]
 	}
-	return finish(data, &stack, n, counter, &iv, 0)
+	return finish(data, h.stack[:h.stackLen], h.counter, &iv, 0)
 }

@@ -7,14 +7,19 @@ import "math/bits"
 // writes bypass the buffer and are hashed as aligned subtrees of up to
 // maxSubtreeChunks chunks.
 type hasher struct {
+	tree
+	buf    [bufSize]byte
+	bufLen int
+}
+
+// tree holds the chaining values of the complete subtrees hashed so far.
+type tree struct {
 	key   [8]uint32
 	flags uint32
 	// counter is the number of chunks already folded into stack.
 	counter  uint64
 	stack    [maxDepth][8]uint32
 	stackLen int
-	buf      [bufSize]byte
-	bufLen   int
 }
 
 func (h *hasher) reset() {
@@ -56,14 +61,15 @@ func subtreeChunks(counter uint64, remaining int) int {
 	return n
 }
 
-// pushSubtree adds the CV of a complete subtree of n chunks. Entries are
-// merged lazily, before a push, so the root is never compressed as a parent
-// too early: afterwards the stack holds one CV per set bit of the counter.
-func (h *hasher) pushSubtree(cv *[8]uint32, n int) {
-	h.stackLen = mergeStack(&h.stack, h.stackLen, h.counter, &h.key, h.flags)
+// pushSubtree adds the CV of a complete subtree of n chunks and merges
+// completed subtrees eagerly: a push only happens when more input follows,
+// so no merge can be the root. Afterwards the stack holds one CV per set
+// bit of the counter, largest first, each of at least maxLanes chunks.
+func (h *tree) pushSubtree(cv *[8]uint32, n int) {
 	h.stack[h.stackLen] = *cv
 	h.stackLen++
 	h.counter += uint64(n)
+	h.stackLen = mergeStack(&h.stack, h.stackLen, h.counter, &h.key, h.flags)
 }
 
 func mergeStack(stack *[maxDepth][8]uint32, n int, counter uint64, key *[8]uint32, flags uint32) int {
@@ -76,51 +82,69 @@ func mergeStack(stack *[maxDepth][8]uint32, n int, counter uint64, key *[8]uint3
 
 // rootOutput returns the root node's output without changing the hasher.
 func (h *hasher) rootOutput() output {
-	stack := h.stack
-	return finish(h.buf[:h.bufLen], &stack, h.stackLen, h.counter, &h.key, h.flags)
+	return finish(h.buf[:h.bufLen], h.stack[:h.stackLen], h.counter, &h.key, h.flags)
 }
 
-// finish hashes the final tail of the input (at most bufSize bytes, empty
-// only for an empty message) that follows counter chunks summarised by the n
-// CVs on stack, and returns the root output. stack is used as scratch.
-func finish(tail []byte, stack *[maxDepth][8]uint32, n int, counter uint64, key *[8]uint32, flags uint32) output {
+// finish hashes the tail of the input (at most bufSize bytes, empty only
+// for an empty message) that follows counter chunks summarised by the
+// merged subtree CVs in stack, and returns the root output. The tail has at
+// most maxLanes chunks and every stack entry covers at least maxLanes, so
+// the tail is a subtree of its own and the root is found by folding the
+// stack onto the tail's output from the top.
+func finish(tail []byte, stack [][8]uint32, counter uint64, key *[8]uint32, flags uint32) output {
 	if counter == 0 && len(tail) <= ChunkSize {
 		return chunkOutput(tail, 0, key, flags)
 	}
-	// Every chunk of the tail is full but the last (1 to ChunkSize bytes).
-	// No chunk is the root here, so a full last chunk joins the lanes too.
-	lastLen := len(tail) % ChunkSize
-	full := len(tail) / ChunkSize
-	if full > 0 {
-		var j laneJob
-		for i := 0; i < full; i++ {
-			j.inputs[j.n], j.counters[j.n] = tail[i*ChunkSize:(i+1)*ChunkSize], counter+uint64(i)
-			j.n++
-		}
-		var cvs [maxLanes][8]uint32
-		hashChunkLanes(&j, key, flags, &cvs)
-		for i := 0; i < full; i++ {
-			n = mergeStack(stack, n, counter, key, flags)
-			stack[n] = cvs[i]
-			n++
-			counter++
-		}
-	}
-	// The subtrees left of the last chunk must be complete before it is
-	// folded in; when the last chunk is full, its CV is the top entry.
-	var out output
-	if lastLen > 0 {
-		n = mergeStack(stack, n, counter, key, flags)
-		out = chunkOutput(tail[full*ChunkSize:], counter, key, flags)
-	} else {
-		n = mergeStack(stack, n-1, counter-1, key, flags)
-		out = parentOutput(&stack[n-1], &stack[n], key, flags)
-		n--
-	}
-	for n > 0 {
-		n--
+	out := tailOutput(tail, counter, key, flags)
+	for i := len(stack) - 1; i >= 0; i-- {
 		cv := out.chainingValue()
-		out = parentOutput(&stack[n], &cv, key, flags)
+		out = parentOutput(&stack[i], &cv, key, flags)
 	}
 	return out
+}
+
+// tailOutput returns the output of the subtree over the chunks of tail (1
+// to maxLanes chunks, all full but maybe the last) starting at chunk counter.
+func tailOutput(tail []byte, counter uint64, key *[8]uint32, flags uint32) output {
+	if len(tail) <= ChunkSize {
+		return chunkOutput(tail, counter, key, flags)
+	}
+	var cvs [maxLanes][8]uint32
+	full := len(tail) / ChunkSize
+	var j laneJob
+	for i := 0; i < full; i++ {
+		j.inputs[j.n], j.counters[j.n] = tail[i*ChunkSize:(i+1)*ChunkSize], counter+uint64(i)
+		j.n++
+	}
+	hashChunkLanes(&j, key, flags, &cvs)
+	k := full
+	if len(tail)%ChunkSize != 0 {
+		last := chunkOutput(tail[full*ChunkSize:], counter+uint64(full), key, flags)
+		cvs[k] = last.chainingValue()
+		k++
+	}
+	left := largestPowerOfTwoBelow(k)
+	l, r := treeCV(cvs[:left], key, flags), treeCV(cvs[left:k], key, flags)
+	return parentOutput(&l, &r, key, flags)
+}
+
+// treeCV returns the chaining value of the (non-root) subtree over the chunk
+// CVs cvs: the left part holds the largest power of two of chunks that leaves
+// at least one chunk for the right part.
+func treeCV(cvs [][8]uint32, key *[8]uint32, flags uint32) [8]uint32 {
+	if len(cvs) == 1 {
+		return cvs[0]
+	}
+	left := largestPowerOfTwoBelow(len(cvs))
+	l, r := treeCV(cvs[:left], key, flags), treeCV(cvs[left:], key, flags)
+	return parentCV(&l, &r, key, flags)
+}
+
+// largestPowerOfTwoBelow returns the largest power of two less than n (n >= 2).
+func largestPowerOfTwoBelow(n int) int {
+	p := 1
+	for 2*p < n {
+		p *= 2
+	}
+	return p
 }

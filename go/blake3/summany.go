@@ -63,31 +63,10 @@ func SumMany(inputs [][]byte, outputs [][32]byte) {
 		m := cvs[next : next+n]
 		next += n
 		left := largestPowerOfTwoBelow(n)
-		l, r := treeCV(m[:left]), treeCV(m[left:])
+		l, r := treeCV(m[:left], &iv, 0), treeCV(m[left:], &iv, 0)
 		out := parentOutput(&l, &r, &iv, 0)
 		var block [BlockSize]byte
 		out.rootBlock(0, &block)
 		copy(outputs[i][:], block[:])
 	}
-}
-
-// treeCV returns the chaining value of the (non-root) subtree over the chunk
-// CVs cvs: the left part holds the largest power of two of chunks that leaves
-// at least one chunk for the right part.
-func treeCV(cvs [][8]uint32) [8]uint32 {
-	if len(cvs) == 1 {
-		return cvs[0]
-	}
-	left := largestPowerOfTwoBelow(len(cvs))
-	l, r := treeCV(cvs[:left]), treeCV(cvs[left:])
-	return parentCV(&l, &r, &iv, 0)
-}
-
-// largestPowerOfTwoBelow returns the largest power of two less than n (n >= 2).
-func largestPowerOfTwoBelow(n int) int {
-	p := 1
-	for 2*p < n {
-		p *= 2
-	}
-	return p
 }
