@@ -1028,7 +1028,7 @@ compressBlocks_loop:
 
 // func hashManySSE41(inputs *[4]*byte, blocks uint64, key *[8]uint32, counters *[8]uint32, flags uint32, flagsStart uint32, flagsEnd uint32, out *[4][8]uint32)
 // Requires: SSE2, SSSE3
-TEXT ·hashManySSE41(SB), $496-56
+TEXT ·hashManySSE41(SB), $576-56
 	LEAQ   (SP), DI
 	ADDQ   $0x1f, DI
 	ANDQ   $-32, DI
@@ -1080,6 +1080,26 @@ TEXT ·hashManySSE41(SB), $496-56
 	MOVOU  X0, 432(DI)
 	MOVOU  rot8<>+0(SB), X0
 	MOVOU  X0, 448(DI)
+	MOVL   $0x6a09e667, AX
+	MOVD   AX, X0
+	PSHUFD $0x00, X0, X0
+	MOVOU  X0, 464(DI)
+	MOVL   $0xbb67ae85, AX
+	MOVD   AX, X0
+	PSHUFD $0x00, X0, X0
+	MOVOU  X0, 480(DI)
+	MOVL   $0x3c6ef372, AX
+	MOVD   AX, X0
+	PSHUFD $0x00, X0, X0
+	MOVOU  X0, 496(DI)
+	MOVL   $0xa54ff53a, AX
+	MOVD   AX, X0
+	PSHUFD $0x00, X0, X0
+	MOVOU  X0, 512(DI)
+	MOVL   $0x00000040, AX
+	MOVD   AX, X0
+	PSHUFD $0x00, X0, X0
+	MOVOU  X0, 528(DI)
 	MOVL   flags+32(FP), CX
 	MOVL   flagsStart+36(FP), DX
 	ORL    CX, DX
@@ -1195,23 +1215,13 @@ hashManySSE41_notlast:
 	MOVOU      336(DI), X5
 	MOVOU      352(DI), X6
 	MOVOU      368(DI), X7
-	MOVL       $0x6a09e667, AX
-	MOVD       AX, X8
-	PSHUFD     $0x00, X8, X8
-	MOVL       $0xbb67ae85, AX
-	MOVD       AX, X9
-	PSHUFD     $0x00, X9, X9
-	MOVL       $0x3c6ef372, AX
-	MOVD       AX, X10
-	PSHUFD     $0x00, X10, X10
-	MOVL       $0xa54ff53a, AX
-	MOVD       AX, X11
-	PSHUFD     $0x00, X11, X11
+	MOVOU      464(DI), X8
+	MOVOU      480(DI), X9
+	MOVOU      496(DI), X10
+	MOVOU      512(DI), X11
 	MOVOU      384(DI), X12
 	MOVOU      400(DI), X13
-	MOVL       $0x00000040, AX
-	MOVD       AX, X14
-	PSHUFD     $0x00, X14, X14
+	MOVOU      528(DI), X14
 	MOVD       DX, X15
 	PSHUFD     $0x00, X15, X15
 	PADDL      (DI), X0
@@ -2458,7 +2468,7 @@ hashManySSE41_notlast:
 
 // func hashManyAVX2(inputs *[8]*byte, blocks uint64, key *[8]uint32, counters *[16]uint32, flags uint32, flagsStart uint32, flagsEnd uint32, out *[8][8]uint32)
 // Requires: AVX, AVX2
-TEXT ·hashManyAVX2(SB), $960-56
+TEXT ·hashManyAVX2(SB), $1120-56
 	LEAQ         (SP), DI
 	ADDQ         $0x1f, DI
 	ANDQ         $-32, DI
@@ -2514,6 +2524,26 @@ TEXT ·hashManyAVX2(SB), $960-56
 	VMOVDQU      Y0, 864(DI)
 	VMOVDQU      rot8<>+0(SB), Y0
 	VMOVDQU      Y0, 896(DI)
+	MOVL         $0x6a09e667, AX
+	VMOVD        AX, X0
+	VPBROADCASTD X0, Y0
+	VMOVDQU      Y0, 928(DI)
+	MOVL         $0xbb67ae85, AX
+	VMOVD        AX, X0
+	VPBROADCASTD X0, Y0
+	VMOVDQU      Y0, 960(DI)
+	MOVL         $0x3c6ef372, AX
+	VMOVD        AX, X0
+	VPBROADCASTD X0, Y0
+	VMOVDQU      Y0, 992(DI)
+	MOVL         $0xa54ff53a, AX
+	VMOVD        AX, X0
+	VPBROADCASTD X0, Y0
+	VMOVDQU      Y0, 1024(DI)
+	MOVL         $0x00000040, AX
+	VMOVD        AX, X0
+	VPBROADCASTD X0, Y0
+	VMOVDQU      Y0, 1056(DI)
 	MOVL         flags+32(FP), CX
 	MOVL         flagsStart+36(FP), DX
 	ORL          CX, DX
@@ -2613,23 +2643,13 @@ hashManyAVX2_notlast:
 	VMOVDQU      672(DI), Y5
 	VMOVDQU      704(DI), Y6
 	VMOVDQU      736(DI), Y7
-	MOVL         $0x6a09e667, AX
-	VMOVD        AX, X8
-	VPBROADCASTD X8, Y8
-	MOVL         $0xbb67ae85, AX
-	VMOVD        AX, X9
-	VPBROADCASTD X9, Y9
-	MOVL         $0x3c6ef372, AX
-	VMOVD        AX, X10
-	VPBROADCASTD X10, Y10
-	MOVL         $0xa54ff53a, AX
-	VMOVD        AX, X11
-	VPBROADCASTD X11, Y11
+	VMOVDQU      928(DI), Y8
+	VMOVDQU      960(DI), Y9
+	VMOVDQU      992(DI), Y10
+	VMOVDQU      1024(DI), Y11
 	VMOVDQU      768(DI), Y12
 	VMOVDQU      800(DI), Y13
-	MOVL         $0x00000040, AX
-	VMOVD        AX, X14
-	VPBROADCASTD X14, Y14
+	VMOVDQU      1056(DI), Y14
 	VMOVD        DX, X15
 	VPBROADCASTD X15, Y15
 	VPADDD       (DI), Y0, Y0

@@ -8,8 +8,13 @@ import "math/bits"
 // maxSubtreeChunks chunks.
 type hasher struct {
 	tree
-	buf    [bufSize]byte
-	bufLen int
+	// pending holds the CVs of the chunks counter .. counter+npending-1,
+	// hashed from full buffers but not yet in the tree: their parents are
+	// computed maxLanes at a time once a whole aligned subtree is pending.
+	pending  [maxSubtreeChunks][8]uint32
+	npending int
+	buf      [bufSize]byte
+	bufLen   int
 }
 
 // tree holds the chaining values of the complete subtrees hashed so far.
@@ -25,12 +30,14 @@ type tree struct {
 func (h *hasher) reset() {
 	h.counter = 0
 	h.stackLen = 0
+	h.npending = 0
 	h.bufLen = 0
 }
 
 func (h *hasher) update(p []byte) {
 	for len(p) > 0 {
-		if h.bufLen == 0 {
+		if h.bufLen == 0 && len(p) > bufSize {
+			h.flushPending()
 			// At least one byte must stay behind: the last chunk may be the root.
 			for len(p) > bufSize {
 				n := subtreeChunks(h.counter, len(p))
@@ -43,11 +50,46 @@ func (h *hasher) update(p []byte) {
 		h.bufLen += c
 		p = p[c:]
 		if h.bufLen == bufSize && len(p) > 0 {
-			cv := subtreeCV(h.buf[:], h.counter, &h.key, h.flags)
-			h.pushSubtree(&cv, maxLanes)
-			h.bufLen = 0
+			h.hashBuffer()
 		}
 	}
+}
+
+// hashBuffer hashes the full buffer (more input follows) into pending CVs.
+func (h *hasher) hashBuffer() {
+	var j laneJob
+	for i := 0; i < maxLanes; i++ {
+		j.inputs[i], j.counters[i] = h.buf[i*ChunkSize:(i+1)*ChunkSize], h.counter+uint64(h.npending+i)
+	}
+	j.n = maxLanes
+	hashChunkLanes(&j, &h.key, h.flags, (*[maxLanes][8]uint32)(h.pending[h.npending:]))
+	h.npending += maxLanes
+	h.bufLen = 0
+	// The pending chunks form one aligned subtree once they reach the
+	// largest power of two (up to maxSubtreeChunks) that divides counter.
+	target := maxSubtreeChunks
+	for h.counter%uint64(target) != 0 {
+		target /= 2
+	}
+	if h.npending == target {
+		h.flushPending()
+	}
+}
+
+// flushPending moves the pending CVs into the tree as aligned subtrees of
+// power-of-two sizes. More input always follows them.
+func (h *hasher) flushPending() {
+	done := 0
+	for done < h.npending {
+		n := maxSubtreeChunks
+		for n > h.npending-done || h.counter%uint64(n) != 0 {
+			n /= 2
+		}
+		cv := reduceCVs(h.pending[done:done+n], &h.key, h.flags)
+		h.pushSubtree(&cv, n)
+		done += n
+	}
+	h.npending = 0
 }
 
 // subtreeChunks picks the largest power-of-two chunk count n with
@@ -80,8 +122,12 @@ func mergeStack(stack *[maxDepth][8]uint32, n int, counter uint64, key *[8]uint3
 	return n
 }
 
-// rootOutput returns the root node's output without changing the hasher.
+// rootOutput returns the root node's output; the input hashed so far
+// stays the same.
 func (h *hasher) rootOutput() output {
+	// Moving pending CVs into the tree does not change the hash: the
+	// buffered tail still follows them.
+	h.flushPending()
 	return finish(h.buf[:h.bufLen], h.stack[:h.stackLen], h.counter, &h.key, h.flags)
 }
 

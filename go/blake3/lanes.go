@@ -78,7 +78,13 @@ func subtreeCV(data []byte, counter uint64, key *[8]uint32, flags uint32) [8]uin
 		}
 		hashChunkLanes(&j, key, flags, (*[maxLanes][8]uint32)(cvs[i:]))
 	}
-	for ; n > 1; n /= 2 {
+	return reduceCVs(cvs[:n], key, flags)
+}
+
+// reduceCVs returns the CV of the complete subtree over the chunk CVs in
+// cvs (a power of two of them), which it overwrites.
+func reduceCVs(cvs [][8]uint32, key *[8]uint32, flags uint32) [8]uint32 {
+	for n := len(cvs); n > 1; n /= 2 {
 		reduceLevel(cvs[:n], key, flags)
 	}
 	return cvs[0]

@@ -321,7 +321,9 @@ func (f frame) ctrHi() Mem     { return Mem{Base: f.base, Disp: f.width * 25} }
 func (f frame) spill() Mem     { return Mem{Base: f.base, Disp: f.width * 26} }
 func (f frame) rot16() Mem     { return Mem{Base: f.base, Disp: f.width * 27} }
 func (f frame) rot8() Mem      { return Mem{Base: f.base, Disp: f.width * 28} }
-func frameSize(width int) int  { return width*29 + 32 }
+func (f frame) iv(i int) Mem   { return Mem{Base: f.base, Disp: f.width * (29 + i)} }
+func (f frame) blockLen() Mem  { return Mem{Base: f.base, Disp: f.width * 33} }
+func frameSize(width int) int  { return width*34 + 32 }
 func hashManySSE41()           { hashMany("hashManySSE41", sse, 4) }
 func hashManyAVX2()            { hashMany("hashManyAVX2", avx2, 8) }
 func lanesOf(ops vecOps) int   { return ops.width / 4 }
@@ -365,6 +367,15 @@ func hashMany(name string, ops vecOps, lanes int) {
 	ops.store(v[0], f.rot16())
 	ops.load(rot8, v[0])
 	ops.store(v[0], f.rot8())
+	// Values the same for every block, broadcast once.
+	for i := 0; i < 4; i++ {
+		MOVL(U32(iv[i]), EAX)
+		ops.bcast(RAX, v[0])
+		ops.store(v[0], f.iv(i))
+	}
+	MOVL(U32(64), EAX)
+	ops.bcast(RAX, v[0])
+	ops.store(v[0], f.blockLen())
 	Load(Param("flags"), ECX)
 	Load(Param("flagsStart"), EDX)
 	ORL(ECX, EDX)
@@ -392,13 +403,11 @@ func hashMany(name string, ops vecOps, lanes int) {
 		ops.load(f.cv(i), v[i])
 	}
 	for i := 0; i < 4; i++ {
-		MOVL(U32(iv[i]), EAX)
-		ops.bcast(RAX, v[8+i])
+		ops.load(f.iv(i), v[8+i])
 	}
 	ops.load(f.ctrLo(), v[12])
 	ops.load(f.ctrHi(), v[13])
-	MOVL(U32(64), EAX)
-	ops.bcast(RAX, v[14])
+	ops.load(f.blockLen(), v[14])
 	ops.bcast(RDX, v[15])
 
 	for r := 0; r < 7; r++ {
