@@ -1,5 +1,7 @@
 package blake3
 
+import "unsafe"
+
 // laneJob describes up to maxLanes independent inputs hashed side by side by
 // one kernel call: each lane has its own input and its own counter, so lanes
 // may hold neighbouring chunks of one message or chunks of different messages.
@@ -92,16 +94,24 @@ func reduceCVs(cvs [][8]uint32, key *[8]uint32, flags uint32) [8]uint32 {
 
 // reduceLevel replaces the n (even) chaining values at the front of cvs by
 // the n/2 parents of neighbouring pairs, maxLanes parents per kernel call.
+// On little-endian machines a pair of CVs in memory is the parent's block,
+// so the kernels read it in place; parent k may overwrite cvs[k] because
+// each kernel call reads all its inputs (cvs[2k], cvs[2k+1], k at least
+// the batch's first parent) before it writes.
 func reduceLevel(cvs [][8]uint32, key *[8]uint32, flags uint32) {
 	parents := len(cvs) / 2
 	for i := 0; i < parents; i += maxLanes {
 		var j laneJob
 		var blocks [maxLanes][BlockSize]byte
 		for k := i; k < parents && k < i+maxLanes; k++ {
-			b := &blocks[k-i]
-			wordsToBytes(cvs[2*k][:], b[:32])
-			wordsToBytes(cvs[2*k+1][:], b[32:])
-			j.inputs[j.n], j.counters[j.n] = b[:], 0
+			if littleEndian {
+				j.inputs[j.n] = unsafe.Slice((*byte)(unsafe.Pointer(&cvs[2*k])), BlockSize)
+			} else {
+				b := &blocks[k-i]
+				wordsToBytes(cvs[2*k][:], b[:32])
+				wordsToBytes(cvs[2*k+1][:], b[32:])
+				j.inputs[j.n] = b[:]
+			}
 			j.n++
 		}
 		var out [maxLanes][8]uint32
@@ -109,3 +119,10 @@ func reduceLevel(cvs [][8]uint32, key *[8]uint32, flags uint32) {
 		copy(cvs[i:i+j.n], out[:j.n])
 	}
 }
+
+// littleEndian reports whether uint32 words are stored low byte first, the
+// byte order BLAKE3 uses for its words.
+var littleEndian = func() bool {
+	x := uint16(1)
+	return *(*byte)(unsafe.Pointer(&x)) == 1
+}()
