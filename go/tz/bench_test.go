@@ -24,3 +24,11 @@ func BenchmarkSum(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkTables measures the one-time cost of the window tables.
+func BenchmarkTables(b *testing.B) {
+	for i := 0; i < b.N; i++ {
+		newPairTable()
+		newByteColumnTable()
+	}
+}
