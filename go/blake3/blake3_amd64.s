@@ -3778,3 +3778,1283 @@ hashManyAVX2_notlast:
 	VMOVDQU      Y15, 224(AX)
 	VZEROUPPER
 	RET
+
+// func hashManyAVX(inputs *[4]*byte, blocks uint64, key *[8]uint32, counters *[8]uint32, flags uint32, flagsStart uint32, flagsEnd uint32, out *[4][8]uint32)
+// Requires: AVX, AVX2
+TEXT ·hashManyAVX(SB), $576-56
+	LEAQ         (SP), DI
+	ADDQ         $0x1f, DI
+	ANDQ         $-32, DI
+	MOVQ         inputs+0(FP), AX
+	MOVQ         (AX), R8
+	MOVQ         8(AX), R9
+	MOVQ         16(AX), R10
+	MOVQ         24(AX), R11
+	MOVQ         blocks+8(FP), BX
+	MOVQ         key+16(FP), AX
+	MOVL         (AX), CX
+	VMOVD        CX, X0
+	VPBROADCASTD X0, X0
+	VMOVDQU      X0, 256(DI)
+	MOVL         4(AX), CX
+	VMOVD        CX, X1
+	VPBROADCASTD X1, X1
+	VMOVDQU      X1, 272(DI)
+	MOVL         8(AX), CX
+	VMOVD        CX, X2
+	VPBROADCASTD X2, X2
+	VMOVDQU      X2, 288(DI)
+	MOVL         12(AX), CX
+	VMOVD        CX, X3
+	VPBROADCASTD X3, X3
+	VMOVDQU      X3, 304(DI)
+	MOVL         16(AX), CX
+	VMOVD        CX, X4
+	VPBROADCASTD X4, X4
+	VMOVDQU      X4, 320(DI)
+	MOVL         20(AX), CX
+	VMOVD        CX, X5
+	VPBROADCASTD X5, X5
+	VMOVDQU      X5, 336(DI)
+	MOVL         24(AX), CX
+	VMOVD        CX, X6
+	VPBROADCASTD X6, X6
+	VMOVDQU      X6, 352(DI)
+	MOVL         28(AX), CX
+	VMOVD        CX, X7
+	VPBROADCASTD X7, X7
+	VMOVDQU      X7, 368(DI)
+	MOVQ         counters+24(FP), AX
+	VMOVDQU      (AX), X0
+	VMOVDQU      X0, 384(DI)
+	VMOVDQU      16(AX), X0
+	VMOVDQU      X0, 400(DI)
+	VMOVDQU      rot16<>+0(SB), X0
+	VMOVDQU      X0, 432(DI)
+	VMOVDQU      rot8<>+0(SB), X0
+	VMOVDQU      X0, 448(DI)
+	MOVL         $0x6a09e667, AX
+	VMOVD        AX, X0
+	VPBROADCASTD X0, X0
+	VMOVDQU      X0, 464(DI)
+	MOVL         $0xbb67ae85, AX
+	VMOVD        AX, X0
+	VPBROADCASTD X0, X0
+	VMOVDQU      X0, 480(DI)
+	MOVL         $0x3c6ef372, AX
+	VMOVD        AX, X0
+	VPBROADCASTD X0, X0
+	VMOVDQU      X0, 496(DI)
+	MOVL         $0xa54ff53a, AX
+	VMOVD        AX, X0
+	VPBROADCASTD X0, X0
+	VMOVDQU      X0, 512(DI)
+	MOVL         $0x00000040, AX
+	VMOVD        AX, X0
+	VPBROADCASTD X0, X0
+	VMOVDQU      X0, 528(DI)
+	MOVL         flags+32(FP), CX
+	MOVL         flagsStart+36(FP), DX
+	ORL          CX, DX
+	MOVL         flagsEnd+40(FP), SI
+
+hashManyAVX_block:
+	CMPQ BX, $0x01
+	JNE  hashManyAVX_notlast
+	ORL  SI, DX
+
+hashManyAVX_notlast:
+	VMOVDQU      (R8), X0
+	VMOVDQU      (R9), X1
+	VMOVDQU      (R10), X2
+	VMOVDQU      (R11), X3
+	VPUNPCKLDQ   X1, X0, X4
+	VPUNPCKHDQ   X1, X0, X5
+	VPUNPCKLDQ   X3, X2, X6
+	VPUNPCKHDQ   X3, X2, X7
+	VPUNPCKLQDQ  X6, X4, X0
+	VPUNPCKHQDQ  X6, X4, X1
+	VPUNPCKLQDQ  X7, X5, X2
+	VPUNPCKHQDQ  X7, X5, X3
+	VMOVDQU      X0, (DI)
+	VMOVDQU      X1, 16(DI)
+	VMOVDQU      X2, 32(DI)
+	VMOVDQU      X3, 48(DI)
+	VMOVDQU      16(R8), X0
+	VMOVDQU      16(R9), X1
+	VMOVDQU      16(R10), X2
+	VMOVDQU      16(R11), X3
+	VPUNPCKLDQ   X1, X0, X4
+	VPUNPCKHDQ   X1, X0, X5
+	VPUNPCKLDQ   X3, X2, X6
+	VPUNPCKHDQ   X3, X2, X7
+	VPUNPCKLQDQ  X6, X4, X0
+	VPUNPCKHQDQ  X6, X4, X1
+	VPUNPCKLQDQ  X7, X5, X2
+	VPUNPCKHQDQ  X7, X5, X3
+	VMOVDQU      X0, 64(DI)
+	VMOVDQU      X1, 80(DI)
+	VMOVDQU      X2, 96(DI)
+	VMOVDQU      X3, 112(DI)
+	VMOVDQU      32(R8), X0
+	VMOVDQU      32(R9), X1
+	VMOVDQU      32(R10), X2
+	VMOVDQU      32(R11), X3
+	VPUNPCKLDQ   X1, X0, X4
+	VPUNPCKHDQ   X1, X0, X5
+	VPUNPCKLDQ   X3, X2, X6
+	VPUNPCKHDQ   X3, X2, X7
+	VPUNPCKLQDQ  X6, X4, X0
+	VPUNPCKHQDQ  X6, X4, X1
+	VPUNPCKLQDQ  X7, X5, X2
+	VPUNPCKHQDQ  X7, X5, X3
+	VMOVDQU      X0, 128(DI)
+	VMOVDQU      X1, 144(DI)
+	VMOVDQU      X2, 160(DI)
+	VMOVDQU      X3, 176(DI)
+	VMOVDQU      48(R8), X0
+	VMOVDQU      48(R9), X1
+	VMOVDQU      48(R10), X2
+	VMOVDQU      48(R11), X3
+	VPUNPCKLDQ   X1, X0, X4
+	VPUNPCKHDQ   X1, X0, X5
+	VPUNPCKLDQ   X3, X2, X6
+	VPUNPCKHDQ   X3, X2, X7
+	VPUNPCKLQDQ  X6, X4, X0
+	VPUNPCKHQDQ  X6, X4, X1
+	VPUNPCKLQDQ  X7, X5, X2
+	VPUNPCKHQDQ  X7, X5, X3
+	VMOVDQU      X0, 192(DI)
+	VMOVDQU      X1, 208(DI)
+	VMOVDQU      X2, 224(DI)
+	VMOVDQU      X3, 240(DI)
+	VMOVDQU      256(DI), X0
+	VMOVDQU      272(DI), X1
+	VMOVDQU      288(DI), X2
+	VMOVDQU      304(DI), X3
+	VMOVDQU      320(DI), X4
+	VMOVDQU      336(DI), X5
+	VMOVDQU      352(DI), X6
+	VMOVDQU      368(DI), X7
+	VMOVDQU      464(DI), X8
+	VMOVDQU      480(DI), X9
+	VMOVDQU      496(DI), X10
+	VMOVDQU      512(DI), X11
+	VMOVDQU      384(DI), X12
+	VMOVDQU      400(DI), X13
+	VMOVDQU      528(DI), X14
+	VMOVD        DX, X15
+	VPBROADCASTD X15, X15
+	VPADDD       (DI), X0, X0
+	VPADDD       32(DI), X1, X1
+	VPADDD       64(DI), X2, X2
+	VPADDD       96(DI), X3, X3
+	VPADDD       X4, X0, X0
+	VPADDD       X5, X1, X1
+	VPADDD       X6, X2, X2
+	VPADDD       X7, X3, X3
+	VPXOR        X0, X12, X12
+	VPXOR        X1, X13, X13
+	VPXOR        X2, X14, X14
+	VPXOR        X3, X15, X15
+	VPSHUFB      432(DI), X12, X12
+	VPSHUFB      432(DI), X13, X13
+	VPSHUFB      432(DI), X14, X14
+	VPSHUFB      432(DI), X15, X15
+	VPADDD       X12, X8, X8
+	VPADDD       X13, X9, X9
+	VPADDD       X14, X10, X10
+	VPADDD       X15, X11, X11
+	VPXOR        X8, X4, X4
+	VPXOR        X9, X5, X5
+	VPXOR        X10, X6, X6
+	VPXOR        X11, X7, X7
+	VMOVDQU      X8, 416(DI)
+	VPSRLD       $0x0c, X4, X8
+	VPSLLD       $0x14, X4, X4
+	VPOR         X8, X4, X4
+	VPSRLD       $0x0c, X5, X8
+	VPSLLD       $0x14, X5, X5
+	VPOR         X8, X5, X5
+	VPSRLD       $0x0c, X6, X8
+	VPSLLD       $0x14, X6, X6
+	VPOR         X8, X6, X6
+	VPSRLD       $0x0c, X7, X8
+	VPSLLD       $0x14, X7, X7
+	VPOR         X8, X7, X7
+	VMOVDQU      416(DI), X8
+	VPADDD       16(DI), X0, X0
+	VPADDD       48(DI), X1, X1
+	VPADDD       80(DI), X2, X2
+	VPADDD       112(DI), X3, X3
+	VPADDD       X4, X0, X0
+	VPADDD       X5, X1, X1
+	VPADDD       X6, X2, X2
+	VPADDD       X7, X3, X3
+	VPXOR        X0, X12, X12
+	VPXOR        X1, X13, X13
+	VPXOR        X2, X14, X14
+	VPXOR        X3, X15, X15
+	VPSHUFB      448(DI), X12, X12
+	VPSHUFB      448(DI), X13, X13
+	VPSHUFB      448(DI), X14, X14
+	VPSHUFB      448(DI), X15, X15
+	VPADDD       X12, X8, X8
+	VPADDD       X13, X9, X9
+	VPADDD       X14, X10, X10
+	VPADDD       X15, X11, X11
+	VPXOR        X8, X4, X4
+	VPXOR        X9, X5, X5
+	VPXOR        X10, X6, X6
+	VPXOR        X11, X7, X7
+	VMOVDQU      X8, 416(DI)
+	VPSRLD       $0x07, X4, X8
+	VPSLLD       $0x19, X4, X4
+	VPOR         X8, X4, X4
+	VPSRLD       $0x07, X5, X8
+	VPSLLD       $0x19, X5, X5
+	VPOR         X8, X5, X5
+	VPSRLD       $0x07, X6, X8
+	VPSLLD       $0x19, X6, X6
+	VPOR         X8, X6, X6
+	VPSRLD       $0x07, X7, X8
+	VPSLLD       $0x19, X7, X7
+	VPOR         X8, X7, X7
+	VMOVDQU      416(DI), X8
+	VPADDD       128(DI), X0, X0
+	VPADDD       160(DI), X1, X1
+	VPADDD       192(DI), X2, X2
+	VPADDD       224(DI), X3, X3
+	VPADDD       X5, X0, X0
+	VPADDD       X6, X1, X1
+	VPADDD       X7, X2, X2
+	VPADDD       X4, X3, X3
+	VPXOR        X0, X15, X15
+	VPXOR        X1, X12, X12
+	VPXOR        X2, X13, X13
+	VPXOR        X3, X14, X14
+	VPSHUFB      432(DI), X15, X15
+	VPSHUFB      432(DI), X12, X12
+	VPSHUFB      432(DI), X13, X13
+	VPSHUFB      432(DI), X14, X14
+	VPADDD       X15, X10, X10
+	VPADDD       X12, X11, X11
+	VPADDD       X13, X8, X8
+	VPADDD       X14, X9, X9
+	VPXOR        X10, X5, X5
+	VPXOR        X11, X6, X6
+	VPXOR        X8, X7, X7
+	VPXOR        X9, X4, X4
+	VMOVDQU      X8, 416(DI)
+	VPSRLD       $0x0c, X5, X8
+	VPSLLD       $0x14, X5, X5
+	VPOR         X8, X5, X5
+	VPSRLD       $0x0c, X6, X8
+	VPSLLD       $0x14, X6, X6
+	VPOR         X8, X6, X6
+	VPSRLD       $0x0c, X7, X8
+	VPSLLD       $0x14, X7, X7
+	VPOR         X8, X7, X7
+	VPSRLD       $0x0c, X4, X8
+	VPSLLD       $0x14, X4, X4
+	VPOR         X8, X4, X4
+	VMOVDQU      416(DI), X8
+	VPADDD       144(DI), X0, X0
+	VPADDD       176(DI), X1, X1
+	VPADDD       208(DI), X2, X2
+	VPADDD       240(DI), X3, X3
+	VPADDD       X5, X0, X0
+	VPADDD       X6, X1, X1
+	VPADDD       X7, X2, X2
+	VPADDD       X4, X3, X3
+	VPXOR        X0, X15, X15
+	VPXOR        X1, X12, X12
+	VPXOR        X2, X13, X13
+	VPXOR        X3, X14, X14
+	VPSHUFB      448(DI), X15, X15
+	VPSHUFB      448(DI), X12, X12
+	VPSHUFB      448(DI), X13, X13
+	VPSHUFB      448(DI), X14, X14
+	VPADDD       X15, X10, X10
+	VPADDD       X12, X11, X11
+	VPADDD       X13, X8, X8
+	VPADDD       X14, X9, X9
+	VPXOR        X10, X5, X5
+	VPXOR        X11, X6, X6
+	VPXOR        X8, X7, X7
+	VPXOR        X9, X4, X4
+	VMOVDQU      X8, 416(DI)
+	VPSRLD       $0x07, X5, X8
+	VPSLLD       $0x19, X5, X5
+	VPOR         X8, X5, X5
+	VPSRLD       $0x07, X6, X8
+	VPSLLD       $0x19, X6, X6
+	VPOR         X8, X6, X6
+	VPSRLD       $0x07, X7, X8
+	VPSLLD       $0x19, X7, X7
+	VPOR         X8, X7, X7
+	VPSRLD       $0x07, X4, X8
+	VPSLLD       $0x19, X4, X4
+	VPOR         X8, X4, X4
+	VMOVDQU      416(DI), X8
+	VPADDD       32(DI), X0, X0
+	VPADDD       48(DI), X1, X1
+	VPADDD       112(DI), X2, X2
+	VPADDD       64(DI), X3, X3
+	VPADDD       X4, X0, X0
+	VPADDD       X5, X1, X1
+	VPADDD       X6, X2, X2
+	VPADDD       X7, X3, X3
+	VPXOR        X0, X12, X12
+	VPXOR        X1, X13, X13
+	VPXOR        X2, X14, X14
+	VPXOR        X3, X15, X15
+	VPSHUFB      432(DI), X12, X12
+	VPSHUFB      432(DI), X13, X13
+	VPSHUFB      432(DI), X14, X14
+	VPSHUFB      432(DI), X15, X15
+	VPADDD       X12, X8, X8
+	VPADDD       X13, X9, X9
+	VPADDD       X14, X10, X10
+	VPADDD       X15, X11, X11
+	VPXOR        X8, X4, X4
+	VPXOR        X9, X5, X5
+	VPXOR        X10, X6, X6
+	VPXOR        X11, X7, X7
+	VMOVDQU      X8, 416(DI)
+	VPSRLD       $0x0c, X4, X8
+	VPSLLD       $0x14, X4, X4
+	VPOR         X8, X4, X4
+	VPSRLD       $0x0c, X5, X8
+	VPSLLD       $0x14, X5, X5
+	VPOR         X8, X5, X5
+	VPSRLD       $0x0c, X6, X8
+	VPSLLD       $0x14, X6, X6
+	VPOR         X8, X6, X6
+	VPSRLD       $0x0c, X7, X8
+	VPSLLD       $0x14, X7, X7
+	VPOR         X8, X7, X7
+	VMOVDQU      416(DI), X8
+	VPADDD       96(DI), X0, X0
+	VPADDD       160(DI), X1, X1
+	VPADDD       (DI), X2, X2
+	VPADDD       208(DI), X3, X3
+	VPADDD       X4, X0, X0
+	VPADDD       X5, X1, X1
+	VPADDD       X6, X2, X2
+	VPADDD       X7, X3, X3
+	VPXOR        X0, X12, X12
+	VPXOR        X1, X13, X13
+	VPXOR        X2, X14, X14
+	VPXOR        X3, X15, X15
+	VPSHUFB      448(DI), X12, X12
+	VPSHUFB      448(DI), X13, X13
+	VPSHUFB      448(DI), X14, X14
+	VPSHUFB      448(DI), X15, X15
+	VPADDD       X12, X8, X8
+	VPADDD       X13, X9, X9
+	VPADDD       X14, X10, X10
+	VPADDD       X15, X11, X11
+	VPXOR        X8, X4, X4
+	VPXOR        X9, X5, X5
+	VPXOR        X10, X6, X6
+	VPXOR        X11, X7, X7
+	VMOVDQU      X8, 416(DI)
+	VPSRLD       $0x07, X4, X8
+	VPSLLD       $0x19, X4, X4
+	VPOR         X8, X4, X4
+	VPSRLD       $0x07, X5, X8
+	VPSLLD       $0x19, X5, X5
+	VPOR         X8, X5, X5
+	VPSRLD       $0x07, X6, X8
+	VPSLLD       $0x19, X6, X6
+	VPOR         X8, X6, X6
+	VPSRLD       $0x07, X7, X8
+	VPSLLD       $0x19, X7, X7
+	VPOR         X8, X7, X7
+	VMOVDQU      416(DI), X8
+	VPADDD       16(DI), X0, X0
+	VPADDD       192(DI), X1, X1
+	VPADDD       144(DI), X2, X2
+	VPADDD       240(DI), X3, X3
+	VPADDD       X5, X0, X0
+	VPADDD       X6, X1, X1
+	VPADDD       X7, X2, X2
+	VPADDD       X4, X3, X3
+	VPXOR        X0, X15, X15
+	VPXOR        X1, X12, X12
+	VPXOR        X2, X13, X13
+	VPXOR        X3, X14, X14
+	VPSHUFB      432(DI), X15, X15
+	VPSHUFB      432(DI), X12, X12
+	VPSHUFB      432(DI), X13, X13
+	VPSHUFB      432(DI), X14, X14
+	VPADDD       X15, X10, X10
+	VPADDD       X12, X11, X11
+	VPADDD       X13, X8, X8
+	VPADDD       X14, X9, X9
+	VPXOR        X10, X5, X5
+	VPXOR        X11, X6, X6
+	VPXOR        X8, X7, X7
+	VPXOR        X9, X4, X4
+	VMOVDQU      X8, 416(DI)
+	VPSRLD       $0x0c, X5, X8
+	VPSLLD       $0x14, X5, X5
+	VPOR         X8, X5, X5
+	VPSRLD       $0x0c, X6, X8
+	VPSLLD       $0x14, X6, X6
+	VPOR         X8, X6, X6
+	VPSRLD       $0x0c, X7, X8
+	VPSLLD       $0x14, X7, X7
+	VPOR         X8, X7, X7
+	VPSRLD       $0x0c, X4, X8
+	VPSLLD       $0x14, X4, X4
+	VPOR         X8, X4, X4
+	VMOVDQU      416(DI), X8
+	VPADDD       176(DI), X0, X0
+	VPADDD       80(DI), X1, X1
+	VPADDD       224(DI), X2, X2
+	VPADDD       128(DI), X3, X3
+	VPADDD       X5, X0, X0
+	VPADDD       X6, X1, X1
+	VPADDD       X7, X2, X2
+	VPADDD       X4, X3, X3
+	VPXOR        X0, X15, X15
+	VPXOR        X1, X12, X12
+	VPXOR        X2, X13, X13
+	VPXOR        X3, X14, X14
+	VPSHUFB      448(DI), X15, X15
+	VPSHUFB      448(DI), X12, X12
+	VPSHUFB      448(DI), X13, X13
+	VPSHUFB      448(DI), X14, X14
+	VPADDD       X15, X10, X10
+	VPADDD       X12, X11, X11
+	VPADDD       X13, X8, X8
+	VPADDD       X14, X9, X9
+	VPXOR        X10, X5, X5
+	VPXOR        X11, X6, X6
+	VPXOR        X8, X7, X7
+	VPXOR        X9, X4, X4
+	VMOVDQU      X8, 416(DI)
+	VPSRLD       $0x07, X5, X8
+	VPSLLD       $0x19, X5, X5
+	VPOR         X8, X5, X5
+	VPSRLD       $0x07, X6, X8
+	VPSLLD       $0x19, X6, X6
+	VPOR         X8, X6, X6
+	VPSRLD       $0x07, X7, X8
+	VPSLLD       $0x19, X7, X7
+	VPOR         X8, X7, X7
+	VPSRLD       $0x07, X4, X8
+	VPSLLD       $0x19, X4, X4
+	VPOR         X8, X4, X4
+	VMOVDQU      416(DI), X8
+	VPADDD       48(DI), X0, X0
+	VPADDD       160(DI), X1, X1
+	VPADDD       208(DI), X2, X2
+	VPADDD       112(DI), X3, X3
+	VPADDD       X4, X0, X0
+	VPADDD       X5, X1, X1
+	VPADDD       X6, X2, X2
+	VPADDD       X7, X3, X3
+	VPXOR        X0, X12, X12
+	VPXOR        X1, X13, X13
+	VPXOR        X2, X14, X14
+	VPXOR        X3, X15, X15
+	VPSHUFB      432(DI), X12, X12
+	VPSHUFB      432(DI), X13, X13
+	VPSHUFB      432(DI), X14, X14
+	VPSHUFB      432(DI), X15, X15
+	VPADDD       X12, X8, X8
+	VPADDD       X13, X9, X9
+	VPADDD       X14, X10, X10
+	VPADDD       X15, X11, X11
+	VPXOR        X8, X4, X4
+	VPXOR        X9, X5, X5
+	VPXOR        X10, X6, X6
+	VPXOR        X11, X7, X7
+	VMOVDQU      X8, 416(DI)
+	VPSRLD       $0x0c, X4, X8
+	VPSLLD       $0x14, X4, X4
+	VPOR         X8, X4, X4
+	VPSRLD       $0x0c, X5, X8
+	VPSLLD       $0x14, X5, X5
+	VPOR         X8, X5, X5
+	VPSRLD       $0x0c, X6, X8
+	VPSLLD       $0x14, X6, X6
+	VPOR         X8, X6, X6
+	VPSRLD       $0x0c, X7, X8
+	VPSLLD       $0x14, X7, X7
+	VPOR         X8, X7, X7
+	VMOVDQU      416(DI), X8
+	VPADDD       64(DI), X0, X0
+	VPADDD       192(DI), X1, X1
+	VPADDD       32(DI), X2, X2
+	VPADDD       224(DI), X3, X3
+	VPADDD       X4, X0, X0
+	VPADDD       X5, X1, X1
+	VPADDD       X6, X2, X2
+	VPADDD       X7, X3, X3
+	VPXOR        X0, X12, X12
+	VPXOR        X1, X13, X13
+	VPXOR        X2, X14, X14
+	VPXOR        X3, X15, X15
+	VPSHUFB      448(DI), X12, X12
+	VPSHUFB      448(DI), X13, X13
+	VPSHUFB      448(DI), X14, X14
+	VPSHUFB      448(DI), X15, X15
+	VPADDD       X12, X8, X8
+	VPADDD       X13, X9, X9
+	VPADDD       X14, X10, X10
+	VPADDD       X15, X11, X11
+	VPXOR        X8, X4, X4
+	VPXOR        X9, X5, X5
+	VPXOR        X10, X6, X6
+	VPXOR        X11, X7, X7
+	VMOVDQU      X8, 416(DI)
+	VPSRLD       $0x07, X4, X8
+	VPSLLD       $0x19, X4, X4
+	VPOR         X8, X4, X4
+	VPSRLD       $0x07, X5, X8
+	VPSLLD       $0x19, X5, X5
+	VPOR         X8, X5, X5
+	VPSRLD       $0x07, X6, X8
+	VPSLLD       $0x19, X6, X6
+	VPOR         X8, X6, X6
+	VPSRLD       $0x07, X7, X8
+	VPSLLD       $0x19, X7, X7
+	VPOR         X8, X7, X7
+	VMOVDQU      416(DI), X8
+	VPADDD       96(DI), X0, X0
+	VPADDD       144(DI), X1, X1
+	VPADDD       176(DI), X2, X2
+	VPADDD       128(DI), X3, X3
+	VPADDD       X5, X0, X0
+	VPADDD       X6, X1, X1
+	VPADDD       X7, X2, X2
+	VPADDD       X4, X3, X3
+	VPXOR        X0, X15, X15
+	VPXOR        X1, X12, X12
+	VPXOR        X2, X13, X13
+	VPXOR        X3, X14, X14
+	VPSHUFB      432(DI), X15, X15
+	VPSHUFB      432(DI), X12, X12
+	VPSHUFB      432(DI), X13, X13
+	VPSHUFB      432(DI), X14, X14
+	VPADDD       X15, X10, X10
+	VPADDD       X12, X11, X11
+	VPADDD       X13, X8, X8
+	VPADDD       X14, X9, X9
+	VPXOR        X10, X5, X5
+	VPXOR        X11, X6, X6
+	VPXOR        X8, X7, X7
+	VPXOR        X9, X4, X4
+	VMOVDQU      X8, 416(DI)
+	VPSRLD       $0x0c, X5, X8
+	VPSLLD       $0x14, X5, X5
+	VPOR         X8, X5, X5
+	VPSRLD       $0x0c, X6, X8
+	VPSLLD       $0x14, X6, X6
+	VPOR         X8, X6, X6
+	VPSRLD       $0x0c, X7, X8
+	VPSLLD       $0x14, X7, X7
+	VPOR         X8, X7, X7
+	VPSRLD       $0x0c, X4, X8
+	VPSLLD       $0x14, X4, X4
+	VPOR         X8, X4, X4
+	VMOVDQU      416(DI), X8
+	VPADDD       80(DI), X0, X0
+	VPADDD       (DI), X1, X1
+	VPADDD       240(DI), X2, X2
+	VPADDD       16(DI), X3, X3
+	VPADDD       X5, X0, X0
+	VPADDD       X6, X1, X1
+	VPADDD       X7, X2, X2
+	VPADDD       X4, X3, X3
+	VPXOR        X0, X15, X15
+	VPXOR        X1, X12, X12
+	VPXOR        X2, X13, X13
+	VPXOR        X3, X14, X14
+	VPSHUFB      448(DI), X15, X15
+	VPSHUFB      448(DI), X12, X12
+	VPSHUFB      448(DI), X13, X13
+	VPSHUFB      448(DI), X14, X14
+	VPADDD       X15, X10, X10
+	VPADDD       X12, X11, X11
+	VPADDD       X13, X8, X8
+	VPADDD       X14, X9, X9
+	VPXOR        X10, X5, X5
+	VPXOR        X11, X6, X6
+	VPXOR        X8, X7, X7
+	VPXOR        X9, X4, X4
+	VMOVDQU      X8, 416(DI)
+	VPSRLD       $0x07, X5, X8
+	VPSLLD       $0x19, X5, X5
+	VPOR         X8, X5, X5
+	VPSRLD       $0x07, X6, X8
+	VPSLLD       $0x19, X6, X6
+	VPOR         X8, X6, X6
+	VPSRLD       $0x07, X7, X8
+	VPSLLD       $0x19, X7, X7
+	VPOR         X8, X7, X7
+	VPSRLD       $0x07, X4, X8
+	VPSLLD       $0x19, X4, X4
+	VPOR         X8, X4, X4
+	VMOVDQU      416(DI), X8
+	VPADDD       160(DI), X0, X0
+	VPADDD       192(DI), X1, X1
+	VPADDD       224(DI), X2, X2
+	VPADDD       208(DI), X3, X3
+	VPADDD       X4, X0, X0
+	VPADDD       X5, X1, X1
+	VPADDD       X6, X2, X2
+	VPADDD       X7, X3, X3
+	VPXOR        X0, X12, X12
+	VPXOR        X1, X13, X13
+	VPXOR        X2, X14, X14
+	VPXOR        X3, X15, X15
+	VPSHUFB      432(DI), X12, X12
+	VPSHUFB      432(DI), X13, X13
+	VPSHUFB      432(DI), X14, X14
+	VPSHUFB      432(DI), X15, X15
+	VPADDD       X12, X8, X8
+	VPADDD       X13, X9, X9
+	VPADDD       X14, X10, X10
+	VPADDD       X15, X11, X11
+	VPXOR        X8, X4, X4
+	VPXOR        X9, X5, X5
+	VPXOR        X10, X6, X6
+	VPXOR        X11, X7, X7
+	VMOVDQU      X8, 416(DI)
+	VPSRLD       $0x0c, X4, X8
+	VPSLLD       $0x14, X4, X4
+	VPOR         X8, X4, X4
+	VPSRLD       $0x0c, X5, X8
+	VPSLLD       $0x14, X5, X5
+	VPOR         X8, X5, X5
+	VPSRLD       $0x0c, X6, X8
+	VPSLLD       $0x14, X6, X6
+	VPOR         X8, X6, X6
+	VPSRLD       $0x0c, X7, X8
+	VPSLLD       $0x14, X7, X7
+	VPOR         X8, X7, X7
+	VMOVDQU      416(DI), X8
+	VPADDD       112(DI), X0, X0
+	VPADDD       144(DI), X1, X1
+	VPADDD       48(DI), X2, X2
+	VPADDD       240(DI), X3, X3
+	VPADDD       X4, X0, X0
+	VPADDD       X5, X1, X1
+	VPADDD       X6, X2, X2
+	VPADDD       X7, X3, X3
+	VPXOR        X0, X12, X12
+	VPXOR        X1, X13, X13
+	VPXOR        X2, X14, X14
+	VPXOR        X3, X15, X15
+	VPSHUFB      448(DI), X12, X12
+	VPSHUFB      448(DI), X13, X13
+	VPSHUFB      448(DI), X14, X14
+	VPSHUFB      448(DI), X15, X15
+	VPADDD       X12, X8, X8
+	VPADDD       X13, X9, X9
+	VPADDD       X14, X10, X10
+	VPADDD       X15, X11, X11
+	VPXOR        X8, X4, X4
+	VPXOR        X9, X5, X5
+	VPXOR        X10, X6, X6
+	VPXOR        X11, X7, X7
+	VMOVDQU      X8, 416(DI)
+	VPSRLD       $0x07, X4, X8
+	VPSLLD       $0x19, X4, X4
+	VPOR         X8, X4, X4
+	VPSRLD       $0x07, X5, X8
+	VPSLLD       $0x19, X5, X5
+	VPOR         X8, X5, X5
+	VPSRLD       $0x07, X6, X8
+	VPSLLD       $0x19, X6, X6
+	VPOR         X8, X6, X6
+	VPSRLD       $0x07, X7, X8
+	VPSLLD       $0x19, X7, X7
+	VPOR         X8, X7, X7
+	VMOVDQU      416(DI), X8
+	VPADDD       64(DI), X0, X0
+	VPADDD       176(DI), X1, X1
+	VPADDD       80(DI), X2, X2
+	VPADDD       16(DI), X3, X3
+	VPADDD       X5, X0, X0
+	VPADDD       X6, X1, X1
+	VPADDD       X7, X2, X2
+	VPADDD       X4, X3, X3
+	VPXOR        X0, X15, X15
+	VPXOR        X1, X12, X12
+	VPXOR        X2, X13, X13
+	VPXOR        X3, X14, X14
+	VPSHUFB      432(DI), X15, X15
+	VPSHUFB      432(DI), X12, X12
+	VPSHUFB      432(DI), X13, X13
+	VPSHUFB      432(DI), X14, X14
+	VPADDD       X15, X10, X10
+	VPADDD       X12, X11, X11
+	VPADDD       X13, X8, X8
+	VPADDD       X14, X9, X9
+	VPXOR        X10, X5, X5
+	VPXOR        X11, X6, X6
+	VPXOR        X8, X7, X7
+	VPXOR        X9, X4, X4
+	VMOVDQU      X8, 416(DI)
+	VPSRLD       $0x0c, X5, X8
+	VPSLLD       $0x14, X5, X5
+	VPOR         X8, X5, X5
+	VPSRLD       $0x0c, X6, X8
+	VPSLLD       $0x14, X6, X6
+	VPOR         X8, X6, X6
+	VPSRLD       $0x0c, X7, X8
+	VPSLLD       $0x14, X7, X7
+	VPOR         X8, X7, X7
+	VPSRLD       $0x0c, X4, X8
+	VPSLLD       $0x14, X4, X4
+	VPOR         X8, X4, X4
+	VMOVDQU      416(DI), X8
+	VPADDD       (DI), X0, X0
+	VPADDD       32(DI), X1, X1
+	VPADDD       128(DI), X2, X2
+	VPADDD       96(DI), X3, X3
+	VPADDD       X5, X0, X0
+	VPADDD       X6, X1, X1
+	VPADDD       X7, X2, X2
+	VPADDD       X4, X3, X3
+	VPXOR        X0, X15, X15
+	VPXOR        X1, X12, X12
+	VPXOR        X2, X13, X13
+	VPXOR        X3, X14, X14
+	VPSHUFB      448(DI), X15, X15
+	VPSHUFB      448(DI), X12, X12
+	VPSHUFB      448(DI), X13, X13
+	VPSHUFB      448(DI), X14, X14
+	VPADDD       X15, X10, X10
+	VPADDD       X12, X11, X11
+	VPADDD       X13, X8, X8
+	VPADDD       X14, X9, X9
+	VPXOR        X10, X5, X5
+	VPXOR        X11, X6, X6
+	VPXOR        X8, X7, X7
+	VPXOR        X9, X4, X4
+	VMOVDQU      X8, 416(DI)
+	VPSRLD       $0x07, X5, X8
+	VPSLLD       $0x19, X5, X5
+	VPOR         X8, X5, X5
+	VPSRLD       $0x07, X6, X8
+	VPSLLD       $0x19, X6, X6
+	VPOR         X8, X6, X6
+	VPSRLD       $0x07, X7, X8
+	VPSLLD       $0x19, X7, X7
+	VPOR         X8, X7, X7
+	VPSRLD       $0x07, X4, X8
+	VPSLLD       $0x19, X4, X4
+	VPOR         X8, X4, X4
+	VMOVDQU      416(DI), X8
+	VPADDD       192(DI), X0, X0
+	VPADDD       144(DI), X1, X1
+	VPADDD       240(DI), X2, X2
+	VPADDD       224(DI), X3, X3
+	VPADDD       X4, X0, X0
+	VPADDD       X5, X1, X1
+	VPADDD       X6, X2, X2
+	VPADDD       X7, X3, X3
+	VPXOR        X0, X12, X12
+	VPXOR        X1, X13, X13
+	VPXOR        X2, X14, X14
+	VPXOR        X3, X15, X15
+	VPSHUFB      432(DI), X12, X12
+	VPSHUFB      432(DI), X13, X13
+	VPSHUFB      432(DI), X14, X14
+	VPSHUFB      432(DI), X15, X15
+	VPADDD       X12, X8, X8
+	VPADDD       X13, X9, X9
+	VPADDD       X14, X10, X10
+	VPADDD       X15, X11, X11
+	VPXOR        X8, X4, X4
+	VPXOR        X9, X5, X5
+	VPXOR        X10, X6, X6
+	VPXOR        X11, X7, X7
+	VMOVDQU      X8, 416(DI)
+	VPSRLD       $0x0c, X4, X8
+	VPSLLD       $0x14, X4, X4
+	VPOR         X8, X4, X4
+	VPSRLD       $0x0c, X5, X8
+	VPSLLD       $0x14, X5, X5
+	VPOR         X8, X5, X5
+	VPSRLD       $0x0c, X6, X8
+	VPSLLD       $0x14, X6, X6
+	VPOR         X8, X6, X6
+	VPSRLD       $0x0c, X7, X8
+	VPSLLD       $0x14, X7, X7
+	VPOR         X8, X7, X7
+	VMOVDQU      416(DI), X8
+	VPADDD       208(DI), X0, X0
+	VPADDD       176(DI), X1, X1
+	VPADDD       160(DI), X2, X2
+	VPADDD       128(DI), X3, X3
+	VPADDD       X4, X0, X0
+	VPADDD       X5, X1, X1
+	VPADDD       X6, X2, X2
+	VPADDD       X7, X3, X3
+	VPXOR        X0, X12, X12
+	VPXOR        X1, X13, X13
+	VPXOR        X2, X14, X14
+	VPXOR        X3, X15, X15
+	VPSHUFB      448(DI), X12, X12
+	VPSHUFB      448(DI), X13, X13
+	VPSHUFB      448(DI), X14, X14
+	VPSHUFB      448(DI), X15, X15
+	VPADDD       X12, X8, X8
+	VPADDD       X13, X9, X9
+	VPADDD       X14, X10, X10
+	VPADDD       X15, X11, X11
+	VPXOR        X8, X4, X4
+	VPXOR        X9, X5, X5
+	VPXOR        X10, X6, X6
+	VPXOR        X11, X7, X7
+	VMOVDQU      X8, 416(DI)
+	VPSRLD       $0x07, X4, X8
+	VPSLLD       $0x19, X4, X4
+	VPOR         X8, X4, X4
+	VPSRLD       $0x07, X5, X8
+	VPSLLD       $0x19, X5, X5
+	VPOR         X8, X5, X5
+	VPSRLD       $0x07, X6, X8
+	VPSLLD       $0x19, X6, X6
+	VPOR         X8, X6, X6
+	VPSRLD       $0x07, X7, X8
+	VPSLLD       $0x19, X7, X7
+	VPOR         X8, X7, X7
+	VMOVDQU      416(DI), X8
+	VPADDD       112(DI), X0, X0
+	VPADDD       80(DI), X1, X1
+	VPADDD       (DI), X2, X2
+	VPADDD       96(DI), X3, X3
+	VPADDD       X5, X0, X0
+	VPADDD       X6, X1, X1
+	VPADDD       X7, X2, X2
+	VPADDD       X4, X3, X3
+	VPXOR        X0, X15, X15
+	VPXOR        X1, X12, X12
+	VPXOR        X2, X13, X13
+	VPXOR        X3, X14, X14
+	VPSHUFB      432(DI), X15, X15
+	VPSHUFB      432(DI), X12, X12
+	VPSHUFB      432(DI), X13, X13
+	VPSHUFB      432(DI), X14, X14
+	VPADDD       X15, X10, X10
+	VPADDD       X12, X11, X11
+	VPADDD       X13, X8, X8
+	VPADDD       X14, X9, X9
+	VPXOR        X10, X5, X5
+	VPXOR        X11, X6, X6
+	VPXOR        X8, X7, X7
+	VPXOR        X9, X4, X4
+	VMOVDQU      X8, 416(DI)
+	VPSRLD       $0x0c, X5, X8
+	VPSLLD       $0x14, X5, X5
+	VPOR         X8, X5, X5
+	VPSRLD       $0x0c, X6, X8
+	VPSLLD       $0x14, X6, X6
+	VPOR         X8, X6, X6
+	VPSRLD       $0x0c, X7, X8
+	VPSLLD       $0x14, X7, X7
+	VPOR         X8, X7, X7
+	VPSRLD       $0x0c, X4, X8
+	VPSLLD       $0x14, X4, X4
+	VPOR         X8, X4, X4
+	VMOVDQU      416(DI), X8
+	VPADDD       32(DI), X0, X0
+	VPADDD       48(DI), X1, X1
+	VPADDD       16(DI), X2, X2
+	VPADDD       64(DI), X3, X3
+	VPADDD       X5, X0, X0
+	VPADDD       X6, X1, X1
+	VPADDD       X7, X2, X2
+	VPADDD       X4, X3, X3
+	VPXOR        X0, X15, X15
+	VPXOR        X1, X12, X12
+	VPXOR        X2, X13, X13
+	VPXOR        X3, X14, X14
+	VPSHUFB      448(DI), X15, X15
+	VPSHUFB      448(DI), X12, X12
+	VPSHUFB      448(DI), X13, X13
+	VPSHUFB      448(DI), X14, X14
+	VPADDD       X15, X10, X10
+	VPADDD       X12, X11, X11
+	VPADDD       X13, X8, X8
+	VPADDD       X14, X9, X9
+	VPXOR        X10, X5, X5
+	VPXOR        X11, X6, X6
+	VPXOR        X8, X7, X7
+	VPXOR        X9, X4, X4
+	VMOVDQU      X8, 416(DI)
+	VPSRLD       $0x07, X5, X8
+	VPSLLD       $0x19, X5, X5
+	VPOR         X8, X5, X5
+	VPSRLD       $0x07, X6, X8
+	VPSLLD       $0x19, X6, X6
+	VPOR         X8, X6, X6
+	VPSRLD       $0x07, X7, X8
+	VPSLLD       $0x19, X7, X7
+	VPOR         X8, X7, X7
+	VPSRLD       $0x07, X4, X8
+	VPSLLD       $0x19, X4, X4
+	VPOR         X8, X4, X4
+	VMOVDQU      416(DI), X8
+	VPADDD       144(DI), X0, X0
+	VPADDD       176(DI), X1, X1
+	VPADDD       128(DI), X2, X2
+	VPADDD       240(DI), X3, X3
+	VPADDD       X4, X0, X0
+	VPADDD       X5, X1, X1
+	VPADDD       X6, X2, X2
+	VPADDD       X7, X3, X3
+	VPXOR        X0, X12, X12
+	VPXOR        X1, X13, X13
+	VPXOR        X2, X14, X14
+	VPXOR        X3, X15, X15
+	VPSHUFB      432(DI), X12, X12
+	VPSHUFB      432(DI), X13, X13
+	VPSHUFB      432(DI), X14, X14
+	VPSHUFB      432(DI), X15, X15
+	VPADDD       X12, X8, X8
+	VPADDD       X13, X9, X9
+	VPADDD       X14, X10, X10
+	VPADDD       X15, X11, X11
+	VPXOR        X8, X4, X4
+	VPXOR        X9, X5, X5
+	VPXOR        X10, X6, X6
+	VPXOR        X11, X7, X7
+	VMOVDQU      X8, 416(DI)
+	VPSRLD       $0x0c, X4, X8
+	VPSLLD       $0x14, X4, X4
+	VPOR         X8, X4, X4
+	VPSRLD       $0x0c, X5, X8
+	VPSLLD       $0x14, X5, X5
+	VPOR         X8, X5, X5
+	VPSRLD       $0x0c, X6, X8
+	VPSLLD       $0x14, X6, X6
+	VPOR         X8, X6, X6
+	VPSRLD       $0x0c, X7, X8
+	VPSLLD       $0x14, X7, X7
+	VPOR         X8, X7, X7
+	VMOVDQU      416(DI), X8
+	VPADDD       224(DI), X0, X0
+	VPADDD       80(DI), X1, X1
+	VPADDD       192(DI), X2, X2
+	VPADDD       16(DI), X3, X3
+	VPADDD       X4, X0, X0
+	VPADDD       X5, X1, X1
+	VPADDD       X6, X2, X2
+	VPADDD       X7, X3, X3
+	VPXOR        X0, X12, X12
+	VPXOR        X1, X13, X13
+	VPXOR        X2, X14, X14
+	VPXOR        X3, X15, X15
+	VPSHUFB      448(DI), X12, X12
+	VPSHUFB      448(DI), X13, X13
+	VPSHUFB      448(DI), X14, X14
+	VPSHUFB      448(DI), X15, X15
+	VPADDD       X12, X8, X8
+	VPADDD       X13, X9, X9
+	VPADDD       X14, X10, X10
+	VPADDD       X15, X11, X11
+	VPXOR        X8, X4, X4
+	VPXOR        X9, X5, X5
+	VPXOR        X10, X6, X6
+	VPXOR        X11, X7, X7
+	VMOVDQU      X8, 416(DI)
+	VPSRLD       $0x07, X4, X8
+	VPSLLD       $0x19, X4, X4
+	VPOR         X8, X4, X4
+	VPSRLD       $0x07, X5, X8
+	VPSLLD       $0x19, X5, X5
+	VPOR         X8, X5, X5
+	VPSRLD       $0x07, X6, X8
+	VPSLLD       $0x19, X6, X6
+	VPOR         X8, X6, X6
+	VPSRLD       $0x07, X7, X8
+	VPSLLD       $0x19, X7, X7
+	VPOR         X8, X7, X7
+	VMOVDQU      416(DI), X8
+	VPADDD       208(DI), X0, X0
+	VPADDD       (DI), X1, X1
+	VPADDD       32(DI), X2, X2
+	VPADDD       64(DI), X3, X3
+	VPADDD       X5, X0, X0
+	VPADDD       X6, X1, X1
+	VPADDD       X7, X2, X2
+	VPADDD       X4, X3, X3
+	VPXOR        X0, X15, X15
+	VPXOR        X1, X12, X12
+	VPXOR        X2, X13, X13
+	VPXOR        X3, X14, X14
+	VPSHUFB      432(DI), X15, X15
+	VPSHUFB      432(DI), X12, X12
+	VPSHUFB      432(DI), X13, X13
+	VPSHUFB      432(DI), X14, X14
+	VPADDD       X15, X10, X10
+	VPADDD       X12, X11, X11
+	VPADDD       X13, X8, X8
+	VPADDD       X14, X9, X9
+	VPXOR        X10, X5, X5
+	VPXOR        X11, X6, X6
+	VPXOR        X8, X7, X7
+	VPXOR        X9, X4, X4
+	VMOVDQU      X8, 416(DI)
+	VPSRLD       $0x0c, X5, X8
+	VPSLLD       $0x14, X5, X5
+	VPOR         X8, X5, X5
+	VPSRLD       $0x0c, X6, X8
+	VPSLLD       $0x14, X6, X6
+	VPOR         X8, X6, X6
+	VPSRLD       $0x0c, X7, X8
+	VPSLLD       $0x14, X7, X7
+	VPOR         X8, X7, X7
+	VPSRLD       $0x0c, X4, X8
+	VPSLLD       $0x14, X4, X4
+	VPOR         X8, X4, X4
+	VMOVDQU      416(DI), X8
+	VPADDD       48(DI), X0, X0
+	VPADDD       160(DI), X1, X1
+	VPADDD       96(DI), X2, X2
+	VPADDD       112(DI), X3, X3
+	VPADDD       X5, X0, X0
+	VPADDD       X6, X1, X1
+	VPADDD       X7, X2, X2
+	VPADDD       X4, X3, X3
+	VPXOR        X0, X15, X15
+	VPXOR        X1, X12, X12
+	VPXOR        X2, X13, X13
+	VPXOR        X3, X14, X14
+	VPSHUFB      448(DI), X15, X15
+	VPSHUFB      448(DI), X12, X12
+	VPSHUFB      448(DI), X13, X13
+	VPSHUFB      448(DI), X14, X14
+	VPADDD       X15, X10, X10
+	VPADDD       X12, X11, X11
+	VPADDD       X13, X8, X8
+	VPADDD       X14, X9, X9
+	VPXOR        X10, X5, X5
+	VPXOR        X11, X6, X6
+	VPXOR        X8, X7, X7
+	VPXOR        X9, X4, X4
+	VMOVDQU      X8, 416(DI)
+	VPSRLD       $0x07, X5, X8
+	VPSLLD       $0x19, X5, X5
+	VPOR         X8, X5, X5
+	VPSRLD       $0x07, X6, X8
+	VPSLLD       $0x19, X6, X6
+	VPOR         X8, X6, X6
+	VPSRLD       $0x07, X7, X8
+	VPSLLD       $0x19, X7, X7
+	VPOR         X8, X7, X7
+	VPSRLD       $0x07, X4, X8
+	VPSLLD       $0x19, X4, X4
+	VPOR         X8, X4, X4
+	VMOVDQU      416(DI), X8
+	VPADDD       176(DI), X0, X0
+	VPADDD       80(DI), X1, X1
+	VPADDD       16(DI), X2, X2
+	VPADDD       128(DI), X3, X3
+	VPADDD       X4, X0, X0
+	VPADDD       X5, X1, X1
+	VPADDD       X6, X2, X2
+	VPADDD       X7, X3, X3
+	VPXOR        X0, X12, X12
+	VPXOR        X1, X13, X13
+	VPXOR        X2, X14, X14
+	VPXOR        X3, X15, X15
+	VPSHUFB      432(DI), X12, X12
+	VPSHUFB      432(DI), X13, X13
+	VPSHUFB      432(DI), X14, X14
+	VPSHUFB      432(DI), X15, X15
+	VPADDD       X12, X8, X8
+	VPADDD       X13, X9, X9
+	VPADDD       X14, X10, X10
+	VPADDD       X15, X11, X11
+	VPXOR        X8, X4, X4
+	VPXOR        X9, X5, X5
+	VPXOR        X10, X6, X6
+	VPXOR        X11, X7, X7
+	VMOVDQU      X8, 416(DI)
+	VPSRLD       $0x0c, X4, X8
+	VPSLLD       $0x14, X4, X4
+	VPOR         X8, X4, X4
+	VPSRLD       $0x0c, X5, X8
+	VPSLLD       $0x14, X5, X5
+	VPOR         X8, X5, X5
+	VPSRLD       $0x0c, X6, X8
+	VPSLLD       $0x14, X6, X6
+	VPOR         X8, X6, X6
+	VPSRLD       $0x0c, X7, X8
+	VPSLLD       $0x14, X7, X7
+	VPOR         X8, X7, X7
+	VMOVDQU      416(DI), X8
+	VPADDD       240(DI), X0, X0
+	VPADDD       (DI), X1, X1
+	VPADDD       144(DI), X2, X2
+	VPADDD       96(DI), X3, X3
+	VPADDD       X4, X0, X0
+	VPADDD       X5, X1, X1
+	VPADDD       X6, X2, X2
+	VPADDD       X7, X3, X3
+	VPXOR        X0, X12, X12
+	VPXOR        X1, X13, X13
+	VPXOR        X2, X14, X14
+	VPXOR        X3, X15, X15
+	VPSHUFB      448(DI), X12, X12
+	VPSHUFB      448(DI), X13, X13
+	VPSHUFB      448(DI), X14, X14
+	VPSHUFB      448(DI), X15, X15
+	VPADDD       X12, X8, X8
+	VPADDD       X13, X9, X9
+	VPADDD       X14, X10, X10
+	VPADDD       X15, X11, X11
+	VPXOR        X8, X4, X4
+	VPXOR        X9, X5, X5
+	VPXOR        X10, X6, X6
+	VPXOR        X11, X7, X7
+	VMOVDQU      X8, 416(DI)
+	VPSRLD       $0x07, X4, X8
+	VPSLLD       $0x19, X4, X4
+	VPOR         X8, X4, X4
+	VPSRLD       $0x07, X5, X8
+	VPSLLD       $0x19, X5, X5
+	VPOR         X8, X5, X5
+	VPSRLD       $0x07, X6, X8
+	VPSLLD       $0x19, X6, X6
+	VPOR         X8, X6, X6
+	VPSRLD       $0x07, X7, X8
+	VPSLLD       $0x19, X7, X7
+	VPOR         X8, X7, X7
+	VMOVDQU      416(DI), X8
+	VPADDD       224(DI), X0, X0
+	VPADDD       32(DI), X1, X1
+	VPADDD       48(DI), X2, X2
+	VPADDD       112(DI), X3, X3
+	VPADDD       X5, X0, X0
+	VPADDD       X6, X1, X1
+	VPADDD       X7, X2, X2
+	VPADDD       X4, X3, X3
+	VPXOR        X0, X15, X15
+	VPXOR        X1, X12, X12
+	VPXOR        X2, X13, X13
+	VPXOR        X3, X14, X14
+	VPSHUFB      432(DI), X15, X15
+	VPSHUFB      432(DI), X12, X12
+	VPSHUFB      432(DI), X13, X13
+	VPSHUFB      432(DI), X14, X14
+	VPADDD       X15, X10, X10
+	VPADDD       X12, X11, X11
+	VPADDD       X13, X8, X8
+	VPADDD       X14, X9, X9
+	VPXOR        X10, X5, X5
+	VPXOR        X11, X6, X6
+	VPXOR        X8, X7, X7
+	VPXOR        X9, X4, X4
+	VMOVDQU      X8, 416(DI)
+	VPSRLD       $0x0c, X5, X8
+	VPSLLD       $0x14, X5, X5
+	VPOR         X8, X5, X5
+	VPSRLD       $0x0c, X6, X8
+	VPSLLD       $0x14, X6, X6
+	VPOR         X8, X6, X6
+	VPSRLD       $0x0c, X7, X8
+	VPSLLD       $0x14, X7, X7
+	VPOR         X8, X7, X7
+	VPSRLD       $0x0c, X4, X8
+	VPSLLD       $0x14, X4, X4
+	VPOR         X8, X4, X4
+	VMOVDQU      416(DI), X8
+	VPADDD       160(DI), X0, X0
+	VPADDD       192(DI), X1, X1
+	VPADDD       64(DI), X2, X2
+	VPADDD       208(DI), X3, X3
+	VPADDD       X5, X0, X0
+	VPADDD       X6, X1, X1
+	VPADDD       X7, X2, X2
+	VPADDD       X4, X3, X3
+	VPXOR        X0, X15, X15
+	VPXOR        X1, X12, X12
+	VPXOR        X2, X13, X13
+	VPXOR        X3, X14, X14
+	VPSHUFB      448(DI), X15, X15
+	VPSHUFB      448(DI), X12, X12
+	VPSHUFB      448(DI), X13, X13
+	VPSHUFB      448(DI), X14, X14
+	VPADDD       X15, X10, X10
+	VPADDD       X12, X11, X11
+	VPADDD       X13, X8, X8
+	VPADDD       X14, X9, X9
+	VPXOR        X10, X5, X5
+	VPXOR        X11, X6, X6
+	VPXOR        X8, X7, X7
+	VPXOR        X9, X4, X4
+	VMOVDQU      X8, 416(DI)
+	VPSRLD       $0x07, X5, X8
+	VPSLLD       $0x19, X5, X5
+	VPOR         X8, X5, X5
+	VPSRLD       $0x07, X6, X8
+	VPSLLD       $0x19, X6, X6
+	VPOR         X8, X6, X6
+	VPSRLD       $0x07, X7, X8
+	VPSLLD       $0x19, X7, X7
+	VPOR         X8, X7, X7
+	VPSRLD       $0x07, X4, X8
+	VPSLLD       $0x19, X4, X4
+	VPOR         X8, X4, X4
+	VMOVDQU      416(DI), X8
+	VPXOR        X8, X0, X0
+	VMOVDQU      X0, 256(DI)
+	VPXOR        X9, X1, X1
+	VMOVDQU      X1, 272(DI)
+	VPXOR        X10, X2, X2
+	VMOVDQU      X2, 288(DI)
+	VPXOR        X11, X3, X3
+	VMOVDQU      X3, 304(DI)
+	VPXOR        X12, X4, X4
+	VMOVDQU      X4, 320(DI)
+	VPXOR        X13, X5, X5
+	VMOVDQU      X5, 336(DI)
+	VPXOR        X14, X6, X6
+	VMOVDQU      X6, 352(DI)
+	VPXOR        X15, X7, X7
+	VMOVDQU      X7, 368(DI)
+	ADDQ         $0x40, R8
+	ADDQ         $0x40, R9
+	ADDQ         $0x40, R10
+	ADDQ         $0x40, R11
+	MOVL         CX, DX
+	DECQ         BX
+	JNZ          hashManyAVX_block
+	MOVQ         out+48(FP), AX
+	VPUNPCKLDQ   X1, X0, X8
+	VPUNPCKHDQ   X1, X0, X9
+	VPUNPCKLDQ   X3, X2, X10
+	VPUNPCKHDQ   X3, X2, X11
+	VPUNPCKLQDQ  X10, X8, X0
+	VPUNPCKHQDQ  X10, X8, X1
+	VPUNPCKLQDQ  X11, X9, X2
+	VPUNPCKHQDQ  X11, X9, X3
+	VMOVDQU      X0, (AX)
+	VMOVDQU      X1, 32(AX)
+	VMOVDQU      X2, 64(AX)
+	VMOVDQU      X3, 96(AX)
+	VPUNPCKLDQ   X5, X4, X8
+	VPUNPCKHDQ   X5, X4, X9
+	VPUNPCKLDQ   X7, X6, X10
+	VPUNPCKHDQ   X7, X6, X11
+	VPUNPCKLQDQ  X10, X8, X4
+	VPUNPCKHQDQ  X10, X8, X5
+	VPUNPCKLQDQ  X11, X9, X6
+	VPUNPCKHQDQ  X11, X9, X7
+	VMOVDQU      X4, 16(AX)
+	VMOVDQU      X5, 48(AX)
+	VMOVDQU      X6, 80(AX)
+	VMOVDQU      X7, 112(AX)
+	RET

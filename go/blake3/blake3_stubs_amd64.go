@@ -23,3 +23,8 @@ func hashManySSE41(inputs *[4]*byte, blocks uint64, key *[8]uint32, counters *[8
 //
 //go:noescape
 func hashManyAVX2(inputs *[8]*byte, blocks uint64, key *[8]uint32, counters *[16]uint32, flags uint32, flagsStart uint32, flagsEnd uint32, out *[8][8]uint32)
+
+// hashManyAVX hashes one input per lane; see hashMany in the generator.
+//
+//go:noescape
+func hashManyAVX(inputs *[4]*byte, blocks uint64, key *[8]uint32, counters *[8]uint32, flags uint32, flagsStart uint32, flagsEnd uint32, out *[4][8]uint32)

@@ -31,8 +31,8 @@ func compressBlocks(cv *[8]uint32, data []byte, counter uint64, flags, flagsStar
 }
 
 // hashMany runs j's lanes through the widest kernel that is not mostly idle:
-// AVX2 for five to eight lanes, SSE4.1 (four lanes) below, and the single
-// compression for one lane.
+// AVX2 for five to eight lanes, four lanes below (VEX-encoded where AVX2 is
+// available, SSE4.1 otherwise), and the single compression for one lane.
 func hashMany(j *laneJob, blocks int, key *[8]uint32, flags, flagsStart, flagsEnd uint32, out *[maxLanes][8]uint32) {
 	switch {
 	case useAVX2 && j.n > 4:
@@ -63,7 +63,11 @@ func hashMany(j *laneJob, blocks int, key *[8]uint32, flags, flagsStart, flagsEn
 				ctr[4+l] = uint32(j.counters[src] >> 32)
 			}
 			var o [4][8]uint32
-			hashManySSE41(&in, uint64(blocks), key, &ctr, flags, flagsStart, flagsEnd, &o)
+			if useAVX2 {
+				hashManyAVX(&in, uint64(blocks), key, &ctr, flags, flagsStart, flagsEnd, &o)
+			} else {
+				hashManySSE41(&in, uint64(blocks), key, &ctr, flags, flagsStart, flagsEnd, &o)
+			}
 			for l := 0; l < 4 && first+l < j.n; l++ {
 				out[first+l] = o[l]
 			}

@@ -46,4 +46,10 @@ func BenchmarkKernelHashMany(b *testing.B) {
 			hashManySSE41(&in4, 16, &iv, &ctr4, 0, 1, 2, &out4)
 		}
 	})
+	b.Run("avx", func(b *testing.B) {
+		b.SetBytes(4 * ChunkSize)
+		for i := 0; i < b.N; i++ {
+			hashManyAVX(&in4, 16, &iv, &ctr4, 0, 1, 2, &out4)
+		}
+	})
 }

@@ -54,6 +54,7 @@ func main() {
 	compressBlocksSSE41()
 	hashManySSE41()
 	hashManyAVX2()
+	hashManyAVX()
 	Generate()
 }
 
@@ -252,10 +253,11 @@ func rowG(row [4]VecPhysical, mx, my, tmp, r16, r8 VecPhysical) {
 	POR(tmp, b)
 }
 
-// vecOps abstracts the two instruction sets of the transposed kernels:
-// destructive two-operand SSE on XMM and three-operand VEX on YMM.
+// vecOps abstracts the instruction sets of the transposed kernels:
+// destructive two-operand SSE on XMM and three-operand VEX on XMM or YMM.
 type vecOps struct {
 	width int // bytes per register: 16 or 32
+	vex   bool
 	regs  [16]VecPhysical
 	add   func(src Op, dst VecPhysical)
 	xor   func(src Op, dst VecPhysical)
@@ -288,23 +290,32 @@ var sse = vecOps{
 	},
 }
 
-var avx2 = vecOps{
-	width: 32,
-	regs:  [16]VecPhysical{Y0, Y1, Y2, Y3, Y4, Y5, Y6, Y7, Y8, Y9, Y10, Y11, Y12, Y13, Y14, Y15},
-	add:   func(s Op, d VecPhysical) { VPADDD(s, d, d) },
-	xor:   func(s Op, d VecPhysical) { VPXOR(s, d, d) },
-	shufb: func(m Op, d VecPhysical) { VPSHUFB(m, d, d) },
-	rotr: func(n int, d, t VecPhysical) {
-		VPSRLD(U8(n), d, t)
-		VPSLLD(U8(32-n), d, d)
-		VPOR(t, d, d)
-	},
-	load:  func(s Mem, d VecPhysical) { VMOVDQU(s, d) },
-	store: func(s VecPhysical, d Mem) { VMOVDQU(s, d) },
-	bcast: func(s GPPhysical, d VecPhysical) {
-		VMOVD(s.As32(), d.AsX())
-		VPBROADCASTD(d.AsX(), d)
-	},
+var avx2 = vexOps(32, [16]VecPhysical{Y0, Y1, Y2, Y3, Y4, Y5, Y6, Y7, Y8, Y9, Y10, Y11, Y12, Y13, Y14, Y15})
+
+// avx is the 4-lane kernel in VEX encoding: no register copies for the
+// rotations and transposes, for CPUs with AVX2.
+var avx = vexOps(16, [16]VecPhysical{X0, X1, X2, X3, X4, X5, X6, X7, X8, X9, X10, X11, X12, X13, X14, X15})
+
+func vexOps(width int, regs [16]VecPhysical) vecOps {
+	return vecOps{
+		width: width,
+		vex:   true,
+		regs:  regs,
+		add:   func(s Op, d VecPhysical) { VPADDD(s, d, d) },
+		xor:   func(s Op, d VecPhysical) { VPXOR(s, d, d) },
+		shufb: func(m Op, d VecPhysical) { VPSHUFB(m, d, d) },
+		rotr: func(n int, d, t VecPhysical) {
+			VPSRLD(U8(n), d, t)
+			VPSLLD(U8(32-n), d, d)
+			VPOR(t, d, d)
+		},
+		load:  func(s Mem, d VecPhysical) { VMOVDQU(s, d) },
+		store: func(s VecPhysical, d Mem) { VMOVDQU(s, d) },
+		bcast: func(s GPPhysical, d VecPhysical) {
+			VMOVD(s.As32(), d.AsX())
+			VPBROADCASTD(d.AsX(), d)
+		},
+	}
 }
 
 // frame is the kernels' stack scratch area; SSE memory operands must be
@@ -326,6 +337,7 @@ func (f frame) blockLen() Mem  { return Mem{Base: f.base, Disp: f.width * 33} }
 func frameSize(width int) int  { return width*34 + 32 }
 func hashManySSE41()           { hashMany("hashManySSE41", sse, 4) }
 func hashManyAVX2()            { hashMany("hashManyAVX2", avx2, 8) }
+func hashManyAVX()             { hashMany("hashManyAVX", avx, 4) }
 func lanesOf(ops vecOps) int   { return ops.width / 4 }
 func laneReg(i int) GPPhysical { return []GPPhysical{R8, R9, R10, R11, R12, R13, R14, R15}[i] }
 func sigName(lanes int) string {
@@ -482,6 +494,18 @@ func halfG(ops vecOps, f frame, a, b, c, d [4]VecPhysical, m [4]int, dRot Mem, b
 // 8 registers) using as many temporaries, and returns the registers that
 // hold the transposed rows.
 func transpose(ops vecOps, rows, tmp []VecPhysical) []VecPhysical {
+	if len(rows) == 4 && ops.vex {
+		r, t := rows, tmp
+		for i := 0; i < 2; i++ {
+			VPUNPCKLDQ(r[2*i+1], r[2*i], t[2*i])
+			VPUNPCKHDQ(r[2*i+1], r[2*i], t[2*i+1])
+		}
+		for i := 0; i < 2; i++ {
+			VPUNPCKLQDQ(t[i+2], t[i], r[2*i])
+			VPUNPCKHQDQ(t[i+2], t[i], r[2*i+1])
+		}
+		return rows
+	}
 	if len(rows) == 4 {
 		t := tmp
 		for i := 0; i < 2; i++ {
