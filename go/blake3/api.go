@@ -54,6 +54,11 @@ func DeriveKey(context string, material []byte, out []byte) {
 
 // Write adds p to the hashed input. It never returns an error.
 func (h *Hasher) Write(p []byte) (int, error) {
+	if b := h.h.bufLen; len(p) < bufSize-b {
+		// Fast path: the buffer does not fill up, nothing to hash yet.
+		h.h.bufLen = b + copy(h.h.buf[b:], p)
+		return len(p), nil
+	}
 	h.h.update(p)
 	return len(p), nil
 }
@@ -82,18 +87,22 @@ func (h *Hasher) BlockSize() int { return BlockSize }
 // Sum appends the hash of the input written so far to b. It does not change
 // the Hasher's state.
 func (h *Hasher) Sum(b []byte) []byte {
-	out := h.h.rootOutput()
+	var out output
+	h.h.rootOutput(&out)
 	var w [16]uint32
 	compress(&out.cv, &out.block, 0, out.blockLen, out.flags|flagRoot, &w)
-	var sum [32]byte
-	wordsToBytes(w[:8], sum[:])
-	return append(b, sum[:h.size]...)
+	n := len(b)
+	b = append(b, make([]byte, h.size)...)
+	wordsToBytes(w[:h.size/4], b[n:])
+	return b
 }
 
 // Digest returns a reader over the extended output (up to 2^64 bytes) of
 // the input written so far. The Hasher may be used further afterwards.
 func (h *Hasher) Digest() *Digest {
-	return &Digest{out: h.h.rootOutput()}
+	d := &Digest{}
+	h.h.rootOutput(&d.out)
+	return d
 }
 
 // Sum256 returns the 32-byte BLAKE3 hash of data.
@@ -115,7 +124,8 @@ func Sum512(data []byte) (sum [64]byte) {
 // sumWords writes the first output block of the unkeyed hash of data to w.
 func sumWords(data []byte, w *[16]uint32) {
 	if len(data) > ChunkSize {
-		out := sumOutput(data)
+		var out output
+		sumOutput(&out, data)
 		compress(&out.cv, &out.block, 0, out.blockLen, out.flags|flagRoot, w)
 		return
 	}
@@ -133,11 +143,9 @@ func sumWords(data []byte, w *[16]uint32) {
 	compress(&cv, &block, 0, uint32(len(data)), start|flagChunkEnd|flagRoot, w)
 }
 
-// sumOutput hashes a whole message in place, without the Hasher's buffer.
-func sumOutput(data []byte) output {
-	if len(data) <= ChunkSize {
-		return chunkOutput(data, 0, &iv, 0)
-	}
+// sumOutput sets o to the root output of a message longer than one chunk,
+// hashed in place without the Hasher's buffer.
+func sumOutput(o *output, data []byte) {
 	h := tree{key: iv}
 	for len(data) > bufSize {
 		c := subtreeChunks(h.counter, len(data))
@@ -145,5 +153,5 @@ func sumOutput(data []byte) output {
 		h.pushSubtree(&cv, c)
 		data = data[c*ChunkSize:]
 	}
-	return finish(data, h.stack[:h.stackLen], h.counter, &iv, 0)
+	finish(o, data, h.stack[:h.stackLen], h.counter, &iv, 0)
 }

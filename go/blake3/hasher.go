@@ -122,38 +122,40 @@ func mergeStack(stack *[maxDepth][8]uint32, n int, counter uint64, key *[8]uint3
 	return n
 }
 
-// rootOutput returns the root node's output; the input hashed so far
+// rootOutput sets o to the root node's output; the input hashed so far
 // stays the same.
-func (h *hasher) rootOutput() output {
+func (h *hasher) rootOutput(o *output) {
 	// Moving pending CVs into the tree does not change the hash: the
 	// buffered tail still follows them.
 	h.flushPending()
-	return finish(h.buf[:h.bufLen], h.stack[:h.stackLen], h.counter, &h.key, h.flags)
+	finish(o, h.buf[:h.bufLen], h.stack[:h.stackLen], h.counter, &h.key, h.flags)
 }
 
 // finish hashes the tail of the input (at most bufSize bytes, empty only
 // for an empty message) that follows counter chunks summarised by the
-// merged subtree CVs in stack, and returns the root output. The tail has at
-// most maxLanes chunks and every stack entry covers at least maxLanes, so
-// the tail is a subtree of its own and the root is found by folding the
+// merged subtree CVs in stack, and sets o to the root output. The tail has
+// at most maxLanes chunks and every stack entry covers at least maxLanes,
+// so the tail is a subtree of its own and the root is found by folding the
 // stack onto the tail's output from the top.
-func finish(tail []byte, stack [][8]uint32, counter uint64, key *[8]uint32, flags uint32) output {
+func finish(o *output, tail []byte, stack [][8]uint32, counter uint64, key *[8]uint32, flags uint32) {
 	if counter == 0 && len(tail) <= ChunkSize {
-		return chunkOutput(tail, 0, key, flags)
+		o.setChunk(tail, 0, key, flags)
+		return
 	}
-	out := tailOutput(tail, counter, key, flags)
+	tailOutput(o, tail, counter, key, flags)
 	for i := len(stack) - 1; i >= 0; i-- {
-		cv := out.chainingValue()
-		out = parentOutput(&stack[i], &cv, key, flags)
+		cv := o.chainingValue()
+		o.setParent(&stack[i], &cv, key, flags)
 	}
-	return out
 }
 
-// tailOutput returns the output of the subtree over the chunks of tail (1
-// to maxLanes chunks, all full but maybe the last) starting at chunk counter.
-func tailOutput(tail []byte, counter uint64, key *[8]uint32, flags uint32) output {
+// tailOutput sets o to the output of the subtree over the chunks of tail
+// (1 to maxLanes chunks, all full but maybe the last) starting at chunk
+// counter.
+func tailOutput(o *output, tail []byte, counter uint64, key *[8]uint32, flags uint32) {
 	if len(tail) <= ChunkSize {
-		return chunkOutput(tail, counter, key, flags)
+		o.setChunk(tail, counter, key, flags)
+		return
 	}
 	var cvs [maxLanes][8]uint32
 	full := len(tail) / ChunkSize
@@ -165,13 +167,13 @@ func tailOutput(tail []byte, counter uint64, key *[8]uint32, flags uint32) outpu
 	hashChunkLanes(&j, key, flags, &cvs)
 	k := full
 	if len(tail)%ChunkSize != 0 {
-		last := chunkOutput(tail[full*ChunkSize:], counter+uint64(full), key, flags)
-		cvs[k] = last.chainingValue()
+		o.setChunk(tail[full*ChunkSize:], counter+uint64(full), key, flags)
+		cvs[k] = o.chainingValue()
 		k++
 	}
 	left := largestPowerOfTwoBelow(k)
 	l, r := treeCV(cvs[:left], key, flags), treeCV(cvs[left:k], key, flags)
-	return parentOutput(&l, &r, key, flags)
+	o.setParent(&l, &r, key, flags)
 }
 
 // treeCV returns the chaining value of the (non-root) subtree over the chunk

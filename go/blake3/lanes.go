@@ -41,29 +41,33 @@ func parentCV(left, right *[8]uint32, key *[8]uint32, flags uint32) [8]uint32 {
 	return cv
 }
 
-// parentOutput returns the (not yet compressed) output of the parent of left
+// setParent makes o the (not yet compressed) output of the parent of left
 // and right, used for the root.
-func parentOutput(left, right *[8]uint32, key *[8]uint32, flags uint32) output {
-	o := output{cv: *key, counter: 0, blockLen: BlockSize, flags: flags | flagParent}
+func (o *output) setParent(left, right *[8]uint32, key *[8]uint32, flags uint32) {
+	o.cv = *key
+	o.counter = 0
+	o.blockLen = BlockSize
+	o.flags = flags | flagParent
 	wordsToBytes(left[:], o.block[:32])
 	wordsToBytes(right[:], o.block[32:])
-	return o
 }
 
-// chunkOutput compresses every block of one chunk (at most ChunkSize bytes)
-// but the last, and returns the output of the last block.
-func chunkOutput(data []byte, counter uint64, key *[8]uint32, flags uint32) output {
-	cv := *key
+// setChunk compresses every block of one chunk (at most ChunkSize bytes)
+// but the last, and makes o the output of the last block.
+func (o *output) setChunk(data []byte, counter uint64, key *[8]uint32, flags uint32) {
+	o.cv = *key
 	start := uint32(flagChunkStart)
 	if len(data) > BlockSize {
 		full := (len(data) - 1) / BlockSize * BlockSize
-		compressBlocks(&cv, data[:full], counter, flags, start)
+		compressBlocks(&o.cv, data[:full], counter, flags, start)
 		data = data[full:]
 		start = 0
 	}
-	o := output{cv: cv, counter: counter, blockLen: uint32(len(data)), flags: flags | start | flagChunkEnd}
+	o.counter = counter
+	o.blockLen = uint32(len(data))
+	o.flags = flags | start | flagChunkEnd
+	o.block = [BlockSize]byte{}
 	copy(o.block[:], data)
-	return o
 }
 
 // subtreeCV hashes len(data)/ChunkSize full chunks (a power of two, at most

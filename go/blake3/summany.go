@@ -44,7 +44,8 @@ func SumMany(inputs [][]byte, outputs [][32]byte) {
 					flush()
 				}
 			} else {
-				o := chunkOutput(in, c, &iv, 0)
+				var o output
+				o.setChunk(in, c, &iv, 0)
 				cvs[next] = o.chainingValue()
 				in = nil
 			}
@@ -64,7 +65,8 @@ func SumMany(inputs [][]byte, outputs [][32]byte) {
 		next += n
 		left := largestPowerOfTwoBelow(n)
 		l, r := treeCV(m[:left], &iv, 0), treeCV(m[left:], &iv, 0)
-		out := parentOutput(&l, &r, &iv, 0)
+		var out output
+		out.setParent(&l, &r, &iv, 0)
 		var block [BlockSize]byte
 		out.rootBlock(0, &block)
 		copy(outputs[i][:], block[:])
