@@ -8,7 +8,7 @@
 use core::arch::x86_64::*;
 
 use super::kernels::{Lane, BLOCK_LEN};
-use super::sse41::{self, LaneWords, ROT16_BYTES, ROT8_BYTES};
+use super::sse41::{self, LaneWords, ROT16_MASK, ROT8_BYTES};
 
 #[inline(always)]
 unsafe fn load128(p: *const u8) -> __m128i {
@@ -70,8 +70,12 @@ impl LaneWords for __m256i {
 
     #[inline(always)]
     unsafe fn rot16(self) -> Self {
-        // SAFETY: AVX2; see the trait.
-        unsafe { _mm256_shuffle_epi8(self, byte_mask(&ROT16_BYTES)) }
+        // SAFETY: AVX2; see the trait. The mask is 32-byte aligned and 32 bytes; see
+        // `ROT16_MASK` for why the load is volatile.
+        unsafe {
+            let mask = core::ptr::read_volatile(ROT16_MASK.0.as_ptr().cast::<__m256i>());
+            _mm256_shuffle_epi8(self, mask)
+        }
     }
 
     #[inline(always)]

@@ -51,9 +51,19 @@ const fn pick(w: i32, x: i32, y: i32, z: i32) -> i32 {
     w | (x << 2) | (y << 4) | (z << 6)
 }
 
-/// Byte shuffles rotating every 32-bit word right by 16 and by 8 bits.
-pub(super) const ROT16_BYTES: [u8; 16] = [2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13];
+/// The byte shuffle rotating every 32-bit word right by 8 bits.
 pub(super) const ROT8_BYTES: [u8; 16] = [1, 2, 3, 0, 5, 6, 7, 4, 9, 10, 11, 8, 13, 14, 15, 12];
+
+/// The byte shuffle rotating every 32-bit word right by 16 bits, for 16 or 32 bytes.
+///
+/// Read with a volatile load so that it stays one `pshufb`: from a known constant mask LLVM
+/// emits `pshuflw` + `pshufhw` instead, two shuffles on the critical path and on port 5.
+#[repr(align(32))]
+pub(super) struct Rot16Mask(pub(super) [u8; 32]);
+pub(super) static ROT16_MASK: Rot16Mask = Rot16Mask([
+    2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13, //
+    2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13,
+]);
 
 // ---------------------------------------------------------------------------------------------
 // Word-level operations on __m128i.
@@ -157,8 +167,11 @@ impl LaneWords for __m128i {
 
     #[inline(always)]
     unsafe fn rot16(self) -> Self {
-        // SAFETY: SSSE3; see the trait. The mask array has 16 bytes.
-        unsafe { _mm_shuffle_epi8(self, load128(ROT16_BYTES.as_ptr())) }
+        // SAFETY: SSSE3; see the trait. The mask is 32-byte aligned and at least 16 bytes.
+        unsafe {
+            let mask = core::ptr::read_volatile(ROT16_MASK.0.as_ptr().cast::<__m128i>());
+            _mm_shuffle_epi8(self, mask)
+        }
     }
 
     #[inline(always)]
