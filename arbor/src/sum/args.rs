@@ -101,6 +101,7 @@ impl SumArgs {
     pub fn into_settings(self) -> Settings {
         Settings {
             tool: Tool::Arbor,
+            program: Tool::Arbor.name().into(),
             algorithm: self.algorithm,
             length: self.length,
             seek: 0,

@@ -68,6 +68,7 @@ pub fn b3sum(args: Vec<OsString>) -> ExitCode {
     let args = B3sumArgs::parse_from(args);
     super::run(Settings {
         tool: Tool::B3sum,
+        program: Tool::B3sum.name().into(),
         algorithm: Algorithm::Blake3,
         length: Some(args.length),
         seek: args.seek,
@@ -150,6 +151,11 @@ struct B2sumArgs {
 
 /// Runs as b2sum.
 pub fn b2sum(args: Vec<OsString>) -> ExitCode {
+    // coreutils names itself in messages by the path it was invoked as.
+    let program = args.first().map_or_else(
+        || "b2sum".into(),
+        |arg0| arg0.to_string_lossy().into_owned(),
+    );
     let args = match B2sumArgs::try_parse_from(args) {
         Ok(args) => args,
         Err(e) => {
@@ -164,7 +170,7 @@ pub fn b2sum(args: Vec<OsString>) -> ExitCode {
     };
     let fail = |lines: &[String]| {
         for line in lines {
-            eprintln!("b2sum: {line}");
+            eprintln!("{program}: {line}");
         }
         ExitCode::FAILURE
     };
@@ -193,6 +199,7 @@ pub fn b2sum(args: Vec<OsString>) -> ExitCode {
     }
     super::run(Settings {
         tool: Tool::B2sum,
+        program: program.clone(),
         algorithm: Algorithm::Blake2b,
         length,
         seek: 0,

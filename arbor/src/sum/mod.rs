@@ -31,7 +31,7 @@ pub enum Tool {
 }
 
 impl Tool {
-    /// The program name in messages.
+    /// The program name.
     pub fn name(self) -> &'static str {
         match self {
             Tool::Arbor => "arbor",
@@ -90,6 +90,8 @@ pub struct CheckOptions {
 #[derive(Clone, Debug)]
 pub struct Settings {
     pub tool: Tool,
+    /// The name that prefixes messages: the tool's, except that coreutils uses its `argv[0]`.
+    pub program: String,
     pub algorithm: Algorithm,
     /// Output bytes; `None` for the algorithm's default.
     pub length: Option<u64>,
@@ -110,7 +112,7 @@ pub struct Settings {
 
 /// Runs a parsed command line to its exit status.
 pub fn run(mut settings: Settings) -> ExitCode {
-    let mut reporter = Reporter::new(settings.tool);
+    let mut reporter = Reporter::new(settings.tool, settings.program.clone());
     if settings.files.is_empty() {
         settings.files.push("-".into());
     }

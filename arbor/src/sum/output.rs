@@ -14,13 +14,15 @@ const BROKEN_PIPE_STATUS: i32 = 141;
 /// name. A write to a closed pipe ends the program quietly.
 pub struct Reporter {
     tool: Tool,
+    program: String,
     out: BufWriter<Stdout>,
 }
 
 impl Reporter {
-    pub fn new(tool: Tool) -> Reporter {
+    pub fn new(tool: Tool, program: String) -> Reporter {
         Reporter {
             tool,
+            program,
             out: BufWriter::with_capacity(64 * 1024, io::stdout()),
         }
     }
@@ -40,7 +42,7 @@ impl Reporter {
     pub fn message(&mut self, message: &str) {
         self.flush();
         // Nothing useful can be done if standard error is gone.
-        let _ = writeln!(io::stderr().lock(), "{}: {message}", self.tool.name());
+        let _ = writeln!(io::stderr().lock(), "{}: {message}", self.program);
     }
 
     /// Reports an error that stops the program before any work.
@@ -78,7 +80,7 @@ impl Reporter {
         let _ = writeln!(
             io::stderr().lock(),
             "{}: cannot write the output: {e}",
-            self.tool.name()
+            self.program
         );
         std::process::exit(1);
     }
