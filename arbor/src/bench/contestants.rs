@@ -10,34 +10,9 @@ use std::cell::RefCell;
 /// How many independent messages a batch row hashes per call.
 pub const BATCH: usize = 16;
 
-/// Our hashes, under the paths of the `arborhash` API.
-///
-/// Algorithms not yet on `main` are PLACEHOLDERS here: the reference crate under our API's
-/// names, listed in [`ours::PLACEHOLDERS`], so the harness, the reports and the tree lab can be
-/// built and tested. Switching one to ours replaces its item with a re-export of `arborhash`.
+/// Our hashes: the only path through which `arbor bench` reaches `arborhash`'s algorithms.
 pub mod ours {
-    /// The algorithms whose `arborhash` rows run a reference crate for now.
-    pub const PLACEHOLDERS: &[&str] = &["BLAKE3"];
-
-    pub use arborhash::{blake2b, blake2bp, blake2s, blake2sp};
-
-    pub mod blake3 {
-        pub use blake3::{hash, Hash};
-        pub mod many {
-            use super::Hash;
-            /// Hashes each input into the output of the same index.
-            pub fn hash_many(inputs: &[&[u8]], outputs: &mut [Hash]) {
-                assert_eq!(
-                    inputs.len(),
-                    outputs.len(),
-                    "inputs and outputs differ in length"
-                );
-                for (input, output) in inputs.iter().zip(outputs) {
-                    *output = blake3::hash(input);
-                }
-            }
-        }
-    }
+    pub use arborhash::{blake2b, blake2bp, blake2s, blake2sp, blake3};
 }
 
 /// Hashes one message; returns a word of the digest, so the work cannot be optimised away.

@@ -52,13 +52,6 @@ pub fn header() -> Vec<String> {
         ),
         format!("arborhash default backend: {}", sel.active),
     ];
-    let placeholders = super::contestants::ours::PLACEHOLDERS;
-    if !placeholders.is_empty() {
-        lines.push(format!(
-            "note: arborhash rows of {} are PLACEHOLDERS running the reference crate",
-            placeholders.join(", ")
-        ));
-    }
     if features.contains(&"avx512vl") {
         lines.push(
             "note: this CPU has AVX-512, which the blake3 crate uses; arborhash stops at AVX2"

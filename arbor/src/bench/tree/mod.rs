@@ -2,13 +2,14 @@
 //! arity, chunk hash, parent hash) hashed with parents one by one or in SIMD batches, timed on
 //! one input single- and multi-threaded, and compared with the standard layout (binary, 4 KiB
 //! chunks, BLAKE2b, parents one by one). Without `--filter` or `--sweep`, a last row shows BLAKE3's
-//! own tree (the blake3 crate) for scale.
+//! own tree (arborhash and the blake3 crate) for scale.
 
 mod layout;
 mod nodes;
 #[cfg(test)]
 mod reference;
 
+use super::contestants::ours;
 use super::cpu;
 use super::measure::Summary;
 use super::table::Table;
@@ -212,29 +213,42 @@ pub fn run(args: &TreeArgs) -> Result<(), String> {
     }
     if args.filter.is_none() && !args.sweep {
         // BLAKE3's own tree (1 KiB chunks, binary, compression-function parents, SIMD across
-        // chunks and parents), for scale: the blake3 crate, multi-threaded with its rayon mode.
-        let f = || {
+        // chunks and parents), for scale, multi-threaded in the Hasher's rayon mode.
+        let ours = || {
+            black_box(
+                ours::blake3::Hasher::new()
+                    .update_rayon(black_box(&input))
+                    .finalize(),
+            );
+        };
+        let peer = || {
             black_box(
                 blake3::Hasher::new()
                     .update_rayon(black_box(&input))
                     .finalize(),
             );
         };
-        let speed = pools
-            .each_ref()
-            .map(|p| gib_per_s(args.size, &seconds(p, &f, args.repetitions)));
-        t.row(vec![
-            "BLAKE3 itself (blake3 crate)".into(),
-            "1 KiB".into(),
-            "2".into(),
-            "BLAKE3".into(),
-            "BLAKE3".into(),
-            "batched".into(),
-            format!("{:.3}", speed[0]),
-            format!("{:.3}x", speed[0] / base[0]),
-            format!("{:.3}", speed[1]),
-            format!("{:.3}x", speed[1] / base[1]),
-        ]);
+        let rows: [(&str, &(dyn Fn() + Sync)); 2] = [
+            ("BLAKE3 itself (arborhash)", &ours),
+            ("BLAKE3 itself (blake3 crate)", &peer),
+        ];
+        for (name, f) in rows {
+            let speed = pools
+                .each_ref()
+                .map(|p| gib_per_s(args.size, &seconds(p, f, args.repetitions)));
+            t.row(vec![
+                name.into(),
+                "1 KiB".into(),
+                "2".into(),
+                "BLAKE3".into(),
+                "BLAKE3".into(),
+                "batched".into(),
+                format!("{:.3}", speed[0]),
+                format!("{:.3}x", speed[0] / base[0]),
+                format!("{:.3}", speed[1]),
+                format!("{:.3}x", speed[1] / base[1]),
+            ]);
+        }
     }
     print!("{}", t.to_text());
     Ok(())
