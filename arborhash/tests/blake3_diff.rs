@@ -28,7 +28,7 @@ fn boundary_lengths() -> Vec<usize> {
         1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 24, 31, 32, 33, 63, 64, 65, 127, 128, 129,
     ] {
         for delta in [-1isize, 0, 1] {
-            lens.push((chunks * 1024) as usize + delta as usize);
+            lens.push((chunks * 1024usize).wrapping_add_signed(delta));
         }
     }
     lens.push(200 * 1024 + 500);

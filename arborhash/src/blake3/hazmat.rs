@@ -180,7 +180,7 @@ pub fn hash_subtree(
 ) -> Result<ChainingValue, SubtreeError> {
     let first_chunk = check_subtree(input_offset, input.len() as u64)?;
     let p = Platform::current();
-    Ok(hash_all(p, input, mode.params(), first_chunk, false).chaining_value(p))
+    Ok(hash_all(p, input, mode.params(), first_chunk).chaining_value(p))
 }
 
 /// An incremental hasher for the subtree starting at `input_offset`; finish it with

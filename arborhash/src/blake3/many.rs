@@ -76,10 +76,7 @@ fn batch(params: Params, inputs: &[&[u8]], mut output: impl FnMut(usize, [u8; 32
         let mut batched = 0;
         for (i, input) in window.iter().enumerate() {
             if chunk_count(input.len()) > MAX_BATCHED_CHUNKS {
-                output(
-                    window_start + i,
-                    hash_all(p, input, params, 0, false).root_hash(p),
-                );
+                output(window_start + i, hash_all(p, input, params, 0).root_hash(p));
             } else {
                 order[batched] = i;
                 batched += 1;

@@ -62,20 +62,20 @@ fn context_key(p: Platform, context: &str) -> [u8; 32] {
         key: IV,
         flags: DERIVE_KEY_CONTEXT,
     };
-    hash_all(p, context.as_bytes(), params, 0, false).root_hash(p)
+    hash_all(p, context.as_bytes(), params, 0).root_hash(p)
 }
 
 /// The default hash of `input`.
 pub fn hash(input: &[u8]) -> Hash {
     let p = Platform::current();
-    Hash::from_bytes(hash_all(p, input, Params::HASH, 0, false).root_hash(p))
+    Hash::from_bytes(hash_all(p, input, Params::HASH, 0).root_hash(p))
 }
 
 /// The keyed hash of `input` (a MAC or PRF). Compare the result with `==`, which is constant
 /// time.
 pub fn keyed_hash(key: &[u8; KEY_LEN], input: &[u8]) -> Hash {
     let p = Platform::current();
-    Hash::from_bytes(hash_all(p, input, Params::keyed(key), 0, false).root_hash(p))
+    Hash::from_bytes(hash_all(p, input, Params::keyed(key), 0).root_hash(p))
 }
 
 /// Derives a 32-byte key from `key_material` for the use named by `context`, which should be
@@ -84,5 +84,5 @@ pub fn keyed_hash(key: &[u8; KEY_LEN], input: &[u8]) -> Hash {
 pub fn derive_key(context: &str, key_material: &[u8]) -> [u8; OUT_LEN] {
     let p = Platform::current();
     let params = Params::derive_key_material(&context_key(p, context));
-    hash_all(p, key_material, params, 0, false).root_hash(p)
+    hash_all(p, key_material, params, 0).root_hash(p)
 }

@@ -165,10 +165,10 @@ const EMPTY_LANE: Lane<'static> = Lane {
     last_block_len: 0,
 };
 
-/// Chaining values of whole chunks (at most [`BATCH_CHUNKS`]), the first with index `counter`,
+/// Chaining values of whole chunks (at most [`BATCH_CHUNKS`] + 1), the first with index `counter`,
 /// in one `hash_lanes` call.
 fn chunk_cvs(p: Platform, chunks: &[u8], counter: u64, params: Params, out: &mut [CvBytes]) {
-    let mut lanes = [EMPTY_LANE; BATCH_CHUNKS];
+    let mut lanes = [EMPTY_LANE; BATCH_CHUNKS + 1];
     let n = chunks.len() / CHUNK_LEN;
     for (i, (lane, chunk)) in lanes
         .iter_mut()
@@ -326,26 +326,51 @@ impl Tree {
         self.chunks
     }
 
-    fn push_cv(&mut self, p: Platform, cv: CvBytes, chunks: u64) {
-        // More input follows, so pairs left unmerged below the new entry are not the root's.
+    /// Called when more input is known to follow: the entries then form the binary
+    /// decomposition of the chunk count (largest subtree first), merging the pair left
+    /// unmerged in case it was the root's children.
+    fn merge_complete_subtrees(&mut self, p: Platform) {
         while self.depth > self.chunks.count_ones() as usize {
             let right = self.stack[self.depth - 1];
             let left = &self.stack[self.depth - 2];
             self.stack[self.depth - 2] = parent_output(left, &right, self.params).chaining_value(p);
             self.depth -= 1;
         }
+    }
+
+    fn push_cv(&mut self, p: Platform, cv: CvBytes, chunks: u64) {
+        self.merge_complete_subtrees(p);
         self.stack[self.depth] = cv;
         self.depth += 1;
         self.chunks += chunks;
     }
 
     /// Hashes whole chunks that are known not to be the last of the input.
-    pub(crate) fn push_chunks(&mut self, p: Platform, mut input: &[u8], parallel: bool) {
+    pub(crate) fn push_chunks(&mut self, p: Platform, input: &[u8], parallel: bool) {
+        self.hash_chunks(p, input, parallel, false);
+    }
+
+    /// Hashes whole chunks. With `ends_input`, the last of them is the input's last chunk: it
+    /// is hashed in the same call as the chunks before it, and its chaining value is returned
+    /// instead of pushed (it is not counted in `chunks`).
+    fn hash_chunks(
+        &mut self,
+        p: Platform,
+        mut input: &[u8],
+        parallel: bool,
+        ends_input: bool,
+    ) -> Option<CvBytes> {
         debug_assert_eq!(input.len() % CHUNK_LEN, 0);
+        let mut last = None;
         while !input.is_empty() {
-            let available = (input.len() / CHUNK_LEN) as u64;
-            let size = prev_power_of_two(available).min(max_subtree_chunks(self.chunks));
             let counter = self.first_chunk + self.chunks;
+            let available = (input.len() / CHUNK_LEN) as u64 - u64::from(ends_input);
+            if available == 0 {
+                let mut cv = [[0u8; 32]];
+                chunk_cvs(p, input, counter, self.params, &mut cv);
+                return Some(cv[0]);
+            }
+            let size = prev_power_of_two(available).min(max_subtree_chunks(self.chunks));
             if size >= BATCH_CHUNKS as u64 {
                 let (subtree, rest) = input.split_at(size as usize * CHUNK_LEN);
                 let cv = subtree_cv(p, subtree, counter, self.params, parallel);
@@ -353,12 +378,13 @@ impl Tree {
                 input = rest;
                 continue;
             }
-            // Up to the next batch boundary: all chunk CVs in one call, then each aligned
-            // subtree among them reduced on its own.
+            // Up to the next batch boundary (and the input's last chunk, if it is reached): all
+            // chunk CVs in one call, then each aligned subtree among them reduced on its own.
             let run = available.min(BATCH_CHUNKS as u64 - self.chunks % BATCH_CHUNKS as u64);
-            let (chunks, rest) = input.split_at(run as usize * CHUNK_LEN);
-            let mut cvs = [[0u8; 32]; BATCH_CHUNKS];
-            chunk_cvs(p, chunks, counter, self.params, &mut cvs[..run as usize]);
+            let lanes = run + u64::from(ends_input && run == available);
+            let (chunks, rest) = input.split_at(lanes as usize * CHUNK_LEN);
+            let mut cvs = [[0u8; 32]; BATCH_CHUNKS + 1];
+            chunk_cvs(p, chunks, counter, self.params, &mut cvs[..lanes as usize]);
             let mut done = 0;
             while done < run {
                 let size = prev_power_of_two(run - done).min(max_subtree_chunks(self.chunks));
@@ -367,8 +393,12 @@ impl Tree {
                 self.push_cv(p, cv, size);
                 done += size;
             }
+            if lanes > run {
+                last = Some(cvs[run as usize]);
+            }
             input = rest;
         }
+        last
     }
 
     /// The (sub)tree's top node, given the rest of the input after the pushed chunks: at least
@@ -376,6 +406,11 @@ impl Tree {
     pub(crate) fn finish(mut self, p: Platform, tail: &[u8]) -> Output {
         let whole = tail.len().saturating_sub(1) / CHUNK_LEN * CHUNK_LEN;
         let (chunks, last) = tail.split_at(whole);
+        if last.len() == CHUNK_LEN && (self.chunks > 0 || !chunks.is_empty()) {
+            // A whole last chunk below a parent: hashed as a lane beside the chunks before it.
+            let right = self.hash_chunks(p, tail, false, true);
+            return self.fold(p, right.expect("the last chunk was hashed"));
+        }
         self.push_chunks(p, chunks, false);
         assert!(
             !last.is_empty() || self.chunks == 0,
@@ -385,7 +420,14 @@ impl Tree {
         if self.depth == 0 {
             return last;
         }
-        let mut right = last.chaining_value(p);
+        self.fold(p, last.chaining_value(p))
+    }
+
+    /// The top node over the stack and the chaining value of the last chunk after it.
+    fn fold(mut self, p: Platform, mut right: CvBytes) -> Output {
+        // The last chunk follows the stack, so the stack holds whole left subtrees: merge any
+        // complete pair, then fold from the top.
+        self.merge_complete_subtrees(p);
         for left in self.stack[1..self.depth].iter().rev() {
             right = parent_output(left, &right, self.params).chaining_value(p);
         }
@@ -394,18 +436,9 @@ impl Tree {
 }
 
 /// The top node of a whole input (or of a subtree starting at chunk `first_chunk`).
-pub(crate) fn hash_all(
-    p: Platform,
-    input: &[u8],
-    params: Params,
-    first_chunk: u64,
-    parallel: bool,
-) -> Output {
+pub(crate) fn hash_all(p: Platform, input: &[u8], params: Params, first_chunk: u64) -> Output {
     if input.len() <= CHUNK_LEN {
         return chunk_output(p, input, first_chunk, params);
     }
-    let mut tree = Tree::new(params, first_chunk);
-    let whole = (input.len() - 1) / CHUNK_LEN * CHUNK_LEN;
-    tree.push_chunks(p, &input[..whole], parallel);
-    tree.finish(p, &input[whole..])
+    Tree::new(params, first_chunk).finish(p, input)
 }
