@@ -197,7 +197,7 @@ unsafe fn rows_compress(h: &mut [__m128i; 4], block: *const u8, count: u128, f0:
 /// SSE4.1.
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
-unsafe fn pair(m: &[__m128i; 8], i: u8, j: u8) -> __m128i {
+pub(super) unsafe fn pair(m: &[__m128i; 8], i: u8, j: u8) -> __m128i {
     let (a, b) = (m[i as usize / 2], m[j as usize / 2]);
     // SAFETY: the caller guarantees SSE4.1.
     unsafe {
