@@ -2,8 +2,10 @@
 //!
 //! Single stream (`compress_blocks`, `compress_final`): the 4x4 state matrix is kept row by row,
 //! each row of four 64-bit words in two `__m128i` halves. A round runs the four column G functions
-//! side by side, rotates rows b, c and d so that the diagonals line up as columns (`alignr`, and a
-//! free swap of c's halves), runs the diagonal G functions and rotates back.
+//! side by side, rotates rows a, c and d so that the diagonals line up as columns (`alignr`, and a
+//! free swap of d's halves), runs the diagonal G functions and rotates back. Row b stays put: it
+//! is the last one G computes, so rotating it would put a shuffle's latency on the critical
+//! path of every G, while a, c and d are ready early enough to hide theirs.
 //!
 //! Message words: the block is loaded once into eight registers of word pairs (m0,m1), (m2,m3),
 //! ...; each round needs eight pairs (m[i], m[j]) in SIGMA's order, and [`pair`] builds each with
@@ -16,9 +18,8 @@
 //! per block. The lane driver ([`compress_group`]) and the rounds are generic over [`LaneWords`],
 //! which avx2.rs implements for four lanes in `__m256i`.
 //!
-//! The AVX2 backend reuses [`rows_compress_blocks`] and [`rows_compress_final`]: compiled inside
-//! its `#[target_feature(enable = "avx2")]` functions they get VEX encodings (see avx2.rs for
-//! the measurement that chose them).
+//! The AVX2 backend has its own single-stream kernel with one `__m256i` per row; it measured
+//! faster than this one compiled with AVX2 enabled (see avx2.rs).
 
 #[cfg(not(target_arch = "x86_64"))]
 pub(crate) use super::portable::{compress_blocks, compress_final, compress_lanes};
@@ -40,8 +41,16 @@ use core::arch::x86_64::*;
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "sse4.1")]
 pub(crate) unsafe fn compress_blocks(h: &mut [u64; 8], blocks: &[u8], count: &mut u128) {
-    // SAFETY: SSE4.1 is enabled here, which is all the row kernel needs.
-    unsafe { rows_compress_blocks(h, blocks, count) }
+    // SAFETY: SSE4.1 is enabled here; every block pointer comes from `chunks_exact`, so each
+    // 128-byte read is in bounds.
+    unsafe {
+        let mut hv = load_h(h);
+        for block in blocks.chunks_exact(BLOCKBYTES) {
+            *count = count.wrapping_add(BLOCKBYTES as u128);
+            rows_compress(&mut hv, block.as_ptr(), *count, 0, 0);
+        }
+        store_h(h, hv);
+    }
 }
 
 /// Compresses the final block with f0 set (and f1 when `last_node`); the semantics of
@@ -57,8 +66,18 @@ pub(crate) unsafe fn compress_final(
     count: u128,
     last_node: bool,
 ) {
-    // SAFETY: SSE4.1 is enabled here, which is all the row kernel needs.
-    unsafe { rows_compress_final(h, block, count, last_node) }
+    // SAFETY: SSE4.1 is enabled here; `block` is exactly one block.
+    unsafe {
+        let mut hv = load_h(h);
+        rows_compress(
+            &mut hv,
+            block.as_ptr(),
+            count,
+            !0,
+            if last_node { !0 } else { 0 },
+        );
+        store_h(h, hv);
+    }
 }
 
 /// Compresses `blocks` blocks in every lane, two lanes at a time; the semantics of
@@ -78,51 +97,6 @@ pub(crate) unsafe fn compress_lanes(lanes: &mut [Lane<'_, u64>], blocks: usize, 
 
 // ---------------------------------------------------------------------------------------------
 // Single stream: row-vectorised compression.
-
-/// `rows_compress_blocks` body, shared with avx2.rs.
-///
-/// # Safety
-/// The CPU must support SSE4.1; only call from a function compiled with it enabled.
-#[cfg(target_arch = "x86_64")]
-#[inline(always)]
-pub(super) unsafe fn rows_compress_blocks(h: &mut [u64; 8], blocks: &[u8], count: &mut u128) {
-    // SAFETY: the caller guarantees SSE4.1; every block pointer comes from `chunks_exact`, so
-    // each 128-byte read is in bounds; `h` is 64 bytes.
-    unsafe {
-        let mut hv = load_h(h);
-        for block in blocks.chunks_exact(BLOCKBYTES) {
-            *count = count.wrapping_add(BLOCKBYTES as u128);
-            rows_compress(&mut hv, block.as_ptr(), *count, 0, 0);
-        }
-        store_h(h, hv);
-    }
-}
-
-/// `rows_compress_final` body, shared with avx2.rs.
-///
-/// # Safety
-/// The CPU must support SSE4.1; only call from a function compiled with it enabled.
-#[cfg(target_arch = "x86_64")]
-#[inline(always)]
-pub(super) unsafe fn rows_compress_final(
-    h: &mut [u64; 8],
-    block: &[u8; BLOCKBYTES],
-    count: u128,
-    last_node: bool,
-) {
-    // SAFETY: the caller guarantees SSE4.1; `block` is exactly one block.
-    unsafe {
-        let mut hv = load_h(h);
-        rows_compress(
-            &mut hv,
-            block.as_ptr(),
-            count,
-            !0,
-            if last_node { !0 } else { 0 },
-        );
-        store_h(h, hv);
-    }
-}
 
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
@@ -225,25 +199,28 @@ unsafe fn rows_round<const R: usize>(v: &mut [__m128i; 8], m: &[__m128i; 8]) {
         let x = [pair(m, s[0], s[2]), pair(m, s[4], s[6])];
         let y = [pair(m, s[1], s[3]), pair(m, s[5], s[7])];
         rows_g(v, x, y);
-        // Rotate row b left by one word, c by two, d by three: the diagonals become columns.
-        let [b0, b1, c0, c1, d0, d1] = [v[2], v[3], v[4], v[5], v[6], v[7]];
-        v[2] = _mm_alignr_epi8(b1, b0, 8);
-        v[3] = _mm_alignr_epi8(b0, b1, 8);
-        v[4] = c1;
-        v[5] = c0;
-        v[6] = _mm_alignr_epi8(d0, d1, 8);
-        v[7] = _mm_alignr_epi8(d1, d0, 8);
-        let x = [pair(m, s[8], s[10]), pair(m, s[12], s[14])];
-        let y = [pair(m, s[9], s[11]), pair(m, s[13], s[15])];
+        // Line the diagonals up as columns by rotating rows a, c and d and leaving b, the row
+        // computed last, where it is, so that no shuffle sits between b and its next use.
+        // Column k then holds (a[k-1], b[k], c[k+1], d[k+2]): the diagonal G functions in the
+        // order (3, 0, 1, 2) of `SIGMA`'s diagonal steps.
+        let [a0, a1, c0, c1, d0, d1] = [v[0], v[1], v[4], v[5], v[6], v[7]];
+        v[0] = _mm_alignr_epi8(a0, a1, 8);
+        v[1] = _mm_alignr_epi8(a1, a0, 8);
+        v[4] = _mm_alignr_epi8(c1, c0, 8);
+        v[5] = _mm_alignr_epi8(c0, c1, 8);
+        v[6] = d1;
+        v[7] = d0;
+        let x = [pair(m, s[14], s[8]), pair(m, s[10], s[12])];
+        let y = [pair(m, s[15], s[9]), pair(m, s[11], s[13])];
         rows_g(v, x, y);
         // And back.
-        let [b0, b1, c0, c1, d0, d1] = [v[2], v[3], v[4], v[5], v[6], v[7]];
-        v[2] = _mm_alignr_epi8(b0, b1, 8);
-        v[3] = _mm_alignr_epi8(b1, b0, 8);
-        v[4] = c1;
-        v[5] = c0;
-        v[6] = _mm_alignr_epi8(d1, d0, 8);
-        v[7] = _mm_alignr_epi8(d0, d1, 8);
+        let [a0, a1, c0, c1, d0, d1] = [v[0], v[1], v[4], v[5], v[6], v[7]];
+        v[0] = _mm_alignr_epi8(a1, a0, 8);
+        v[1] = _mm_alignr_epi8(a0, a1, 8);
+        v[4] = _mm_alignr_epi8(c0, c1, 8);
+        v[5] = _mm_alignr_epi8(c1, c0, 8);
+        v[6] = d1;
+        v[7] = d0;
     }
 }
 
@@ -256,16 +233,16 @@ unsafe fn rows_round<const R: usize>(v: &mut [__m128i; 8], m: &[__m128i; 8]) {
 unsafe fn rows_g(v: &mut [__m128i; 8], x: [__m128i; 2], y: [__m128i; 2]) {
     // SAFETY: the caller guarantees SSE4.1.
     unsafe {
-        for k in 0..2 {
+        for (k, x) in x.into_iter().enumerate() {
             let (a, b, c, d) = (k, k + 2, k + 4, k + 6);
-            v[a] = _mm_add_epi64(_mm_add_epi64(v[a], x[k]), v[b]);
+            v[a] = _mm_add_epi64(_mm_add_epi64(v[a], x), v[b]);
             v[d] = rotr32(_mm_xor_si128(v[d], v[a]));
             v[c] = _mm_add_epi64(v[c], v[d]);
             v[b] = rotr24(_mm_xor_si128(v[b], v[c]));
         }
-        for k in 0..2 {
+        for (k, y) in y.into_iter().enumerate() {
             let (a, b, c, d) = (k, k + 2, k + 4, k + 6);
-            v[a] = _mm_add_epi64(_mm_add_epi64(v[a], y[k]), v[b]);
+            v[a] = _mm_add_epi64(_mm_add_epi64(v[a], y), v[b]);
             v[d] = rotr16(_mm_xor_si128(v[d], v[a]));
             v[c] = _mm_add_epi64(v[c], v[d]);
             v[b] = rotr63(_mm_xor_si128(v[b], v[c]));
@@ -302,12 +279,20 @@ unsafe fn rotr24(x: __m128i) -> __m128i {
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
 unsafe fn rotr16(x: __m128i) -> __m128i {
-    // SAFETY: the caller guarantees SSSE3.
-    unsafe {
-        let mask = _mm_setr_epi8(2, 3, 4, 5, 6, 7, 0, 1, 10, 11, 12, 13, 14, 15, 8, 9);
-        _mm_shuffle_epi8(x, mask)
-    }
+    // SAFETY: the caller guarantees SSSE3; `ROTR16` is an aligned static.
+    unsafe { _mm_shuffle_epi8(x, core::ptr::read_volatile(&ROTR16)) }
 }
+
+/// The byte shuffle that rotates each 64-bit word right by 16. It is read with a volatile load,
+/// so that LLVM cannot see the constant: given one, it rewrites this rotation as two word
+/// shuffles (`pshuflw` + `pshufhw`), doubling the latency of a step on G's dependency chain. The
+/// load does not depend on the data, so it stays off that chain.
+#[cfg(target_arch = "x86_64")]
+static ROTR16: __m128i = {
+    let bytes: [u8; 16] = [2, 3, 4, 5, 6, 7, 0, 1, 10, 11, 12, 13, 14, 15, 8, 9];
+    // SAFETY: any 16 bytes are a valid `__m128i`.
+    unsafe { core::mem::transmute::<[u8; 16], __m128i>(bytes) }
+};
 
 /// # Safety
 /// SSE2 (the x86-64 baseline).
@@ -465,9 +450,19 @@ pub(super) unsafe fn compress_group<V: LaneWords<N>, const N: usize>(
                 iv[6].xor(V::from_words(f0)),
                 iv[7].xor(V::from_words(f1)),
             ];
-            for s in &SIGMA {
-                lanes_round(&mut v, &m, s);
-            }
+            // Unrolled, so that every message index is a constant.
+            lanes_round::<V, N, 0>(&mut v, &m);
+            lanes_round::<V, N, 1>(&mut v, &m);
+            lanes_round::<V, N, 2>(&mut v, &m);
+            lanes_round::<V, N, 3>(&mut v, &m);
+            lanes_round::<V, N, 4>(&mut v, &m);
+            lanes_round::<V, N, 5>(&mut v, &m);
+            lanes_round::<V, N, 6>(&mut v, &m);
+            lanes_round::<V, N, 7>(&mut v, &m);
+            lanes_round::<V, N, 8>(&mut v, &m);
+            lanes_round::<V, N, 9>(&mut v, &m);
+            lanes_round::<V, N, 10>(&mut v, &m);
+            lanes_round::<V, N, 11>(&mut v, &m);
             for i in 0..8 {
                 hv[i] = hv[i].xor(v[i]).xor(v[i + 8]);
             }
@@ -485,14 +480,17 @@ pub(super) unsafe fn compress_group<V: LaneWords<N>, const N: usize>(
     }
 }
 
-/// One round on the transposed state.
+/// Round `R` on the transposed state.
 ///
 /// # Safety
 /// `V`'s CPU feature.
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
-unsafe fn lanes_round<V: LaneWords<N>, const N: usize>(v: &mut [V; 16], m: &[V; 16], s: &[u8; 16]) {
-    let w = |k: usize| m[s[k] as usize];
+unsafe fn lanes_round<V: LaneWords<N>, const N: usize, const R: usize>(
+    v: &mut [V; 16],
+    m: &[V; 16],
+) {
+    let w = |k: usize| m[SIGMA[R][k] as usize];
     // SAFETY: the caller's contract.
     unsafe {
         lanes_g(v, [0, 4, 8, 12], w(0), w(1));

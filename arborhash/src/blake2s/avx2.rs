@@ -71,6 +71,15 @@ pub(crate) unsafe fn compress_lanes(lanes: &mut [Lane<'_, u32>], blocks: usize, 
     }
 }
 
+/// The byte shuffle that rotates each 32-bit word right by 16, read with a volatile load for the
+/// reason given at sse41.rs's `ROTR16`.
+#[cfg(target_arch = "x86_64")]
+static ROTR16: __m256i = {
+    let half: [u8; 16] = [2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13];
+    // SAFETY: any 32 bytes are a valid `__m256i`.
+    unsafe { core::mem::transmute::<[[u8; 16]; 2], __m256i>([half, half]) }
+};
+
 #[cfg(target_arch = "x86_64")]
 impl LaneWords<8> for __m256i {
     // SAFETY (every method): the caller guarantees AVX2; `load_message` also relies on its
@@ -85,13 +94,7 @@ impl LaneWords<8> for __m256i {
     }
     #[inline(always)]
     unsafe fn rotr16(self) -> Self {
-        unsafe {
-            let mask = _mm256_setr_epi8(
-                2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13, //
-                2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13,
-            );
-            _mm256_shuffle_epi8(self, mask)
-        }
+        unsafe { _mm256_shuffle_epi8(self, core::ptr::read_volatile(&ROTR16)) }
     }
     #[inline(always)]
     unsafe fn rotr12(self) -> Self {
@@ -129,8 +132,11 @@ impl LaneWords<8> for __m256i {
             for k in 0..4 {
                 // Words 4k..4k+4 of lane i in the low half and of lane i + 4 in the high half,
                 // then a 4x4 transpose within each half.
-                let [a, b, c, d] =
-                    core::array::from_fn(|i| _mm256_loadu2_m128i(p[i + 4].add(k), p[i].add(k)));
+                // (No closure here: closures do not inherit `target_feature`.)
+                let a = _mm256_loadu2_m128i(p[4].add(k), p[0].add(k));
+                let b = _mm256_loadu2_m128i(p[5].add(k), p[1].add(k));
+                let c = _mm256_loadu2_m128i(p[6].add(k), p[2].add(k));
+                let d = _mm256_loadu2_m128i(p[7].add(k), p[3].add(k));
                 let ab_lo = _mm256_unpacklo_epi32(a, b);
                 let ab_hi = _mm256_unpackhi_epi32(a, b);
                 let cd_lo = _mm256_unpacklo_epi32(c, d);

@@ -2,8 +2,9 @@
 //!
 //! Single stream (`compress_blocks`, `compress_final`): the 4x4 state matrix is kept row by row,
 //! one row of four 32-bit words per `__m128i`. A round runs the four column G functions side by
-//! side, rotates rows b, c and d with `pshufd` so that the diagonals line up as columns, runs the
-//! diagonal G functions and rotates back.
+//! side, rotates rows a, c and d with `pshufd` so that the diagonals line up as columns, runs the
+//! diagonal G functions and rotates back. Row b stays put: it is the last one G computes, so
+//! rotating it would put a shuffle's latency on the critical path of every G.
 //!
 //! Message words are gathered from the block in memory with one load and three inserts per
 //! vector. That costs more instructions than hand-written shuffle sequences per round, but a
@@ -203,16 +204,19 @@ unsafe fn rows_round<const R: usize>(v: &mut [__m128i; 4], m: &[i32; 16]) {
         let x = gather(m, s[0], s[2], s[4], s[6]);
         let y = gather(m, s[1], s[3], s[5], s[7]);
         rows_g(v, x, y);
-        // Rotate row b left by one word, c by two, d by three: the diagonals become columns.
-        v[1] = _mm_shuffle_epi32(v[1], 0b00_11_10_01);
-        v[2] = _mm_shuffle_epi32(v[2], 0b01_00_11_10);
-        v[3] = _mm_shuffle_epi32(v[3], 0b10_01_00_11);
-        let x = gather(m, s[8], s[10], s[12], s[14]);
-        let y = gather(m, s[9], s[11], s[13], s[15]);
+        // Line the diagonals up as columns by rotating rows a, c and d and leaving b, the row
+        // computed last, where it is, so that no shuffle sits between b and its next use.
+        // Column k then holds (a[k-1], b[k], c[k+1], d[k+2]): the diagonal G functions in the
+        // order (3, 0, 1, 2) of `SIGMA`'s diagonal steps.
+        v[0] = _mm_shuffle_epi32(v[0], 0b10_01_00_11);
+        v[2] = _mm_shuffle_epi32(v[2], 0b00_11_10_01);
+        v[3] = _mm_shuffle_epi32(v[3], 0b01_00_11_10);
+        let x = gather(m, s[14], s[8], s[10], s[12]);
+        let y = gather(m, s[15], s[9], s[11], s[13]);
         rows_g(v, x, y);
-        v[1] = _mm_shuffle_epi32(v[1], 0b10_01_00_11);
-        v[2] = _mm_shuffle_epi32(v[2], 0b01_00_11_10);
-        v[3] = _mm_shuffle_epi32(v[3], 0b00_11_10_01);
+        v[0] = _mm_shuffle_epi32(v[0], 0b00_11_10_01);
+        v[2] = _mm_shuffle_epi32(v[2], 0b10_01_00_11);
+        v[3] = _mm_shuffle_epi32(v[3], 0b01_00_11_10);
     }
 }
 
@@ -243,12 +247,20 @@ unsafe fn rows_g(v: &mut [__m128i; 4], x: __m128i, y: __m128i) {
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
 unsafe fn rotr16(x: __m128i) -> __m128i {
-    // SAFETY: the caller guarantees SSSE3.
-    unsafe {
-        let mask = _mm_setr_epi8(2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13);
-        _mm_shuffle_epi8(x, mask)
-    }
+    // SAFETY: the caller guarantees SSSE3; `ROTR16` is an aligned static.
+    unsafe { _mm_shuffle_epi8(x, core::ptr::read_volatile(&ROTR16)) }
 }
+
+/// The byte shuffle that rotates each 32-bit word right by 16. It is read with a volatile load,
+/// so that LLVM cannot see the constant: given one, it rewrites this rotation as two word
+/// shuffles (`pshuflw` + `pshufhw`), doubling the latency of a step on G's dependency chain. The
+/// load does not depend on the data, so it stays off that chain.
+#[cfg(target_arch = "x86_64")]
+static ROTR16: __m128i = {
+    let bytes: [u8; 16] = [2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13];
+    // SAFETY: any 16 bytes are a valid `__m128i`.
+    unsafe { core::mem::transmute::<[u8; 16], __m128i>(bytes) }
+};
 
 /// # Safety
 /// SSSE3.
@@ -431,9 +443,17 @@ pub(super) unsafe fn compress_group<V: LaneWords<N>, const N: usize>(
                 iv[6].xor(V::from_words(f0)),
                 iv[7].xor(V::from_words(f1)),
             ];
-            for s in &SIGMA[..10] {
-                lanes_round(&mut v, &m, s);
-            }
+            // Unrolled, so that every message index is a constant.
+            lanes_round::<V, N, 0>(&mut v, &m);
+            lanes_round::<V, N, 1>(&mut v, &m);
+            lanes_round::<V, N, 2>(&mut v, &m);
+            lanes_round::<V, N, 3>(&mut v, &m);
+            lanes_round::<V, N, 4>(&mut v, &m);
+            lanes_round::<V, N, 5>(&mut v, &m);
+            lanes_round::<V, N, 6>(&mut v, &m);
+            lanes_round::<V, N, 7>(&mut v, &m);
+            lanes_round::<V, N, 8>(&mut v, &m);
+            lanes_round::<V, N, 9>(&mut v, &m);
             for i in 0..8 {
                 hv[i] = hv[i].xor(v[i]).xor(v[i + 8]);
             }
@@ -451,14 +471,17 @@ pub(super) unsafe fn compress_group<V: LaneWords<N>, const N: usize>(
     }
 }
 
-/// One round on the transposed state.
+/// Round `R` on the transposed state.
 ///
 /// # Safety
 /// `V`'s CPU feature.
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
-unsafe fn lanes_round<V: LaneWords<N>, const N: usize>(v: &mut [V; 16], m: &[V; 16], s: &[u8; 16]) {
-    let w = |k: usize| m[s[k] as usize];
+unsafe fn lanes_round<V: LaneWords<N>, const N: usize, const R: usize>(
+    v: &mut [V; 16],
+    m: &[V; 16],
+) {
+    let w = |k: usize| m[SIGMA[R][k] as usize];
     // SAFETY: the caller's contract.
     unsafe {
         lanes_g(v, [0, 4, 8, 12], w(0), w(1));
