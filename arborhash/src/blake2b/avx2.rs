@@ -6,7 +6,10 @@
 //! development machine (Xeon with AVX-512, shared, thread CPU time, 1 MiB): this kernel 0.77 GB/s,
 //! the SSE4.1 row kernel compiled with AVX2 enabled 0.67, the same compiled for SSE4.1 0.66, the
 //! `blake2b_simd` crate 0.77. Half as many instructions per G outweigh `vpermq`'s latency, which
-//! stays off the critical path because row b is not rotated.
+//! stays off the critical path because row b is not rotated. Building message vectors from
+//! `vbroadcasti128` loads and `vpblendd` instead of `vinserti128` measured the same (the kernel
+//! is bound by the latency of G, and message shuffles are independent of it), so the simpler
+//! form that shares `pair` with sse41.rs stays.
 //!
 //! Multi-lane: four lanes, one per 64-bit element, through the generic lane driver of sse41.rs;
 //! a group of one or two remaining lanes takes the two-lane SSE path (compiled here with VEX

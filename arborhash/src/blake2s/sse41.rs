@@ -10,7 +10,8 @@
 //! vector. That costs more instructions than hand-written shuffle sequences per round, but a
 //! single stream is bound by the latency of the G chain (about 30 cycles a round against fewer
 //! than 20 cycles of issue for all its instructions, gathers included), and the gathers do not
-//! depend on the state, so they run in its shadow; the measurement in the report confirms it.
+//! depend on the state, so they run in its shadow: on the development machine this kernel hashes
+//! 1 MiB at 0.44 GB/s, the `blake2s_simd` crate (hand-scheduled shuffles) at 0.45.
 //!
 //! Multi-lane (`compress_lanes`): four independent states, one per 32-bit element of each vector
 //! ("transposed"): no diagonalisation and no message shuffling beyond a 4x4 transpose per block.
