@@ -401,6 +401,54 @@ mod timing {
             })
         );
         let big = vec![0x5Au8; 1 << 20];
+        type HashLanes = unsafe fn(&[Lane<'_>], usize, u8, &mut [[u8; 32]]);
+        let tree = |hash_lanes: HashLanes| {
+            let chunks: Vec<Lane<'_>> = big
+                .chunks_exact(16 * BLOCK_LEN)
+                .enumerate()
+                .map(|(i, chunk)| Lane {
+                    input: chunk,
+                    counter: i as u64,
+                    ..lanes[0]
+                })
+                .collect();
+            let mut level = vec![[0u8; 32]; chunks.len()];
+            unsafe { hash_lanes(&chunks, 16, 0, &mut level) };
+            while level.len() > 1 {
+                let root = if level.len() == 2 { 8 } else { 0 };
+                let parents: Vec<Lane<'_>> = level
+                    .as_flattened()
+                    .chunks_exact(BLOCK_LEN)
+                    .map(|pair| Lane {
+                        input: pair,
+                        cv: crate::blake2s::IV,
+                        counter: 0,
+                        flags_start: 0,
+                        flags_end: root,
+                        last_block_len: 64,
+                    })
+                    .collect();
+                let mut next = vec![[0u8; 32]; parents.len()];
+                unsafe { hash_lanes(&parents, 1, 4, &mut next) };
+                level = next;
+            }
+            level[0]
+        };
+        assert_eq!(tree(super::hash_lanes), *blake3::hash(&big).as_bytes());
+        assert_eq!(tree(sse41::hash_lanes), *blake3::hash(&big).as_bytes());
+        println!("1 MiB tree of hash_lanes calls, GB/s:");
+        println!(
+            "  sse41    {:.3}",
+            rate(big.len(), || {
+                black_box(tree(sse41::hash_lanes));
+            })
+        );
+        println!(
+            "  avx2     {:.3}",
+            rate(big.len(), || {
+                black_box(tree(super::hash_lanes));
+            })
+        );
         println!(
             "blake3 crate 1 MiB (its best SIMD): {:.3}",
             rate(big.len(), || {

@@ -700,11 +700,7 @@ pub(crate) unsafe fn hash_lanes(
     // SAFETY: SSE4.1 is enabled here and present; the lengths are our contract.
     unsafe {
         for (group, out) in lanes.chunks(4).zip(out.chunks_mut(4)) {
-            if group.len() == 4 {
-                hash_group::<__m128i>(group, blocks, flags, out);
-            } else {
-                hash_up_to_four_lanes(group, blocks, flags, out);
-            }
+            hash_up_to_four_lanes(group, blocks, flags, out);
         }
     }
 }
