@@ -1,6 +1,48 @@
 //! The `arbor` command: checksum files (`arbor sum`) and benchmark hashes (`arbor bench`).
+//!
+//! Invoked through a link named `b3sum` or `b2sum`, it is a drop-in for that tool.
 
-fn main() {
-    let sel = arborhash::platform::selection();
-    println!("arbor: backend {}", sel.active);
+mod sum;
+
+use clap::{Parser, Subcommand};
+use std::ffi::OsString;
+use std::path::Path;
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(name = "arbor", version, about = "Checksum files and benchmark hashes")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Print or check checksums (BLAKE3, BLAKE2, Tillich-Zémor).
+    Sum(sum::args::SumArgs),
+    /// Benchmark the hash functions (not yet implemented).
+    // The `arbor bench` module replaces this variant with its own arguments.
+    Bench {
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true, hide = true)]
+        args: Vec<OsString>,
+    },
+}
+
+fn main() -> ExitCode {
+    let args: Vec<OsString> = std::env::args_os().collect();
+    let program = args
+        .first()
+        .and_then(|arg0| Path::new(arg0).file_stem())
+        .and_then(|stem| stem.to_str());
+    match program {
+        Some("b3sum") => sum::dropin::b3sum(args),
+        Some("b2sum") => sum::dropin::b2sum(args),
+        _ => match Cli::parse_from(args).command {
+            Command::Sum(sum_args) => sum::run(sum_args.into_settings()),
+            Command::Bench { .. } => {
+                eprintln!("arbor bench: not yet implemented");
+                ExitCode::from(2)
+            }
+        },
+    }
 }
