@@ -100,21 +100,19 @@ impl LaneWords for __m256i {
     /// `i + 4` in its high half (a load plus `vinserti128` from memory, cheaper than transposing
     /// 8x8 with `vperm2i128`), so the in-half transpose leaves word `k` of lanes 0-7 in order.
     #[inline(always)]
-    unsafe fn load_blocks_transposed(blocks: &[*const u8; 8]) -> [Self; 16] {
-        // SAFETY: the feature is enabled (see the trait).
-        let mut m = [unsafe { Self::splat(0) }; 16];
-        for (quarter, words) in m.chunks_exact_mut(4).enumerate() {
-            // SAFETY: the caller guarantees 64 readable bytes at each pointer.
+    unsafe fn load_transposed(src: &[*const u8; 8], words: &mut [Self]) {
+        for (quarter, group) in words.chunks_exact_mut(4).enumerate() {
+            // SAFETY: the caller guarantees `4 * words.len()` readable bytes at each pointer;
+            // AVX2 (see the trait).
             let rows = core::array::from_fn(|i| unsafe {
                 _mm256_inserti128_si256::<1>(
-                    _mm256_castsi128_si256(load128(blocks[i].add(16 * quarter))),
-                    load128(blocks[i + 4].add(16 * quarter)),
+                    _mm256_castsi128_si256(load128(src[i].add(16 * quarter))),
+                    load128(src[i + 4].add(16 * quarter)),
                 )
             });
             // SAFETY: the feature is enabled (see the trait).
-            words.copy_from_slice(&unsafe { transpose4_halves(rows) });
+            group.copy_from_slice(&unsafe { transpose4_halves(rows) });
         }
-        m
     }
 
     #[inline(always)]
