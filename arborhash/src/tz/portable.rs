@@ -1,0 +1,29 @@
+//! The portable backend: the bit matrices applied one bit at a time.
+//!
+//! Each bit costs one multiplication by x, a few XORs and a mask per row, with no tables and no
+//! data-dependent branches. The rows of the running matrix are independent, so the two are
+//! interleaved to give the processor two dependency chains.
+
+/// x^63 + 1, what x^127 reduces to.
+const REDUCTION: u128 = (1 << 63) | 1;
+const MASK: u128 = (1 << 127) - 1;
+
+/// Multiplies the matrix `state` (row-major entries of degree below 127) by the matrix of every
+/// bit of `input`, in order, most significant bit of each byte first.
+pub(crate) fn mul_bytes(state: &mut [u128; 4], input: &[u8]) {
+    let [mut a, mut b, mut c, mut d] = *state;
+    for &byte in input {
+        for shift in (0..8).rev() {
+            // All ones for a 1 bit (matrix B), zero for a 0 bit (matrix A).
+            let one = ((byte >> shift) & 1) as u128 * u128::MAX;
+            // Row (u, v) times A is (u*x + v, u); times B it is (u*x + v, u*x + v + u).
+            let na = (((a << 1) & MASK) ^ ((a >> 126) * REDUCTION)) ^ b;
+            let nc = (((c << 1) & MASK) ^ ((c >> 126) * REDUCTION)) ^ d;
+            b = a ^ (na & one);
+            d = c ^ (nc & one);
+            a = na;
+            c = nc;
+        }
+    }
+    *state = [a, b, c, d];
+}
