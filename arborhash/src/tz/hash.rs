@@ -2,7 +2,9 @@
 //! that follow from the hash being a matrix product.
 
 use super::gf127::Gf127;
+use super::kernels;
 use crate::bytes::{constant_time_eq, decode_hex, HexError, HexString};
+use crate::platform::Platform;
 use core::fmt;
 use core::ops::Mul;
 
@@ -151,11 +153,7 @@ impl Hash {
 impl Mul for Hash {
     type Output = Hash;
     fn mul(self, rhs: Hash) -> Hash {
-        let [a, b, c, d] = self.entries;
-        let [e, f, g, h] = rhs.entries;
-        Hash {
-            entries: [a * e + b * g, a * f + b * h, c * e + d * g, c * f + d * h],
-        }
+        kernels::mul_matrices(Platform::current(), &self, &rhs)
     }
 }
 

@@ -39,13 +39,17 @@
 //! backend to the PCLMULQDQ code, and either to the portable one). The portable backend works bit by
 //! bit, a few operations per bit.
 
+#[cfg(target_arch = "x86_64")]
 mod avx2;
 mod gf127;
 mod hash;
 mod kernels;
 mod portable;
+#[cfg(target_arch = "x86_64")]
 mod sse41;
 mod tables;
+#[cfg(target_arch = "x86_64")]
+mod window;
 
 pub use gf127::{Gf127, NotAFieldElement};
 pub use hash::{concat, subtract_left, subtract_right, validate, Hash, ParseError, OUT_LEN};

@@ -4,6 +4,8 @@
 //! data-dependent branches. The rows of the running matrix are independent, so the two are
 //! interleaved to give the processor two dependency chains.
 
+use super::gf127::Gf127;
+
 /// x^63 + 1, what x^127 reduces to.
 const REDUCTION: u128 = (1 << 63) | 1;
 const MASK: u128 = (1 << 127) - 1;
@@ -26,4 +28,16 @@ pub(crate) fn mul_bytes(state: &mut [u128; 4], input: &[u8]) {
         }
     }
     *state = [a, b, c, d];
+}
+
+/// The matrix product `a * b` (row-major entries below 2^127).
+pub(crate) fn mul_matrices(a: &[u128; 4], b: &[u128; 4]) -> [u128; 4] {
+    let f = |x: u128| Gf127::from_reduced(x);
+    let entry = |p: u128, q: u128, r: u128, s: u128| (f(p) * f(q) + f(r) * f(s)).to_bits();
+    [
+        entry(a[0], b[0], a[1], b[2]),
+        entry(a[0], b[1], a[1], b[3]),
+        entry(a[2], b[0], a[3], b[2]),
+        entry(a[2], b[1], a[3], b[3]),
+    ]
 }
