@@ -1,33 +1,35 @@
 //! The portable backend: the bit matrices applied one bit at a time.
 //!
 //! Each bit costs one multiplication by x, a few XORs and a mask per row, with no tables and no
-//! data-dependent branches. The rows of the running matrix are independent, so the two are
-//! interleaved to give the processor two dependency chains.
+//! data-dependent branches. The two rows of the running matrix are independent dependency chains.
 
 use super::gf127::Gf127;
 
 /// x^63 + 1, what x^127 reduces to.
 const REDUCTION: u128 = (1 << 63) | 1;
-const MASK: u128 = (1 << 127) - 1;
 
 /// Multiplies the matrix `state` (row-major entries of degree below 127) by the matrix of every
 /// bit of `input`, in order, most significant bit of each byte first.
 pub(crate) fn mul_bytes(state: &mut [u128; 4], input: &[u8]) {
-    let [mut a, mut b, mut c, mut d] = *state;
+    // Inside the loop, entries are kept modulo x (x^127 + x^63 + 1) = x^128 + x^64 + x, as any
+    // 128-bit value: multiplying by x then folds the bit shifted out with two XORs and no mask.
+    let mut m = *state;
     for &byte in input {
         for shift in (0..8).rev() {
             // All ones for a 1 bit (matrix B), zero for a 0 bit (matrix A).
-            let one = ((byte >> shift) & 1) as u128 * u128::MAX;
+            let one = 0u128.wrapping_sub(((byte >> shift) & 1) as u128);
             // Row (u, v) times A is (u*x + v, u); times B it is (u*x + v, u*x + v + u).
-            let na = (((a << 1) & MASK) ^ ((a >> 126) * REDUCTION)) ^ b;
-            let nc = (((c << 1) & MASK) ^ ((c >> 126) * REDUCTION)) ^ d;
-            b = a ^ (na & one);
-            d = c ^ (nc & one);
-            a = na;
-            c = nc;
+            for row in [0, 2] {
+                let (u, v) = (m[row], m[row + 1]);
+                let carry = u >> 127;
+                let next = (u << 1) ^ (carry << 64) ^ (carry << 1) ^ v;
+                m[row + 1] = u ^ (next & one);
+                m[row] = next;
+            }
         }
     }
-    *state = [a, b, c, d];
+    // Back to the field: bit 127 is x^63 + 1.
+    *state = m.map(|e| (e & !(1 << 127)) ^ ((e >> 127) * REDUCTION));
 }
 
 /// The matrix product `a * b` (row-major entries below 2^127).
