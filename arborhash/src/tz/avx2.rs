@@ -67,7 +67,7 @@ unsafe fn bslli8(a: V) -> V {
 /// The low word of `a` and the high word of `b`.
 #[inline(always)]
 unsafe fn blend_hi(a: V, b: V) -> V {
-    unsafe { _mm256_blend_epi16::<0xF0>(a, b) }
+    unsafe { _mm256_blend_epi32::<0xCC>(a, b) }
 }
 /// Dword 3 of each lane in all four dwords.
 #[inline(always)]
@@ -138,7 +138,7 @@ pub(crate) unsafe fn mul_bytes(state: &mut [u128; 4], input: &[u8]) {
             mul_window(&mut rows, &w);
         }
         for (i, v) in rows.iter().flatten().enumerate() {
-            let [lo, hi] = core::mem::transmute::<V, [u128; 2]>(*v);
+            let [lo, hi] = core::mem::transmute::<V, [u128; 2]>(normalize(*v));
             products[0][i] = lo;
             products[1][i] = hi;
         }

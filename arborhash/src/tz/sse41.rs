@@ -113,7 +113,7 @@ unsafe fn gf_mul(a: V, b: V) -> V {
         // lo + mid x^64 + hi x^128, and hi x^128 = hi (x^64 + x): fold hi (below 2^126)
         // into both before the usual reduction.
         let hi_x = xor(slli64::<1>(hi), srli64::<63>(bslli8(hi)));
-        reduce(xor(lo, hi_x), xor(mid, hi))
+        normalize(reduce(xor(lo, hi_x), xor(mid, hi)))
     }
 }
 
@@ -156,7 +156,7 @@ pub(crate) unsafe fn mul_bytes(state: &mut [u128; 4], input: &[u8]) {
             mul_window(&mut rows, w.try_into().expect("8-byte window"));
         }
         for (out, v) in state.iter_mut().zip(rows.iter().flatten()) {
-            _mm_storeu_si128((out as *mut u128).cast(), *v);
+            _mm_storeu_si128((out as *mut u128).cast(), normalize(*v));
         }
     }
     portable::mul_bytes(state, windows.remainder());

@@ -8,7 +8,7 @@
 //! `pair_columns(w: &Window, i: usize) -> [V; 2]`: the carry-less products of
 //! `PAIR_OPERANDS[byte i].x` and `PAIR_OPERANDS[byte i + 1].y` (low and high word), per lane.
 //! Then `window_kernel!()` defines `mul_window` (the running hash times one window matrix per
-//! lane) and `reduce` (of L + H x^64 modulo the field polynomial).
+//! lane), `reduce` and `normalize`.
 //!
 //! How a window of bytes d0..d7 becomes its matrix, in three levels, each a 2x2 product whose
 //! entries are sums of two carry-less products:
@@ -18,9 +18,10 @@
 //!    two entries per 128-bit lane, so that an entry is two products XORed;
 //! 3. the window matrix (degree at most 64, only the top row reaching 64), the same way.
 //!
-//! The running hash (entries below 2^127) is then multiplied by the window matrix: each new entry
-//! u*s + v*t is four 64x64-bit products plus u*x^64 for a degree-64 term, a value of up to 191
-//! bits reduced once modulo x^127 + x^63 + 1.
+//! The running hash is then multiplied by the window matrix: each new entry u*s + v*t is four
+//! 64x64-bit products plus u*x^64 for a degree-64 term, a value of up to 192 bits reduced once to
+//! 128 bits modulo x^128 + x^64 + x (a multiple of the field polynomial); `normalize` gives the
+//! field element at the end.
 
 macro_rules! window_kernel {
     () => {
@@ -85,16 +86,30 @@ macro_rules! window_kernel {
             }
         }
 
-        /// Reduces L + H x^64 (L below 2^128, H below 2^127) modulo x^127 + x^63 + 1.
+        /// Reduces L + H x^64 (L and H below 2^128) modulo x (x^127 + x^63 + 1) =
+        /// x^128 + x^64 + x, to a value below 2^128 (see `normalize` for the field element).
+        ///
+        /// Working modulo that multiple of the field polynomial saves the fold of bit 127, and
+        /// one shuffle, per entry and window.
         #[inline(always)]
         unsafe fn reduce(l: V, h: V) -> V {
             // SAFETY: the caller has the backend's features.
             unsafe {
-                // The word of H that lands at x^128 and up: h1 x^128 = h1 (x^64 + x).
+                // H's high word h1 lands at x^128: h1 x^128 = h1 x^64 + h1 x, where h1 x may
+                // carry one bit into the high word.
                 let h1 = bsrli8(h);
-                let v = xor(xor(l, bslli8(xor(h, h1))), slli64::<1>(h1));
-                // Now below 2^128; bit 127 is x^63 + 1: broadcast it and fold it in (the XOR
-                // also clears it).
+                let carry = and(srli64::<63>(h), set64(1, 0));
+                xor(xor(l, bslli8(xor(h, h1))), xor(slli64::<1>(h1), carry))
+            }
+        }
+
+        /// The field element (below 2^127) equal to `v` (below 2^128) modulo
+        /// x^127 + x^63 + 1: bit 127 is x^63 + 1.
+        #[inline(always)]
+        unsafe fn normalize(v: V) -> V {
+            // SAFETY: the caller has the backend's features.
+            unsafe {
+                // Broadcast bit 127 of each lane and fold it in (the XOR also clears it).
                 let top = top_dword(srai32::<31>(v));
                 xor(v, and(top, set64(1 << 63, (1 << 63) | 1)))
             }
@@ -119,7 +134,8 @@ macro_rules! window_kernel {
             }
         }
 
-        /// The running hash (rows [[a, b], [c, d]]) times the matrix of one window per lane.
+        /// The running hash (rows [[a, b], [c, d]], entries below 2^128 standing for their
+        /// residues) times the matrix of one window per lane.
         #[inline(always)]
         unsafe fn mul_window(rows: &mut [[V; 2]; 2], w: &Window) {
             // SAFETY: the caller has the backend's features.
