@@ -18,6 +18,10 @@ pub use platform::Backend;
 
 mod blake2;
 pub mod blake2b;
+pub mod blake2bp;
 pub mod blake2s;
+pub mod blake2sp;
+pub mod blake2xb;
+pub mod blake2xs;
 pub mod blake3;
 pub mod tz;

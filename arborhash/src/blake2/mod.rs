@@ -45,3 +45,17 @@ pub(crate) struct LastBlock {
     /// Sets the finalization flag f1 (the last node of a tree level).
     pub last_node: bool,
 }
+
+pub(crate) mod api;
+mod hash;
+mod lanes;
+pub(crate) mod many;
+pub(crate) mod parallel;
+mod params;
+mod state;
+pub(crate) mod variant;
+pub(crate) mod xof;
+
+pub use hash::Hash;
+pub use params::Params;
+pub use state::State;

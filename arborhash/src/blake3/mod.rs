@@ -1,6 +1,88 @@
-//! BLAKE3: hash, keyed hash, key derivation and extended output.
+//! BLAKE3: hash, keyed hash, key derivation and extended output, with the API of the `blake3`
+//! crate (1.x), so that switching is a change of import; plus batch hashing of many messages
+//! ([`many`]) and a subtree API for splitting work ([`hazmat`]).
+//!
+//! ```
+//! use arborhash::blake3;
+//! let hash = blake3::hash(b"foobarbaz");
+//! let mut hasher = blake3::Hasher::new();
+//! hasher.update(b"foo").update(b"bar").update(b"baz");
+//! assert_eq!(hasher.finalize(), hash);
+//! ```
 
 mod avx2;
+mod hash;
+mod hasher;
+pub mod hazmat;
 pub(crate) mod kernels;
+pub mod many;
+mod output;
 mod portable;
 mod sse41;
+mod tree;
+
+pub use hash::Hash;
+pub use hasher::Hasher;
+pub use output::OutputReader;
+
+use crate::blake2s::IV;
+use crate::platform::Platform;
+use tree::{hash_all, words_from_le, Params, DERIVE_KEY_CONTEXT, DERIVE_KEY_MATERIAL, KEYED_HASH};
+
+/// Bytes in the default output.
+pub const OUT_LEN: usize = 32;
+/// Bytes in a key for [`keyed_hash`] and [`Hasher::new_keyed`].
+pub const KEY_LEN: usize = 32;
+/// Bytes in a block, the unit of compression.
+pub const BLOCK_LEN: usize = kernels::BLOCK_LEN;
+/// Bytes in a chunk, the leaves of the tree.
+pub const CHUNK_LEN: usize = tree::CHUNK_LEN;
+
+impl Params {
+    const HASH: Params = Params { key: IV, flags: 0 };
+
+    fn keyed(key: &[u8; KEY_LEN]) -> Params {
+        Params {
+            key: words_from_le(key),
+            flags: KEYED_HASH,
+        }
+    }
+
+    fn derive_key_material(context_key: &[u8; 32]) -> Params {
+        Params {
+            key: words_from_le(context_key),
+            flags: DERIVE_KEY_MATERIAL,
+        }
+    }
+}
+
+/// The hash of `context` in the derive-key context mode: the key of the key-material stage.
+fn context_key(p: Platform, context: &str) -> [u8; 32] {
+    let params = Params {
+        key: IV,
+        flags: DERIVE_KEY_CONTEXT,
+    };
+    hash_all(p, context.as_bytes(), params, 0).root_hash(p)
+}
+
+/// The default hash of `input`.
+pub fn hash(input: &[u8]) -> Hash {
+    let p = Platform::current();
+    Hash::from_bytes(hash_all(p, input, Params::HASH, 0).root_hash(p))
+}
+
+/// The keyed hash of `input` (a MAC or PRF). Compare the result with `==`, which is constant
+/// time.
+pub fn keyed_hash(key: &[u8; KEY_LEN], input: &[u8]) -> Hash {
+    let p = Platform::current();
+    Hash::from_bytes(hash_all(p, input, Params::keyed(key), 0).root_hash(p))
+}
+
+/// Derives a 32-byte key from `key_material` for the use named by `context`, which should be
+/// hardcoded, globally unique and application-specific. For longer outputs use
+/// [`Hasher::new_derive_key`] with [`Hasher::finalize_xof`].
+pub fn derive_key(context: &str, key_material: &[u8]) -> [u8; OUT_LEN] {
+    let p = Platform::current();
+    let params = Params::derive_key_material(&context_key(p, context));
+    hash_all(p, key_material, params, 0).root_hash(p)
+}

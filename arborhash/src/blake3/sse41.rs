@@ -1,9 +1,679 @@
-//! BLAKE3 kernels for sse41. Placeholder: forwards to the portable kernels until the SIMD code
-//! lands.
+//! BLAKE3 kernels for SSE4.1, and the lane-parallel code the AVX2 kernels share.
+//!
+//! The compression function comes in two shapes:
+//!
+//! - Row-vectorised, one block at a time ([`compress_in_place`], [`compress_xof_rows`]): the 16
+//!   state words are four `__m128i` rows. The column step runs the four column G functions at once;
+//!   rotating rows 1-3 by one, two and three words turns the diagonals into columns for the
+//!   diagonal step. The message words are kept in the order the two steps consume them and are
+//!   permuted between rounds with shuffles and blends.
+//! - Transposed, many independent blocks at once ([`hash_group`], [`xof_group`]): vector `v[i]`
+//!   holds state word `i` of every lane, so each G is plain vertical arithmetic. This code is
+//!   generic over [`LaneWords`]; `__m128i` here gives 4 lanes, `__m256i` in `avx2` gives 8.
+//!
+//! The helpers are `#[inline(always)]` without `#[target_feature]`: they are only ever compiled
+//! inlined into the `#[target_feature]` entry points of this module or of `avx2` (AVX2 implies
+//! SSE4.1, so the AVX2 backend reuses them, VEX-encoded). That is why each of them is `unsafe`:
+//! calling one is sound only from code compiled with SSE4.1 enabled on a CPU that has it.
+
+use core::arch::x86_64::*;
 
 use super::kernels::{Lane, BLOCK_LEN};
-use super::portable;
+use super::portable::MSG_PERMUTATION;
+use crate::blake2s::IV;
 
+/// `MSG_SCHEDULE[r][i]` is the index in the original block of message word `i` in round `r`.
+const MSG_SCHEDULE: [[usize; 16]; 7] = {
+    let mut schedule = [[0; 16]; 7];
+    let mut i = 0;
+    while i < 16 {
+        schedule[0][i] = i;
+        i += 1;
+    }
+    let mut r = 1;
+    while r < 7 {
+        let mut i = 0;
+        while i < 16 {
+            schedule[r][i] = schedule[r - 1][MSG_PERMUTATION[i]];
+            i += 1;
+        }
+        r += 1;
+    }
+    schedule
+};
+
+/// Sixty-four zero bytes: the input of the padding lanes of a partly filled group.
+static ZERO_BLOCK: [u8; BLOCK_LEN] = [0; BLOCK_LEN];
+
+/// The immediate of `_mm_shuffle_epi32` / `_mm_shuffle_ps` taking source words `w, x, y, z` into
+/// result words 0, 1, 2, 3.
+const fn pick(w: i32, x: i32, y: i32, z: i32) -> i32 {
+    w | (x << 2) | (y << 4) | (z << 6)
+}
+
+/// The byte shuffle rotating every 32-bit word right by 8 bits.
+pub(super) const ROT8_BYTES: [u8; 16] = [1, 2, 3, 0, 5, 6, 7, 4, 9, 10, 11, 8, 13, 14, 15, 12];
+
+/// The byte shuffle rotating every 32-bit word right by 16 bits, for 16 or 32 bytes.
+///
+/// Read with a volatile load so that it stays one `pshufb`: from a known constant mask LLVM
+/// emits `pshuflw` + `pshufhw` instead, two shuffles on the critical path and on port 5.
+#[repr(align(32))]
+pub(super) struct Rot16Mask(pub(super) [u8; 32]);
+pub(super) static ROT16_MASK: Rot16Mask = Rot16Mask([
+    2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13, //
+    2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13,
+]);
+
+// ---------------------------------------------------------------------------------------------
+// Word-level operations on __m128i.
+
+#[inline(always)]
+unsafe fn load128(p: *const u8) -> __m128i {
+    // SAFETY: the caller guarantees 16 readable bytes at `p`; the load is unaligned.
+    unsafe { _mm_loadu_si128(p.cast()) }
+}
+
+#[inline(always)]
+unsafe fn store128(p: *mut u8, x: __m128i) {
+    // SAFETY: the caller guarantees 16 writable bytes at `p`; the store is unaligned.
+    unsafe { _mm_storeu_si128(p.cast(), x) }
+}
+
+/// Words `w, x` of `a` and words `y, z` of `b`, as `_mm_shuffle_ps` does on floats.
+#[inline(always)]
+unsafe fn shuffle2<const IMM: i32>(a: __m128i, b: __m128i) -> __m128i {
+    // SAFETY: SSE only; the caller is compiled with SSE4.1.
+    unsafe {
+        _mm_castps_si128(_mm_shuffle_ps::<IMM>(
+            _mm_castsi128_ps(a),
+            _mm_castsi128_ps(b),
+        ))
+    }
+}
+
+/// Transposes a 4x4 matrix of words: word `j` of row `i` becomes word `i` of row `j`.
+#[inline(always)]
+unsafe fn transpose4(r: [__m128i; 4]) -> [__m128i; 4] {
+    // SAFETY: SSE2 only; the caller is compiled with SSE4.1.
+    unsafe {
+        let ab_lo = _mm_unpacklo_epi32(r[0], r[1]);
+        let ab_hi = _mm_unpackhi_epi32(r[0], r[1]);
+        let cd_lo = _mm_unpacklo_epi32(r[2], r[3]);
+        let cd_hi = _mm_unpackhi_epi32(r[2], r[3]);
+        [
+            _mm_unpacklo_epi64(ab_lo, cd_lo),
+            _mm_unpackhi_epi64(ab_lo, cd_lo),
+            _mm_unpacklo_epi64(ab_hi, cd_hi),
+            _mm_unpackhi_epi64(ab_hi, cd_hi),
+        ]
+    }
+}
+
+/// A vector of 32-bit words with one BLAKE3 lane per element: the operations the transposed
+/// compression needs, so that it is written once for 4 and 8 lanes.
+///
+/// Every method is `unsafe`: it may only run in code compiled with the implementing type's target
+/// feature (SSE4.1 or AVX2) on a CPU that has it; the pointer methods also need valid memory.
+pub(super) trait LaneWords: Copy {
+    /// Lanes per vector.
+    const LANES: usize;
+    /// Every lane set to `w`.
+    unsafe fn splat(w: u32) -> Self;
+    /// Lane `i` set to `w[i]` for `i < LANES`.
+    unsafe fn from_lanes(w: &[u32; 8]) -> Self;
+    /// Lane-wise wrapping addition.
+    unsafe fn add(self, other: Self) -> Self;
+    /// Lane-wise exclusive or.
+    unsafe fn xor(self, other: Self) -> Self;
+    /// Lane-wise rotations right by 16, 12, 8 and 7 bits.
+    unsafe fn rot16(self) -> Self;
+    unsafe fn rot12(self) -> Self;
+    unsafe fn rot8(self) -> Self;
+    unsafe fn rot7(self) -> Self;
+    /// The 16 message words of one block per lane: lane `i` reads 64 bytes at `blocks[i]`.
+    unsafe fn load_blocks_transposed(blocks: &[*const u8; 8]) -> [Self; 16];
+    /// Writes `words` (a multiple of four vectors) back lane by lane: lane `i` gets
+    /// `4 * words.len()` little-endian bytes at `out[i]`.
+    unsafe fn store_transposed(words: &[Self], out: &[*mut u8; 8]);
+}
+
+impl LaneWords for __m128i {
+    const LANES: usize = 4;
+
+    #[inline(always)]
+    unsafe fn splat(w: u32) -> Self {
+        // SAFETY: SSE2 only; see the trait.
+        unsafe { _mm_set1_epi32(w as i32) }
+    }
+
+    #[inline(always)]
+    unsafe fn from_lanes(w: &[u32; 8]) -> Self {
+        // SAFETY: `w` has at least 16 bytes.
+        unsafe { load128(w.as_ptr().cast()) }
+    }
+
+    #[inline(always)]
+    unsafe fn add(self, other: Self) -> Self {
+        // SAFETY: SSE2 only; see the trait.
+        unsafe { _mm_add_epi32(self, other) }
+    }
+
+    #[inline(always)]
+    unsafe fn xor(self, other: Self) -> Self {
+        // SAFETY: SSE2 only; see the trait.
+        unsafe { _mm_xor_si128(self, other) }
+    }
+
+    #[inline(always)]
+    unsafe fn rot16(self) -> Self {
+        // SAFETY: SSSE3; see the trait. The mask is 32-byte aligned and at least 16 bytes.
+        unsafe {
+            let mask = core::ptr::read_volatile(ROT16_MASK.0.as_ptr().cast::<__m128i>());
+            _mm_shuffle_epi8(self, mask)
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn rot12(self) -> Self {
+        // SAFETY: SSE2 only; see the trait.
+        unsafe { _mm_or_si128(_mm_srli_epi32::<12>(self), _mm_slli_epi32::<20>(self)) }
+    }
+
+    #[inline(always)]
+    unsafe fn rot8(self) -> Self {
+        // SAFETY: SSSE3; see the trait. The mask array has 16 bytes.
+        unsafe { _mm_shuffle_epi8(self, load128(ROT8_BYTES.as_ptr())) }
+    }
+
+    #[inline(always)]
+    unsafe fn rot7(self) -> Self {
+        // SAFETY: SSE2 only; see the trait.
+        unsafe { _mm_or_si128(_mm_srli_epi32::<7>(self), _mm_slli_epi32::<25>(self)) }
+    }
+
+    #[inline(always)]
+    unsafe fn load_blocks_transposed(blocks: &[*const u8; 8]) -> [Self; 16] {
+        // SAFETY: the feature is enabled (see the trait).
+        let mut m = [unsafe { Self::splat(0) }; 16];
+        for (quarter, words) in m.chunks_exact_mut(4).enumerate() {
+            // SAFETY: the caller guarantees 64 readable bytes at each of the first four pointers.
+            let rows = core::array::from_fn(|i| unsafe { load128(blocks[i].add(16 * quarter)) });
+            // SAFETY: the feature is enabled (see the trait).
+            words.copy_from_slice(&unsafe { transpose4(rows) });
+        }
+        m
+    }
+
+    #[inline(always)]
+    unsafe fn store_transposed(words: &[Self], out: &[*mut u8; 8]) {
+        for (quarter, group) in words.chunks_exact(4).enumerate() {
+            // SAFETY: the feature is enabled (see the trait).
+            let rows = unsafe { transpose4([group[0], group[1], group[2], group[3]]) };
+            for (i, row) in rows.into_iter().enumerate() {
+                // SAFETY: the caller guarantees `4 * words.len()` writable bytes at `out[i]`.
+                unsafe { store128(out[i].add(16 * quarter), row) };
+            }
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Transposed compression, any number of lanes per vector.
+
+/// Four independent G functions, `cols[k] = [a, b, c, d]` with message words `x[k]`, `y[k]`,
+/// interleaved step by step so that the four dependency chains overlap.
+#[inline(always)]
+unsafe fn g4<V: LaneWords>(v: &mut [V; 16], cols: [[usize; 4]; 4], x: [V; 4], y: [V; 4]) {
+    // SAFETY: forwarded from the caller (see `LaneWords`).
+    unsafe {
+        for (&[a, b, _, _], x) in cols.iter().zip(x) {
+            v[a] = v[a].add(x).add(v[b]);
+        }
+        for &[a, _, _, d] in &cols {
+            v[d] = v[d].xor(v[a]).rot16();
+        }
+        for &[_, _, c, d] in &cols {
+            v[c] = v[c].add(v[d]);
+        }
+        for &[_, b, c, _] in &cols {
+            v[b] = v[b].xor(v[c]).rot12();
+        }
+        for (&[a, b, _, _], y) in cols.iter().zip(y) {
+            v[a] = v[a].add(y).add(v[b]);
+        }
+        for &[a, _, _, d] in &cols {
+            v[d] = v[d].xor(v[a]).rot8();
+        }
+        for &[_, _, c, d] in &cols {
+            v[c] = v[c].add(v[d]);
+        }
+        for &[_, b, c, _] in &cols {
+            v[b] = v[b].xor(v[c]).rot7();
+        }
+    }
+}
+
+#[inline(always)]
+unsafe fn round<V: LaneWords>(v: &mut [V; 16], m: &[V; 16], s: &[usize; 16]) {
+    const COLUMNS: [[usize; 4]; 4] = [[0, 4, 8, 12], [1, 5, 9, 13], [2, 6, 10, 14], [3, 7, 11, 15]];
+    const DIAGONALS: [[usize; 4]; 4] =
+        [[0, 5, 10, 15], [1, 6, 11, 12], [2, 7, 8, 13], [3, 4, 9, 14]];
+    // SAFETY: forwarded from the caller (see `LaneWords`).
+    unsafe {
+        g4(
+            v,
+            COLUMNS,
+            [0, 2, 4, 6].map(|i| m[s[i]]),
+            [1, 3, 5, 7].map(|i| m[s[i]]),
+        );
+        g4(
+            v,
+            DIAGONALS,
+            [8, 10, 12, 14].map(|i| m[s[i]]),
+            [9, 11, 13, 15].map(|i| m[s[i]]),
+        );
+    }
+}
+
+/// The seven rounds on transposed state `v` with transposed message `m`.
+#[inline(always)]
+unsafe fn rounds<V: LaneWords>(v: &mut [V; 16], m: &[V; 16]) {
+    // SAFETY: forwarded from the caller (see `LaneWords`). Spelled out so that every message
+    // index is a constant.
+    unsafe {
+        round(v, m, &MSG_SCHEDULE[0]);
+        round(v, m, &MSG_SCHEDULE[1]);
+        round(v, m, &MSG_SCHEDULE[2]);
+        round(v, m, &MSG_SCHEDULE[3]);
+        round(v, m, &MSG_SCHEDULE[4]);
+        round(v, m, &MSG_SCHEDULE[5]);
+        round(v, m, &MSG_SCHEDULE[6]);
+    }
+}
+
+/// The initial state from transposed chaining values and per-lane parameters.
+#[inline(always)]
+unsafe fn initial_state<V: LaneWords>(
+    cv: &[V; 8],
+    counter_lo: V,
+    counter_hi: V,
+    block_len: V,
+    flags: V,
+) -> [V; 16] {
+    // SAFETY: forwarded from the caller (see `LaneWords`).
+    unsafe {
+        [
+            cv[0],
+            cv[1],
+            cv[2],
+            cv[3],
+            cv[4],
+            cv[5],
+            cv[6],
+            cv[7],
+            V::splat(IV[0]),
+            V::splat(IV[1]),
+            V::splat(IV[2]),
+            V::splat(IV[3]),
+            counter_lo,
+            counter_hi,
+            block_len,
+            flags,
+        ]
+    }
+}
+
+/// Hashes up to `V::LANES` lanes at once: the transposed form of `portable::hash_lanes`. Slots
+/// beyond `lanes.len()` hash `ZERO_BLOCK` over and over, and their result is dropped.
+///
+/// # Safety
+/// `V`'s target feature must be enabled (see [`LaneWords`]); every lane's input must be
+/// `blocks * BLOCK_LEN` bytes, `lanes.len() <= V::LANES` and `out.len() >= lanes.len()`.
+#[inline(always)]
+pub(super) unsafe fn hash_group<V: LaneWords>(
+    lanes: &[Lane<'_>],
+    blocks: usize,
+    flags: u8,
+    out: &mut [[u8; 32]],
+) {
+    debug_assert!(lanes.len() <= V::LANES && out.len() >= lanes.len());
+    let mut inputs = [ZERO_BLOCK.as_ptr(); 8];
+    let mut strides = [0; 8];
+    let mut cv_words = [[0u32; 8]; 8];
+    let [mut counter_lo, mut counter_hi, mut first_flags, mut last_flags, mut last_len] =
+        [[0u32; 8]; 5];
+    for (i, lane) in lanes.iter().enumerate() {
+        inputs[i] = lane.input.as_ptr();
+        strides[i] = BLOCK_LEN;
+        for (word, &value) in cv_words.iter_mut().zip(&lane.cv) {
+            word[i] = value;
+        }
+        counter_lo[i] = lane.counter as u32;
+        counter_hi[i] = (lane.counter >> 32) as u32;
+        first_flags[i] = u32::from(flags | lane.flags_start);
+        last_flags[i] = u32::from(flags | lane.flags_end);
+        last_len[i] = u32::from(lane.last_block_len);
+        if blocks == 1 {
+            first_flags[i] |= last_flags[i];
+        }
+    }
+
+    // SAFETY: the feature is enabled (our contract). Every pointer read is 64 bytes at block `j`
+    // of a lane whose input holds `blocks` blocks, or the 64-byte ZERO_BLOCK (stride 0).
+    unsafe {
+        let mut cv: [V; 8] = core::array::from_fn(|w| V::from_lanes(&cv_words[w]));
+        let counter_lo = V::from_lanes(&counter_lo);
+        let counter_hi = V::from_lanes(&counter_hi);
+        let first_flags = V::from_lanes(&first_flags);
+        let middle_flags = V::splat(u32::from(flags));
+        let last_flags = V::from_lanes(&last_flags);
+        let full_len = V::splat(BLOCK_LEN as u32);
+        let last_len = V::from_lanes(&last_len);
+        for j in 0..blocks {
+            let block_ptrs = core::array::from_fn(|i| inputs[i].add(j * strides[i]));
+            let m = V::load_blocks_transposed(&block_ptrs);
+            let is_last = j + 1 == blocks;
+            let block_flags = match j {
+                0 => first_flags,
+                _ if is_last => last_flags,
+                _ => middle_flags,
+            };
+            let block_len = if is_last { last_len } else { full_len };
+            let mut v = initial_state(&cv, counter_lo, counter_hi, block_len, block_flags);
+            rounds(&mut v, &m);
+            for i in 0..8 {
+                cv[i] = v[i].xor(v[i + 8]);
+            }
+        }
+
+        let mut spare = [[0u8; 32]; 8];
+        let out_ptrs = core::array::from_fn(|i| match out.get_mut(i) {
+            Some(bytes) if i < lanes.len() => bytes.as_mut_ptr(),
+            _ => spare[i].as_mut_ptr(),
+        });
+        V::store_transposed(&cv, &out_ptrs);
+    }
+}
+
+/// Extended output for `V::LANES` consecutive blocks: `out` (`V::LANES * 64` bytes) gets the root
+/// compressions with counters `counter`, `counter + 1`, ... (wrapping). `m` is the message block
+/// with each word broadcast to every lane.
+///
+/// # Safety
+/// `V`'s target feature must be enabled (see [`LaneWords`]); `out.len() == V::LANES * BLOCK_LEN`.
+#[inline(always)]
+pub(super) unsafe fn xof_group<V: LaneWords>(
+    cv: &[u32; 8],
+    m: &[V; 16],
+    block_len: u8,
+    counter: u64,
+    flags: u8,
+    out: &mut [u8],
+) {
+    debug_assert_eq!(out.len(), V::LANES * BLOCK_LEN);
+    let mut counter_lo = [0u32; 8];
+    let mut counter_hi = [0u32; 8];
+    for i in 0..V::LANES {
+        let c = counter.wrapping_add(i as u64);
+        counter_lo[i] = c as u32;
+        counter_hi[i] = (c >> 32) as u32;
+    }
+    // SAFETY: the feature is enabled and `out` holds `V::LANES` blocks (our contract); lane `i`
+    // writes its 64 bytes at `64 * i`.
+    unsafe {
+        let cv_v: [V; 8] = core::array::from_fn(|i| V::splat(cv[i]));
+        let mut v = initial_state(
+            &cv_v,
+            V::from_lanes(&counter_lo),
+            V::from_lanes(&counter_hi),
+            V::splat(u32::from(block_len)),
+            V::splat(u32::from(flags)),
+        );
+        rounds(&mut v, m);
+        let words: [V; 16] = core::array::from_fn(|i| {
+            if i < 8 {
+                v[i].xor(v[i + 8])
+            } else {
+                v[i].xor(cv_v[i - 8])
+            }
+        });
+        let base = out.as_mut_ptr();
+        let out_ptrs = core::array::from_fn(|i| base.wrapping_add(BLOCK_LEN * (i % V::LANES)));
+        V::store_transposed(&words, &out_ptrs);
+    }
+}
+
+/// Each message word of `block` broadcast to every lane, for [`xof_group`].
+#[inline(always)]
+pub(super) unsafe fn broadcast_block<V: LaneWords>(block: &[u8; BLOCK_LEN]) -> [V; 16] {
+    // SAFETY: forwarded from the caller (see `LaneWords`).
+    core::array::from_fn(|i| unsafe {
+        V::splat(u32::from_le_bytes(
+            block[4 * i..4 * i + 4].try_into().unwrap(),
+        ))
+    })
+}
+
+// ---------------------------------------------------------------------------------------------
+// Row-vectorised compression of one block.
+
+/// Half a G on all four columns (or diagonals) at once: adds message words `m` and rotates by
+/// 16/12 in the first half, 8/7 in the second.
+#[inline(always)]
+unsafe fn g_rows(rows: &mut [__m128i; 4], mx: __m128i, my: __m128i) {
+    // SAFETY: forwarded from the caller (compiled with SSE4.1).
+    unsafe {
+        let [a, b, c, d] = rows;
+        *a = a.add(mx).add(*b);
+        *d = d.xor(*a).rot16();
+        *c = c.add(*d);
+        *b = b.xor(*c).rot12();
+        *a = a.add(my).add(*b);
+        *d = d.xor(*a).rot8();
+        *c = c.add(*d);
+        *b = b.xor(*c).rot7();
+    }
+}
+
+/// The message words of one round in consumption order: column step `x` and `y` words (words
+/// 0,2,4,6 and 1,3,5,7 of the round's message), then the diagonal step's (8,10,12,14 and
+/// 9,11,13,15).
+type RowMessage = [__m128i; 4];
+
+/// The next round's `RowMessage`: the BLAKE3 message permutation (`MSG_PERMUTATION`) expressed
+/// on the consumption order. With the current round's words `A = (m0,m2,m4,m6)`,
+/// `B = (m1,m3,m5,m7)`, `C = (m8,m10,m12,m14)`, `D = (m9,m11,m13,m15)`, the next round needs
+/// `(A1,B1,B3,A2)`, `(A3,C1,A0,D2)`, `(B0,C2,D0,D3)` and `(D1,B2,C3,C0)`.
+#[inline(always)]
+unsafe fn permute_row_message(m: &RowMessage) -> RowMessage {
+    let [a, b, c, d] = *m;
+    // SAFETY: SSE4.1 (blend); the caller is compiled with it.
+    unsafe {
+        let next_a = _mm_blend_epi16::<0x3C>(
+            _mm_shuffle_epi32::<{ pick(1, 1, 1, 2) }>(a),
+            _mm_shuffle_epi32::<{ pick(1, 1, 3, 3) }>(b),
+        );
+        let a3_a0_d2 = shuffle2::<{ pick(3, 0, 0, 2) }>(a, d);
+        let next_b =
+            _mm_blend_epi16::<0x0C>(_mm_shuffle_epi32::<{ pick(0, 0, 1, 3) }>(a3_a0_d2), c);
+        let next_c = _mm_blend_epi16::<0x0C>(
+            shuffle2::<{ pick(0, 0, 0, 3) }>(b, d),
+            _mm_shuffle_epi32::<{ pick(2, 2, 2, 2) }>(c),
+        );
+        let next_d = _mm_blend_epi16::<0x0C>(
+            shuffle2::<{ pick(1, 1, 3, 0) }>(d, c),
+            _mm_shuffle_epi32::<{ pick(2, 2, 2, 2) }>(b),
+        );
+        [next_a, next_b, next_c, next_d]
+    }
+}
+
+/// The four state rows after the seven rounds, before the feed-forward.
+#[inline(always)]
+unsafe fn rounds_rows(
+    cv: &[u32; 8],
+    block: &[u8; BLOCK_LEN],
+    block_len: u8,
+    counter: u64,
+    flags: u8,
+) -> [__m128i; 4] {
+    // SAFETY: compiled with SSE4.1 (the caller's contract); every load reads 16 bytes inside
+    // `cv`, `IV` or `block`.
+    unsafe {
+        let mut rows = [
+            load128(cv.as_ptr().cast()),
+            load128(cv[4..].as_ptr().cast()),
+            load128(IV.as_ptr().cast()),
+            _mm_setr_epi32(
+                counter as i32,
+                (counter >> 32) as i32,
+                i32::from(block_len),
+                i32::from(flags),
+            ),
+        ];
+        let natural: [__m128i; 4] = core::array::from_fn(|i| load128(block[16 * i..].as_ptr()));
+        let mut m: RowMessage = [
+            shuffle2::<{ pick(0, 2, 0, 2) }>(natural[0], natural[1]),
+            shuffle2::<{ pick(1, 3, 1, 3) }>(natural[0], natural[1]),
+            shuffle2::<{ pick(0, 2, 0, 2) }>(natural[2], natural[3]),
+            shuffle2::<{ pick(1, 3, 1, 3) }>(natural[2], natural[3]),
+        ];
+        for r in 0..7 {
+            g_rows(&mut rows, m[0], m[1]);
+            // Diagonalise: lane i of rows 1, 2, 3 takes word i+1, i+2, i+3.
+            rows[1] = _mm_shuffle_epi32::<{ pick(1, 2, 3, 0) }>(rows[1]);
+            rows[2] = _mm_shuffle_epi32::<{ pick(2, 3, 0, 1) }>(rows[2]);
+            rows[3] = _mm_shuffle_epi32::<{ pick(3, 0, 1, 2) }>(rows[3]);
+            g_rows(&mut rows, m[2], m[3]);
+            rows[1] = _mm_shuffle_epi32::<{ pick(3, 0, 1, 2) }>(rows[1]);
+            rows[2] = _mm_shuffle_epi32::<{ pick(2, 3, 0, 1) }>(rows[2]);
+            rows[3] = _mm_shuffle_epi32::<{ pick(1, 2, 3, 0) }>(rows[3]);
+            if r < 6 {
+                m = permute_row_message(&m);
+            }
+        }
+        rows
+    }
+}
+
+/// Row-vectorised `compress_in_place`; see [`compress_in_place`].
+///
+/// # Safety
+/// Only from code compiled with SSE4.1 on a CPU that has it.
+#[inline(always)]
+pub(super) unsafe fn compress_rows_in_place(
+    cv: &mut [u32; 8],
+    block: &[u8; BLOCK_LEN],
+    block_len: u8,
+    counter: u64,
+    flags: u8,
+) {
+    // SAFETY: forwarded from the caller; each store writes 16 bytes inside `cv`.
+    unsafe {
+        let rows = rounds_rows(cv, block, block_len, counter, flags);
+        store128(cv.as_mut_ptr().cast(), rows[0].xor(rows[2]));
+        store128(cv[4..].as_mut_ptr().cast(), rows[1].xor(rows[3]));
+    }
+}
+
+/// Row-vectorised root compression: the 64 output bytes of `portable::compress_xof`.
+///
+/// # Safety
+/// Only from code compiled with SSE4.1 on a CPU that has it.
+#[inline(always)]
+pub(super) unsafe fn compress_xof_rows(
+    cv: &[u32; 8],
+    block: &[u8; BLOCK_LEN],
+    block_len: u8,
+    counter: u64,
+    flags: u8,
+    out: &mut [u8; BLOCK_LEN],
+) {
+    // SAFETY: forwarded from the caller; loads read 16 bytes inside `cv`, stores write 16 bytes
+    // inside `out`.
+    unsafe {
+        let rows = rounds_rows(cv, block, block_len, counter, flags);
+        let cv_lo = load128(cv.as_ptr().cast());
+        let cv_hi = load128(cv[4..].as_ptr().cast());
+        let p = out.as_mut_ptr();
+        store128(p, rows[0].xor(rows[2]));
+        store128(p.add(16), rows[1].xor(rows[3]));
+        store128(p.add(32), rows[2].xor(cv_lo));
+        store128(p.add(48), rows[3].xor(cv_hi));
+    }
+}
+
+/// One lane hashed block by block with the row-vectorised compression: for a group too small to
+/// be worth the transposed kernel.
+///
+/// # Safety
+/// Only from code compiled with SSE4.1 on a CPU that has it; `lane.input` holds `blocks` blocks.
+#[inline(always)]
+pub(super) unsafe fn hash_lane_rows(lane: &Lane<'_>, blocks: usize, flags: u8, out: &mut [u8; 32]) {
+    let mut cv = lane.cv;
+    for (j, block) in lane.input.chunks_exact(BLOCK_LEN).enumerate() {
+        let mut block_flags = flags;
+        let mut block_len = BLOCK_LEN as u8;
+        if j == 0 {
+            block_flags |= lane.flags_start;
+        }
+        if j + 1 == blocks {
+            block_flags |= lane.flags_end;
+            block_len = lane.last_block_len;
+        }
+        // SAFETY: forwarded from the caller.
+        unsafe {
+            compress_rows_in_place(
+                &mut cv,
+                block.try_into().unwrap(),
+                block_len,
+                lane.counter,
+                block_flags,
+            )
+        };
+    }
+    for (bytes, word) in out.chunks_exact_mut(4).zip(cv) {
+        bytes.copy_from_slice(&word.to_le_bytes());
+    }
+}
+
+/// Hashes at most four lanes: with the 4-lane transposed kernel when at least
+/// [`MIN_LANES_SSE41_GROUP`] are given, one by one otherwise.
+///
+/// # Safety
+/// Only from code compiled with SSE4.1 on a CPU that has it; `lanes.len() <= 4`,
+/// `out.len() >= lanes.len()` and every lane's input holds `blocks` blocks.
+#[inline(always)]
+pub(super) unsafe fn hash_up_to_four_lanes(
+    lanes: &[Lane<'_>],
+    blocks: usize,
+    flags: u8,
+    out: &mut [[u8; 32]],
+) {
+    // SAFETY: forwarded from the caller.
+    unsafe {
+        if lanes.len() >= MIN_LANES_SSE41_GROUP {
+            hash_group::<__m128i>(lanes, blocks, flags, out);
+        } else {
+            for (lane, out) in lanes.iter().zip(out) {
+                hash_lane_rows(lane, blocks, flags, out);
+            }
+        }
+    }
+}
+
+/// Below this many lanes, single compressions beat one padded 4-lane pass.
+const MIN_LANES_SSE41_GROUP: usize = 2;
+
+// ---------------------------------------------------------------------------------------------
+// Entry points.
+
+/// Compresses one block into `cv`: the SSE4.1 form of `portable::compress_in_place`.
+///
+/// # Safety
+/// The CPU must support SSE4.1.
+#[target_feature(enable = "sse4.1")]
 pub(crate) unsafe fn compress_in_place(
     cv: &mut [u32; 8],
     block: &[u8; BLOCK_LEN],
@@ -11,18 +681,39 @@ pub(crate) unsafe fn compress_in_place(
     counter: u64,
     flags: u8,
 ) {
-    portable::compress_in_place(cv, block, block_len, counter, flags)
+    // SAFETY: SSE4.1 is enabled here and present (our contract).
+    unsafe { compress_rows_in_place(cv, block, block_len, counter, flags) }
 }
 
+/// Hashes every lane, four at a time: the SSE4.1 form of `portable::hash_lanes`.
+///
+/// # Safety
+/// The CPU must support SSE4.1; `out.len() >= lanes.len()` and every lane's input is
+/// `blocks * BLOCK_LEN` bytes (as `kernels::hash_lanes` checks).
+#[target_feature(enable = "sse4.1")]
 pub(crate) unsafe fn hash_lanes(
     lanes: &[Lane<'_>],
     blocks: usize,
     flags: u8,
     out: &mut [[u8; 32]],
 ) {
-    portable::hash_lanes(lanes, blocks, flags, out)
+    // SAFETY: SSE4.1 is enabled here and present; the lengths are our contract.
+    unsafe {
+        for (group, out) in lanes.chunks(4).zip(out.chunks_mut(4)) {
+            if group.len() == 4 {
+                hash_group::<__m128i>(group, blocks, flags, out);
+            } else {
+                hash_up_to_four_lanes(group, blocks, flags, out);
+            }
+        }
+    }
 }
 
+/// Extended output, four blocks at a time: the SSE4.1 form of `portable::xof_many`.
+///
+/// # Safety
+/// The CPU must support SSE4.1; `out.len()` must be a multiple of `BLOCK_LEN`.
+#[target_feature(enable = "sse4.1")]
 pub(crate) unsafe fn xof_many(
     cv: &[u32; 8],
     block: &[u8; BLOCK_LEN],
@@ -31,5 +722,242 @@ pub(crate) unsafe fn xof_many(
     flags: u8,
     out: &mut [u8],
 ) {
-    portable::xof_many(cv, block, block_len, counter, flags, out)
+    // SAFETY: SSE4.1 is enabled here and present (our contract).
+    unsafe { xof_many_from(cv, block, block_len, counter, flags, out) }
+}
+
+/// The tail of `xof_many` shared with AVX2: groups of four output blocks, then single ones.
+/// `counter` is the counter of the first block of `out`.
+///
+/// # Safety
+/// Only from code compiled with SSE4.1 on a CPU that has it; `out.len()` is a multiple of
+/// `BLOCK_LEN`.
+#[inline(always)]
+pub(super) unsafe fn xof_many_from(
+    cv: &[u32; 8],
+    block: &[u8; BLOCK_LEN],
+    block_len: u8,
+    counter: u64,
+    flags: u8,
+    out: &mut [u8],
+) {
+    const GROUP: usize = 4 * BLOCK_LEN;
+    // SAFETY: forwarded from the caller; each group slice is exactly 4 blocks.
+    unsafe {
+        let mut counter = counter;
+        let mut groups = out.chunks_exact_mut(GROUP);
+        if groups.len() > 0 {
+            let m = broadcast_block::<__m128i>(block);
+            for group in &mut groups {
+                xof_group(cv, &m, block_len, counter, flags, group);
+                counter = counter.wrapping_add(4);
+            }
+        }
+        for out_block in groups.into_remainder().chunks_exact_mut(BLOCK_LEN) {
+            compress_xof_rows(
+                cv,
+                block,
+                block_len,
+                counter,
+                flags,
+                out_block.try_into().unwrap(),
+            );
+            counter = counter.wrapping_add(1);
+        }
+    }
+}
+
+#[cfg(all(test, feature = "std"))]
+pub(super) mod tests {
+    //! Differential tests against the portable kernels, shared with `avx2`'s tests.
+
+    use super::super::kernels::{Lane, BLOCK_LEN};
+    use super::super::portable;
+    use rand::{Rng, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+
+    /// One backend's kernels, callable safely because they are only built once the CPU feature
+    /// has been detected.
+    pub(crate) struct Kernels {
+        pub degree: usize,
+        pub compress_in_place: fn(&mut [u32; 8], &[u8; BLOCK_LEN], u8, u64, u8),
+        pub hash_lanes: fn(&[Lane<'_>], usize, u8, &mut [[u8; 32]]),
+        pub xof_many: fn(&[u32; 8], &[u8; BLOCK_LEN], u8, u64, u8, &mut [u8]),
+    }
+
+    fn kernels() -> Option<Kernels> {
+        if !std::is_x86_feature_detected!("sse4.1") {
+            println!("skipped: this CPU lacks SSE4.1");
+            return None;
+        }
+        // SAFETY (each closure): SSE4.1 is present, detected above; `hash_lanes` is only given
+        // lanes of `blocks` blocks and enough outputs, `xof_many` whole blocks.
+        Some(Kernels {
+            degree: 4,
+            compress_in_place: |cv, block, len, counter, flags| unsafe {
+                super::compress_in_place(cv, block, len, counter, flags)
+            },
+            hash_lanes: |lanes, blocks, flags, out| unsafe {
+                super::hash_lanes(lanes, blocks, flags, out)
+            },
+            xof_many: |cv, block, len, counter, flags, out| unsafe {
+                super::xof_many(cv, block, len, counter, flags, out)
+            },
+        })
+    }
+
+    /// Every test starts from the same seed so that failures reproduce.
+    fn rng() -> ChaCha8Rng {
+        ChaCha8Rng::seed_from_u64(0xB1A4E3)
+    }
+
+    /// Counters that exercise the high word and the carry out of the low word.
+    fn interesting_counter(rng: &mut ChaCha8Rng) -> u64 {
+        match rng.gen_range(0..5) {
+            0 => rng.gen(),
+            1 => (1 << 32) - rng.gen_range(1..=20),
+            2 => rng.gen_range(0..1000),
+            3 => u64::MAX - rng.gen_range(0..20),
+            _ => u64::from(rng.gen::<u32>()),
+        }
+    }
+
+    fn random_block(rng: &mut ChaCha8Rng) -> [u8; BLOCK_LEN] {
+        let mut block = [0; BLOCK_LEN];
+        rng.fill(&mut block[..]);
+        block
+    }
+
+    pub(crate) fn check_compress(k: &Kernels) {
+        let mut rng = rng();
+        for _ in 0..2000 {
+            let cv: [u32; 8] = rng.gen();
+            let block = random_block(&mut rng);
+            let len = rng.gen_range(0..=64);
+            let counter = interesting_counter(&mut rng);
+            let flags = rng.gen();
+            let mut expected = cv;
+            portable::compress_in_place(&mut expected, &block, len, counter, flags);
+            let mut got = cv;
+            (k.compress_in_place)(&mut got, &block, len, counter, flags);
+            assert_eq!(
+                got, expected,
+                "len {len} counter {counter:#x} flags {flags:#x}"
+            );
+        }
+    }
+
+    pub(crate) fn check_hash_lanes(k: &Kernels) {
+        let mut rng = rng();
+        for blocks in [0, 1, 2, 3, 16] {
+            for n in 0..=3 * k.degree + 3 {
+                let lane_len = blocks * BLOCK_LEN;
+                let mut buffer = vec![0u8; n * lane_len + 32];
+                rng.fill(&mut buffer[..]);
+                let lanes: Vec<Lane<'_>> = (0..n)
+                    .map(|i| {
+                        // Each lane starts 1 to 31 bytes past a multiple of its length.
+                        let start = i * lane_len + rng.gen_range(1..32);
+                        Lane {
+                            input: &buffer[start..start + lane_len],
+                            cv: rng.gen(),
+                            counter: interesting_counter(&mut rng),
+                            flags_start: rng.gen(),
+                            flags_end: rng.gen(),
+                            last_block_len: rng.gen_range(0..=64),
+                        }
+                    })
+                    .collect();
+                let flags = rng.gen();
+                let mut expected = vec![[0u8; 32]; n];
+                portable::hash_lanes(&lanes, blocks, flags, &mut expected);
+                // One spare output checks that nothing past the lanes is written.
+                let mut got = vec![[0xA5u8; 32]; n + 1];
+                (k.hash_lanes)(&lanes, blocks, flags, &mut got);
+                assert_eq!(got[..n], expected[..], "{n} lanes of {blocks} blocks");
+                assert_eq!(
+                    got[n], [0xA5; 32],
+                    "{n} lanes of {blocks} blocks: spare output"
+                );
+            }
+        }
+    }
+
+    pub(crate) fn check_xof_many(k: &Kernels) {
+        let mut rng = rng();
+        for blocks in 0..40 {
+            let cv: [u32; 8] = rng.gen();
+            let block = random_block(&mut rng);
+            let len = rng.gen_range(0..=64);
+            let counter = match blocks % 3 {
+                0 => u64::from(u32::MAX) - rng.gen_range(0..blocks as u64 + 1),
+                1 => u64::MAX - rng.gen_range(0..blocks as u64 + 1),
+                _ => interesting_counter(&mut rng),
+            };
+            let flags = rng.gen();
+            let mut expected = vec![0u8; blocks * BLOCK_LEN];
+            portable::xof_many(&cv, &block, len, counter, flags, &mut expected);
+            let mut got = vec![0u8; blocks * BLOCK_LEN];
+            (k.xof_many)(&cv, &block, len, counter, flags, &mut got);
+            assert_eq!(got, expected, "{blocks} blocks from counter {counter:#x}");
+        }
+    }
+
+    /// BLAKE3 of the empty input: one block of zeros, length 0, counter 0, flags
+    /// CHUNK_START | CHUNK_END | ROOT, through each kernel.
+    pub(crate) fn check_empty_input(k: &Kernels) {
+        const EMPTY_HASH: &str = "af1349b9f5f9a1a6a0404dea36dcc9499bcb25c9adc112b7cc9a93cae41f3262";
+        let hex = |bytes: &[u8]| bytes.iter().map(|b| format!("{b:02x}")).collect::<String>();
+        let iv = crate::blake2s::IV;
+        let zeros = [0u8; BLOCK_LEN];
+
+        let mut cv = iv;
+        (k.compress_in_place)(&mut cv, &zeros, 0, 0, 11);
+        let bytes: Vec<u8> = cv.iter().flat_map(|w| w.to_le_bytes()).collect();
+        assert_eq!(hex(&bytes), EMPTY_HASH, "compress_in_place");
+
+        let lane = Lane {
+            input: &zeros,
+            cv: iv,
+            counter: 0,
+            flags_start: 1,
+            flags_end: 10,
+            last_block_len: 0,
+        };
+        let mut out = [[0u8; 32]];
+        (k.hash_lanes)(&[lane], 1, 0, &mut out);
+        assert_eq!(hex(&out[0]), EMPTY_HASH, "hash_lanes");
+
+        let mut xof = [0u8; 9 * BLOCK_LEN];
+        (k.xof_many)(&iv, &zeros, 0, 0, 11, &mut xof);
+        assert_eq!(hex(&xof[..32]), EMPTY_HASH, "xof_many");
+    }
+
+    #[test]
+    fn compress_in_place_matches_portable() {
+        if let Some(k) = kernels() {
+            check_compress(&k);
+        }
+    }
+
+    #[test]
+    fn hash_lanes_matches_portable() {
+        if let Some(k) = kernels() {
+            check_hash_lanes(&k);
+        }
+    }
+
+    #[test]
+    fn xof_many_matches_portable() {
+        if let Some(k) = kernels() {
+            check_xof_many(&k);
+        }
+    }
+
+    #[test]
+    fn empty_input_hash() {
+        if let Some(k) = kernels() {
+            check_empty_input(&k);
+        }
+    }
 }

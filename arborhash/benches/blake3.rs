@@ -1,0 +1,128 @@
+//! BLAKE3: arborhash beside the `blake3` crate in one run. Note that on a CPU with AVX-512 the
+//! crate uses its AVX-512 kernels, which arborhash does not have (it stops at AVX2).
+//!
+//! Groups: `blake3/oneshot/N`, `blake3/incremental_W/1048576` (W-byte writes),
+//! `blake3/many_N/256` (256 messages of N bytes: `hash_many` against the crate one by one),
+//! `blake3/rayon/N` (`update_rayon`), and `blake3/rayon_threshold/N` (ours, `update` against
+//! `update_rayon`, to place the multi-threading threshold).
+
+use arborhash::blake3 as ours;
+use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+
+fn input(len: usize) -> Vec<u8> {
+    // Not zeros: lazily zeroed pages distort large measurements.
+    (0..len).map(|i| (i * 7 + i / 251) as u8).collect()
+}
+
+fn oneshot(c: &mut Criterion) {
+    for len in [64, 1024, 4096, 16 * 1024, 1 << 20] {
+        let data = input(len);
+        let mut g = c.benchmark_group(format!("blake3/oneshot/{len}"));
+        g.throughput(Throughput::Bytes(len as u64));
+        g.bench_function("arborhash", |b| b.iter(|| ours::hash(black_box(&data))));
+        g.bench_function("blake3", |b| b.iter(|| blake3::hash(black_box(&data))));
+        g.finish();
+    }
+}
+
+fn incremental(c: &mut Criterion) {
+    let data = input(1 << 20);
+    for write in [64, 1024] {
+        let mut g = c.benchmark_group(format!("blake3/incremental_{write}/{}", data.len()));
+        g.throughput(Throughput::Bytes(data.len() as u64));
+        g.bench_function("arborhash", |b| {
+            b.iter(|| {
+                let mut h = ours::Hasher::new();
+                for piece in data.chunks(write) {
+                    h.update(piece);
+                }
+                h.finalize()
+            })
+        });
+        g.bench_function("blake3", |b| {
+            b.iter(|| {
+                let mut h = blake3::Hasher::new();
+                for piece in data.chunks(write) {
+                    h.update(piece);
+                }
+                h.finalize()
+            })
+        });
+        g.finish();
+    }
+}
+
+fn many(c: &mut Criterion) {
+    const COUNT: usize = 256;
+    for len in [1024, 4096] {
+        let data = input(len * COUNT);
+        let messages: Vec<&[u8]> = data.chunks(len).collect();
+        let mut g = c.benchmark_group(format!("blake3/many_{len}/{COUNT}"));
+        g.throughput(Throughput::Bytes(data.len() as u64));
+        let mut out = vec![ours::Hash::from_bytes([0; 32]); COUNT];
+        g.bench_function("arborhash", |b| {
+            b.iter(|| ours::many::hash_many(black_box(&messages), &mut out))
+        });
+        g.bench_function("arborhash_one_by_one", |b| {
+            b.iter(|| {
+                for (m, o) in messages.iter().zip(out.iter_mut()) {
+                    *o = ours::hash(black_box(m));
+                }
+            })
+        });
+        let mut theirs = vec![blake3::Hash::from_bytes([0; 32]); COUNT];
+        g.bench_function("blake3", |b| {
+            b.iter(|| {
+                for (m, o) in messages.iter().zip(theirs.iter_mut()) {
+                    *o = blake3::hash(black_box(m));
+                }
+            })
+        });
+        g.finish();
+    }
+}
+
+fn rayon(c: &mut Criterion) {
+    for len in [16 << 20, 256 << 20] {
+        let data = input(len);
+        let mut g = c.benchmark_group(format!("blake3/rayon/{len}"));
+        g.throughput(Throughput::Bytes(len as u64));
+        g.sample_size(10);
+        g.bench_function("arborhash", |b| {
+            b.iter(|| {
+                ours::Hasher::new()
+                    .update_rayon(black_box(&data))
+                    .finalize()
+            })
+        });
+        g.bench_function("blake3", |b| {
+            b.iter(|| {
+                blake3::Hasher::new()
+                    .update_rayon(black_box(&data))
+                    .finalize()
+            })
+        });
+        g.finish();
+    }
+    let data = input(1 << 20);
+    for len in [64 << 10, 128 << 10, 256 << 10, 512 << 10, 1 << 20] {
+        let mut g = c.benchmark_group("blake3/rayon_threshold");
+        g.throughput(Throughput::Bytes(len as u64));
+        let data = &data[..len];
+        g.bench_with_input(BenchmarkId::new("update", len), data, |b, d| {
+            b.iter(|| ours::Hasher::new().update(d).finalize())
+        });
+        g.bench_with_input(BenchmarkId::new("update_rayon", len), data, |b, d| {
+            b.iter(|| ours::Hasher::new().update_rayon(d).finalize())
+        });
+        g.bench_with_input(
+            BenchmarkId::new("blake3_update_rayon", len),
+            data,
+            |b, d| b.iter(|| blake3::Hasher::new().update_rayon(d).finalize()),
+        );
+        g.finish();
+    }
+}
+
+criterion_group!(benches, oneshot, incremental, many, rayon);
+criterion_main!(benches);

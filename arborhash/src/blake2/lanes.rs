@@ -1,0 +1,85 @@
+//! Driving the multi-lane kernels: a kernel call over a variable number of lanes without
+//! allocation, and a scheduler that keeps every lane busy with a stream of independent messages.
+
+use super::variant::{Variant, MAX_LANES};
+use super::Lane;
+use crate::platform::Platform;
+
+/// Compresses `blocks` blocks (`stride` bytes apart) in each of up to `MAX_LANES` lanes with one
+/// kernel call. Returns the lanes' updated counters, in order.
+pub(crate) fn compress_lane_list<'a, V: Variant>(
+    p: Platform,
+    lanes: impl IntoIterator<Item = Lane<'a, V::Word>>,
+    blocks: usize,
+    stride: usize,
+) -> [u128; MAX_LANES] {
+    // The kernel wants a slice; unused slots of this fixed array point at scratch words and are
+    // never passed to it.
+    let mut scratch = [[V::Word::default(); 8]; MAX_LANES];
+    let mut list = scratch.each_mut().map(|h| Lane {
+        h,
+        input: &[],
+        count: 0,
+        last: None,
+    });
+    let mut used = 0;
+    for lane in lanes {
+        list[used] = lane;
+        used += 1;
+    }
+    V::compress_lanes(p, &mut list[..used], blocks, stride);
+    list.map(|lane| lane.count)
+}
+
+/// A run of blocks a job can compress next: `lane.input` holds `blocks` contiguous blocks, and
+/// `lane.last` says whether the last of them ends the message.
+pub(crate) struct Run<'a, W> {
+    pub lane: Lane<'a, W>,
+    pub blocks: usize,
+}
+
+/// One message advanced by the scheduler.
+pub(crate) trait Job<W> {
+    /// The next run of blocks (at least one). Only called while the job is not finished.
+    fn run(&mut self) -> Run<'_, W>;
+    /// Records that the first `blocks` blocks of the last run were compressed, leaving the
+    /// counter at `count`. Returns true when the job is finished.
+    fn advance(&mut self, blocks: usize, count: u128) -> bool;
+}
+
+/// Runs every job to completion, `degree` lanes at a time. Each kernel call compresses as many
+/// blocks as the shortest current run; a lane whose job finishes is refilled with the next job
+/// at once, so jobs of mixed lengths keep the lanes full.
+pub(crate) fn run_jobs<V: Variant, J: Job<V::Word>>(
+    p: Platform,
+    jobs: impl IntoIterator<Item = J>,
+) {
+    let mut jobs = jobs.into_iter();
+    let degree = V::degree(p).clamp(1, MAX_LANES);
+    let mut slots: [Option<J>; MAX_LANES] = core::array::from_fn(|_| None);
+    loop {
+        for slot in slots[..degree].iter_mut().filter(|s| s.is_none()) {
+            *slot = jobs.next();
+        }
+        let mut runs: [Option<Run<'_, V::Word>>; MAX_LANES] = core::array::from_fn(|_| None);
+        for (run, slot) in runs.iter_mut().zip(slots.iter_mut()) {
+            *run = slot.as_mut().map(|job| job.run());
+        }
+        let Some(blocks) = runs.iter().flatten().map(|r| r.blocks).min() else {
+            return;
+        };
+        let lanes = runs.into_iter().flatten().map(|mut run| {
+            if run.blocks > blocks {
+                run.lane.last = None;
+            }
+            run.lane
+        });
+        let counts = compress_lane_list::<V>(p, lanes, blocks, V::BLOCKBYTES);
+        let active = slots.iter_mut().filter(|s| s.is_some());
+        for (slot, count) in active.zip(counts) {
+            if slot.as_mut().is_some_and(|job| job.advance(blocks, count)) {
+                *slot = None;
+            }
+        }
+    }
+}

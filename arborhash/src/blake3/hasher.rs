@@ -1,0 +1,205 @@
+//! The incremental hasher.
+
+use core::fmt;
+
+use super::output::OutputReader;
+use super::tree::{Output, Params, Tree, CHUNK_LEN};
+use super::{context_key, Hash, KEY_LEN};
+use crate::platform::Platform;
+
+/// Input held back so that writes of any size reach the kernels as many chunks at once: 8
+/// chunks fill AVX2's 8 lanes. The last chunk is never hashed until more input or `finalize`
+/// shows whether it is the last, so the buffer is hashed only when full and more input arrives.
+const BUF_LEN: usize = 8 * CHUNK_LEN;
+
+/// An incremental BLAKE3 hasher: `update` with input in pieces of any size, then `finalize` or
+/// `finalize_xof`.
+///
+/// Small writes are gathered in an 8 KiB buffer and hashed 8 chunks at a time; large writes are
+/// hashed straight from the caller's memory. The result does not depend on how the input was
+/// split.
+#[derive(Clone)]
+pub struct Hasher {
+    tree: Tree,
+    buf: [u8; BUF_LEN],
+    buf_len: usize,
+}
+
+impl Hasher {
+    fn from_tree(tree: Tree) -> Hasher {
+        Hasher {
+            tree,
+            buf: [0; BUF_LEN],
+            buf_len: 0,
+        }
+    }
+
+    pub(crate) fn for_subtree(params: Params, first_chunk: u64) -> Hasher {
+        Hasher::from_tree(Tree::new(params, first_chunk))
+    }
+
+    pub(crate) fn first_chunk(&self) -> u64 {
+        self.tree.first_chunk()
+    }
+
+    /// A hasher for the default hash function.
+    pub fn new() -> Hasher {
+        Hasher::from_tree(Tree::new(Params::HASH, 0))
+    }
+
+    /// A hasher for the keyed hash function (a MAC or PRF with a 32-byte key).
+    pub fn new_keyed(key: &[u8; KEY_LEN]) -> Hasher {
+        Hasher::from_tree(Tree::new(Params::keyed(key), 0))
+    }
+
+    /// A hasher for the key derivation function: `context` should be hardcoded, globally unique
+    /// and application-specific; the key material is the input.
+    pub fn new_derive_key(context: &str) -> Hasher {
+        let context_key = context_key(Platform::current(), context);
+        Hasher::from_tree(Tree::new(Params::derive_key_material(&context_key), 0))
+    }
+
+    /// Forgets all input, keeping the mode and key.
+    pub fn reset(&mut self) -> &mut Hasher {
+        self.tree = Tree::new(self.tree.params(), self.tree.first_chunk());
+        self.buf_len = 0;
+        self
+    }
+
+    /// Adds input.
+    pub fn update(&mut self, input: &[u8]) -> &mut Hasher {
+        self.update_with(Platform::current(), input, false);
+        self
+    }
+
+    fn update_with(&mut self, p: Platform, mut input: &[u8], parallel: bool) {
+        if self.buf_len > 0 {
+            let take = input.len().min(BUF_LEN - self.buf_len);
+            self.buf[self.buf_len..self.buf_len + take].copy_from_slice(&input[..take]);
+            self.buf_len += take;
+            input = &input[take..];
+            if input.is_empty() {
+                return;
+            }
+            // The buffer is full and more input follows, so none of it is the last chunk.
+            self.tree.push_chunks(p, &self.buf, false);
+            self.buf_len = 0;
+        }
+        if input.len() > BUF_LEN {
+            // Straight from the caller's memory, keeping back the chunk that may be the last.
+            let whole = (input.len() - 1) / CHUNK_LEN * CHUNK_LEN;
+            self.tree.push_chunks(p, &input[..whole], parallel);
+            input = &input[whole..];
+        }
+        self.buf[..input.len()].copy_from_slice(input);
+        self.buf_len = input.len();
+    }
+
+    pub(crate) fn top_node(&self, p: Platform) -> Output {
+        self.tree.clone().finish(p, &self.buf[..self.buf_len])
+    }
+
+    fn root_node(&self, p: Platform) -> Output {
+        assert_eq!(
+            self.tree.first_chunk(),
+            0,
+            "a subtree hasher (nonzero offset) is finished with hazmat::finalize_subtree"
+        );
+        self.top_node(p)
+    }
+
+    /// The hash of all input so far. The hasher is unchanged and can take more input.
+    pub fn finalize(&self) -> Hash {
+        let p = Platform::current();
+        Hash::from_bytes(self.root_node(p).root_hash(p))
+    }
+
+    /// A reader for the extended output of all input so far.
+    pub fn finalize_xof(&self) -> OutputReader {
+        OutputReader::new(self.root_node(Platform::current()))
+    }
+
+    /// Bytes of input so far.
+    pub fn count(&self) -> u64 {
+        self.tree.chunks() * CHUNK_LEN as u64 + self.buf_len as u64
+    }
+
+    /// Like [`update`](Hasher::update), but hashes a large input on several threads (rayon's
+    /// global pool). Inputs shorter than 256 KiB (the measured break-even on the development
+    /// machine) are hashed on the calling thread, exactly like `update`.
+    #[cfg(feature = "rayon")]
+    pub fn update_rayon(&mut self, input: &[u8]) -> &mut Hasher {
+        self.update_with(Platform::current(), input, true);
+        self
+    }
+
+    /// Hashes a file by memory-mapping it; files shorter than 16 KiB (where mapping costs more
+    /// than it saves), and files that cannot be mapped (pipes, special files), are read normally.
+    #[cfg(feature = "mmap")]
+    pub fn update_mmap(
+        &mut self,
+        path: impl AsRef<std::path::Path>,
+    ) -> std::io::Result<&mut Hasher> {
+        self.update_file(path.as_ref(), false)
+    }
+
+    /// Like [`update_mmap`](Hasher::update_mmap), hashing the mapped file on several threads
+    /// as [`update_rayon`](Hasher::update_rayon) does.
+    #[cfg(all(feature = "mmap", feature = "rayon"))]
+    pub fn update_mmap_rayon(
+        &mut self,
+        path: impl AsRef<std::path::Path>,
+    ) -> std::io::Result<&mut Hasher> {
+        self.update_file(path.as_ref(), true)
+    }
+
+    #[cfg(feature = "mmap")]
+    fn update_file(
+        &mut self,
+        path: &std::path::Path,
+        parallel: bool,
+    ) -> std::io::Result<&mut Hasher> {
+        /// Below this, reading into a buffer beats setting up a mapping.
+        const MMAP_MIN_LEN: u64 = 16 * 1024;
+        let mut file = std::fs::File::open(path)?;
+        let metadata = file.metadata()?;
+        if metadata.is_file() && metadata.len() >= MMAP_MIN_LEN {
+            // SAFETY: the mapping is read-only and dropped before we return. If another process
+            // truncates or rewrites the file meanwhile, the bytes hashed may be inconsistent or
+            // the process may get SIGBUS, as with every mmap-based hasher (b3sum included); no
+            // Rust invariant depends on the contents.
+            let map = unsafe { memmap2::Mmap::map(&file)? };
+            self.update_with(Platform::current(), &map, parallel);
+        } else {
+            std::io::copy(&mut file, self)?;
+        }
+        Ok(self)
+    }
+}
+
+impl Default for Hasher {
+    fn default() -> Hasher {
+        Hasher::new()
+    }
+}
+
+impl fmt::Debug for Hasher {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // The key and the buffered input may be secret; show only how much went in.
+        f.debug_struct("Hasher")
+            .field("count", &self.count())
+            .finish_non_exhaustive()
+    }
+}
+
+#[cfg(feature = "std")]
+impl std::io::Write for Hasher {
+    fn write(&mut self, input: &[u8]) -> std::io::Result<usize> {
+        self.update(input);
+        Ok(input.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}

@@ -1,0 +1,249 @@
+//! Subtrees: hashing parts of one input separately (on other threads or machines) and merging
+//! their chaining values into the hash of the whole. Names follow the `blake3` crate's `hazmat`
+//! module.
+//!
+//! # Which subtrees are valid
+//!
+//! BLAKE3's tree is fixed by the input length: the left child of every parent holds the largest
+//! power of two of whole chunks that leaves at least one byte for the right. So a part of the
+//! input can be hashed on its own only if it is one of those subtrees:
+//!
+//! - it starts at a byte offset that is a multiple of [`CHUNK_LEN`]; call its first chunk index
+//!   `N = offset / CHUNK_LEN`;
+//! - it holds at most `2^(trailing zeros of N)` chunks (any number if `N == 0`), which is
+//!   [`max_subtree_len`];
+//! - unless it is the last part of the input, it holds a power-of-two number of whole chunks;
+//!   the last part may end with a partial chunk, but holds at least one byte.
+//!
+//! [`hash_subtree`] checks what it can (the first two rules, and non-emptiness) and returns a
+//! [`SubtreeError`] otherwise; the third depends on what comes after and cannot be checked.
+//! Two sibling chaining values merge with [`merge_subtrees_non_root`], and the root's two
+//! children with [`merge_subtrees_root`] or [`merge_subtrees_root_xof`]. An input of at most one
+//! chunk has no parents: its root comes from [`single_chunk_root`]. [`left_subtree_len`] says
+//! where the root (or any parent over `len` bytes) splits.
+//!
+//! ```
+//! use arborhash::blake3::{self, hazmat::{self, Mode}};
+//! let input = vec![7u8; 5000];
+//! let split = hazmat::left_subtree_len(input.len() as u64) as usize; // 4096
+//! let left = hazmat::hash_subtree(Mode::Hash, 0, &input[..split]).unwrap();
+//! let right = hazmat::hash_subtree(Mode::Hash, split as u64, &input[split..]).unwrap();
+//! assert_eq!(hazmat::merge_subtrees_root(&left, &right, Mode::Hash), blake3::hash(&input));
+//! ```
+//!
+//! Mistakes that pass these checks (merging subtrees that are not siblings, a short subtree that
+//! is not last) give a wrong hash, never an error: compare with [`super::hash`] in tests.
+
+use core::fmt;
+
+use super::tree::{chunk_output, hash_all, parent_output, Params, CHUNK_LEN};
+use super::{context_key, Hash, Hasher, OutputReader, KEY_LEN};
+use crate::platform::Platform;
+
+/// A non-root hash of a chunk or subtree.
+pub type ChainingValue = [u8; 32];
+
+/// The hashed context string of the derive-key mode, from [`hash_derive_key_context`].
+pub type ContextKey = [u8; 32];
+
+/// Which of the three BLAKE3 functions a subtree belongs to. Every part of one input must be
+/// hashed and merged in the same mode.
+#[derive(Clone, Copy, Debug)]
+pub enum Mode<'a> {
+    /// [`hash`](super::hash).
+    Hash,
+    /// [`keyed_hash`](super::keyed_hash) with this key.
+    KeyedHash(&'a [u8; KEY_LEN]),
+    /// [`derive_key`](super::derive_key), with the context key from
+    /// [`hash_derive_key_context`].
+    DeriveKeyMaterial(&'a ContextKey),
+}
+
+impl Mode<'_> {
+    fn params(self) -> Params {
+        match self {
+            Mode::Hash => Params::HASH,
+            Mode::KeyedHash(key) => Params::keyed(key),
+            Mode::DeriveKeyMaterial(context_key) => Params::derive_key_material(context_key),
+        }
+    }
+}
+
+/// Hashes a derive-key context string once, for [`Mode::DeriveKeyMaterial`].
+pub fn hash_derive_key_context(context: &str) -> ContextKey {
+    context_key(Platform::current(), context)
+}
+
+/// Why a subtree cannot be hashed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SubtreeError {
+    /// Subtrees start at a multiple of [`CHUNK_LEN`].
+    OffsetNotChunkAligned {
+        /// The offset given.
+        offset: u64,
+    },
+    /// A subtree holds at least one byte.
+    Empty,
+    /// The subtree starting at `offset` holds at most `max` bytes ([`max_subtree_len`]).
+    TooLong {
+        /// The subtree's start.
+        offset: u64,
+        /// The length given.
+        len: u64,
+        /// The most bytes a subtree starting there can hold.
+        max: u64,
+    },
+    /// [`single_chunk_root`] takes at most [`CHUNK_LEN`] bytes; longer inputs have parents.
+    NotSingleChunk {
+        /// The length given.
+        len: u64,
+    },
+}
+
+impl fmt::Display for SubtreeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            SubtreeError::OffsetNotChunkAligned { offset } => write!(
+                f,
+                "subtree offset {offset} is not a multiple of the chunk length {CHUNK_LEN}"
+            ),
+            SubtreeError::Empty => f.write_str("a subtree holds at least one byte"),
+            SubtreeError::TooLong { offset, len, max } => write!(
+                f,
+                "the subtree starting at {offset} holds at most {max} bytes, not {len}"
+            ),
+            SubtreeError::NotSingleChunk { len } => write!(
+                f,
+                "an input of {len} bytes is longer than one chunk ({CHUNK_LEN} bytes)"
+            ),
+        }
+    }
+}
+
+#[cfg(feature = "std")]
+impl std::error::Error for SubtreeError {}
+
+/// The most bytes a subtree starting at `input_offset` can hold: `None` for offset 0 (no
+/// limit), `CHUNK_LEN * 2^(trailing zeros of offset / CHUNK_LEN)` otherwise, and `Some(0)` for
+/// an offset that is not a multiple of `CHUNK_LEN` (no subtree starts there).
+pub fn max_subtree_len(input_offset: u64) -> Option<u64> {
+    if input_offset == 0 {
+        return None;
+    }
+    if input_offset % CHUNK_LEN as u64 != 0 {
+        return Some(0);
+    }
+    let chunk_index = input_offset / CHUNK_LEN as u64;
+    Some((CHUNK_LEN as u64) << chunk_index.trailing_zeros())
+}
+
+/// The length of the left child of a parent over `input_len` bytes: the largest power of two
+/// of whole chunks that leaves at least one byte for the right child. Panics if
+/// `input_len <= CHUNK_LEN` (such an input is a single chunk with no children).
+pub fn left_subtree_len(input_len: u64) -> u64 {
+    assert!(
+        input_len > CHUNK_LEN as u64,
+        "left_subtree_len: input_len must exceed CHUNK_LEN ({CHUNK_LEN}), got {input_len}"
+    );
+    let full_chunks = (input_len - 1) / CHUNK_LEN as u64;
+    (CHUNK_LEN as u64) << (63 - full_chunks.leading_zeros())
+}
+
+fn check_subtree(input_offset: u64, len: u64) -> Result<u64, SubtreeError> {
+    if input_offset % CHUNK_LEN as u64 != 0 {
+        return Err(SubtreeError::OffsetNotChunkAligned {
+            offset: input_offset,
+        });
+    }
+    if len == 0 {
+        return Err(SubtreeError::Empty);
+    }
+    if let Some(max) = max_subtree_len(input_offset) {
+        if len > max {
+            return Err(SubtreeError::TooLong {
+                offset: input_offset,
+                len,
+                max,
+            });
+        }
+    }
+    Ok(input_offset / CHUNK_LEN as u64)
+}
+
+/// The chaining value of the subtree holding `input`, which starts `input_offset` bytes into
+/// the whole input (see the [module documentation](self) for which subtrees are valid). Uses
+/// the same wide kernels as [`hash`](super::hash).
+pub fn hash_subtree(
+    mode: Mode<'_>,
+    input_offset: u64,
+    input: &[u8],
+) -> Result<ChainingValue, SubtreeError> {
+    let first_chunk = check_subtree(input_offset, input.len() as u64)?;
+    let p = Platform::current();
+    Ok(hash_all(p, input, mode.params(), first_chunk).chaining_value(p))
+}
+
+/// An incremental hasher for the subtree starting at `input_offset`; finish it with
+/// [`finalize_subtree`], not `finalize`.
+pub fn subtree_hasher(mode: Mode<'_>, input_offset: u64) -> Result<Hasher, SubtreeError> {
+    // Check the offset alone; the length is checked when finishing.
+    check_subtree(input_offset, 1)?;
+    Ok(Hasher::for_subtree(
+        mode.params(),
+        input_offset / CHUNK_LEN as u64,
+    ))
+}
+
+/// The chaining value of the subtree fed to `hasher`, which came from [`subtree_hasher`] with
+/// `input_offset` (the offset is checked again against the length hashed).
+pub fn finalize_subtree(hasher: &Hasher, input_offset: u64) -> Result<ChainingValue, SubtreeError> {
+    check_subtree(input_offset, hasher.count())?;
+    assert_eq!(
+        hasher.first_chunk(),
+        input_offset / CHUNK_LEN as u64,
+        "finalize_subtree: input_offset differs from the one the hasher was made with"
+    );
+    let p = Platform::current();
+    Ok(hasher.top_node(p).chaining_value(p))
+}
+
+/// The chaining value of the parent of two sibling subtrees, below the root.
+pub fn merge_subtrees_non_root(
+    left_child: &ChainingValue,
+    right_child: &ChainingValue,
+    mode: Mode<'_>,
+) -> ChainingValue {
+    parent_output(left_child, right_child, mode.params()).chaining_value(Platform::current())
+}
+
+/// The hash of an input from the chaining values of the root's two children (inputs longer
+/// than one chunk; see [`single_chunk_root`] for the others).
+pub fn merge_subtrees_root(
+    left_child: &ChainingValue,
+    right_child: &ChainingValue,
+    mode: Mode<'_>,
+) -> Hash {
+    let root = parent_output(left_child, right_child, mode.params());
+    Hash::from_bytes(root.root_hash(Platform::current()))
+}
+
+/// Like [`merge_subtrees_root`], giving the extended output.
+pub fn merge_subtrees_root_xof(
+    left_child: &ChainingValue,
+    right_child: &ChainingValue,
+    mode: Mode<'_>,
+) -> OutputReader {
+    OutputReader::new(parent_output(left_child, right_child, mode.params()))
+}
+
+/// The root of an input of at most one chunk (such an input has no subtrees), as an extended
+/// output reader; its first 32 bytes are the hash.
+pub fn single_chunk_root(mode: Mode<'_>, input: &[u8]) -> Result<OutputReader, SubtreeError> {
+    if input.len() > CHUNK_LEN {
+        return Err(SubtreeError::NotSingleChunk {
+            len: input.len() as u64,
+        });
+    }
+    let p = Platform::current();
+    Ok(OutputReader::new(chunk_output(p, input, 0, mode.params())))
+}

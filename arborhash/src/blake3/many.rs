@@ -1,0 +1,354 @@
+//! Hashing many independent messages at once, filling the SIMD lanes across messages.
+//!
+//! A single 4 KiB message is 4 chunks: half of AVX2's 8 lanes, then 3 parents one at a time.
+//! Here the chunks of several messages share `hash_lanes` calls (two 4 KiB messages are one call
+//! with per-lane counters 0,1,2,3,0,1,2,3), and so do their parents, level by level (a message's
+//! last parent gets ROOT as it is hashed). A message of at most one chunk gets ROOT on its only
+//! chunk. Messages are sorted by shape in windows so that lanes of equal length meet; a partial
+//! last block is zero-padded in a small stack buffer. Messages of more than twice as many chunks
+//! as the backend has lanes fill the lanes on their own and are hashed one by one.
+//!
+//! ```
+//! use arborhash::blake3::{self, many};
+//! let messages: Vec<Vec<u8>> = (0..10).map(|i| vec![i as u8; 100 * i]).collect();
+//! let inputs: Vec<&[u8]> = messages.iter().map(|m| m.as_slice()).collect();
+//! let mut hashes = vec![blake3::Hash::from_bytes([0; 32]); inputs.len()];
+//! many::hash_many(&inputs, &mut hashes);
+//! assert_eq!(hashes[7], blake3::hash(&messages[7]));
+//! ```
+
+use super::kernels::{self, Lane, BLOCK_LEN};
+use super::tree::{
+    hash_all, parent_lane, words_from_le, CvBytes, Params, CHUNK_END, CHUNK_LEN, CHUNK_START,
+    PARENT, ROOT,
+};
+use super::{context_key, Hash, KEY_LEN, OUT_LEN};
+use crate::platform::Platform;
+
+/// Chunk slots in one wave of messages hashed together; also the most messages in a wave.
+const WAVE_CHUNKS: usize = 64;
+/// Messages sorted by shape at a time.
+const WINDOW: usize = 64;
+
+/// Hashes every input: `outputs[i] = hash(inputs[i])`. Panics if the slices' lengths differ.
+pub fn hash_many(inputs: &[&[u8]], outputs: &mut [Hash]) {
+    check_lengths(inputs.len(), outputs.len());
+    batch(Params::HASH, inputs, |i, hash| {
+        outputs[i] = Hash::from_bytes(hash)
+    });
+}
+
+/// Keyed-hashes every input: `outputs[i] = keyed_hash(key, inputs[i])`. Panics if the slices'
+/// lengths differ.
+pub fn keyed_hash_many(key: &[u8; KEY_LEN], inputs: &[&[u8]], outputs: &mut [Hash]) {
+    check_lengths(inputs.len(), outputs.len());
+    batch(Params::keyed(key), inputs, |i, hash| {
+        outputs[i] = Hash::from_bytes(hash)
+    });
+}
+
+/// Derives a key from every input: `outputs[i] = derive_key(context, inputs[i])`. Panics if the
+/// slices' lengths differ.
+pub fn derive_key_many(context: &str, inputs: &[&[u8]], outputs: &mut [[u8; OUT_LEN]]) {
+    check_lengths(inputs.len(), outputs.len());
+    let params = Params::derive_key_material(&context_key(Platform::current(), context));
+    batch(params, inputs, |i, key| outputs[i] = key);
+}
+
+fn check_lengths(inputs: usize, outputs: usize) {
+    assert_eq!(
+        inputs, outputs,
+        "outputs must have one entry per input: {inputs} inputs, {outputs} outputs"
+    );
+}
+
+/// Chunks in a message (an empty message is one empty chunk).
+fn chunk_count(len: usize) -> usize {
+    len.div_ceil(CHUNK_LEN).max(1)
+}
+
+fn batch(params: Params, inputs: &[&[u8]], mut output: impl FnMut(usize, [u8; 32])) {
+    let p = Platform::current();
+    let max_batched_chunks = 2 * kernels::degree(p);
+    debug_assert!(max_batched_chunks <= WAVE_CHUNKS);
+    for (window_start, window) in (0..).step_by(WINDOW).zip(inputs.chunks(WINDOW)) {
+        let mut order = [0usize; WINDOW];
+        let mut batched = 0;
+        for (i, input) in window.iter().enumerate() {
+            if chunk_count(input.len()) > max_batched_chunks {
+                output(window_start + i, hash_all(p, input, params, 0).root_hash(p));
+            } else {
+                order[batched] = i;
+                batched += 1;
+            }
+        }
+        // Group by the shape of the last chunk, then by size: equal lanes meet in one call.
+        let order = &mut order[..batched];
+        order.sort_unstable_by_key(|&i| {
+            let len = window[i].len();
+            (last_chunk_len(len).div_ceil(BLOCK_LEN), len)
+        });
+        let mut rest = &order[..];
+        while !rest.is_empty() {
+            let mut slots = 0;
+            let mut take = 0;
+            while take < rest.len() && slots + chunk_count(window[rest[take]].len()) <= WAVE_CHUNKS
+            {
+                slots += chunk_count(window[rest[take]].len());
+                take += 1;
+            }
+            let mut wave = Wave::new(params);
+            for &i in &rest[..take] {
+                wave.add(window_start + i, window[i]);
+            }
+            wave.hash(p, &mut output);
+            rest = &rest[take..];
+        }
+    }
+}
+
+fn last_chunk_len(len: usize) -> usize {
+    len - (chunk_count(len) - 1) * CHUNK_LEN
+}
+
+#[derive(Clone, Copy)]
+struct Message<'a> {
+    index: usize,
+    input: &'a [u8],
+    /// The first of its chunk slots in `Wave::cvs`.
+    slot: usize,
+    chunks: usize,
+}
+
+impl<'a> Message<'a> {
+    fn last_chunk(&self) -> &'a [u8] {
+        &self.input[(self.chunks - 1) * CHUNK_LEN..]
+    }
+
+    /// ROOT for the node that finishes this message when it is its only chunk.
+    fn chunk_root_flag(&self) -> u8 {
+        if self.chunks == 1 {
+            ROOT
+        } else {
+            0
+        }
+    }
+}
+
+const EMPTY_LANE: Lane<'static> = Lane {
+    input: &[],
+    cv: [0; 8],
+    counter: 0,
+    flags_start: 0,
+    flags_end: 0,
+    last_block_len: 0,
+};
+
+/// Messages whose chunks fit in `WAVE_CHUNKS` slots, hashed together.
+struct Wave<'a> {
+    params: Params,
+    messages: [Message<'a>; WAVE_CHUNKS],
+    count: usize,
+    slots: usize,
+    /// Chunk chaining values, then each tree level in place; finally the hash in each
+    /// message's first slot.
+    cvs: [CvBytes; WAVE_CHUNKS],
+}
+
+impl<'a> Wave<'a> {
+    fn new(params: Params) -> Wave<'a> {
+        Wave {
+            params,
+            messages: [Message {
+                index: 0,
+                input: &[],
+                slot: 0,
+                chunks: 0,
+            }; WAVE_CHUNKS],
+            count: 0,
+            slots: 0,
+            cvs: [[0; 32]; WAVE_CHUNKS],
+        }
+    }
+
+    fn add(&mut self, index: usize, input: &'a [u8]) {
+        let chunks = chunk_count(input.len());
+        self.messages[self.count] = Message {
+            index,
+            input,
+            slot: self.slots,
+            chunks,
+        };
+        self.count += 1;
+        self.slots += chunks;
+    }
+
+    fn hash(&mut self, p: Platform, output: &mut impl FnMut(usize, [u8; 32])) {
+        self.whole_chunks(p);
+        let mut last_cvs = [self.params.key; WAVE_CHUNKS];
+        self.last_chunk_prefixes(p, &mut last_cvs);
+        self.last_blocks(p, &last_cvs);
+        self.parents(p);
+        for m in &self.messages[..self.count] {
+            output(m.index, self.cvs[m.slot]);
+        }
+    }
+
+    /// Every whole chunk of every message in one call.
+    fn whole_chunks(&mut self, p: Platform) {
+        let mut lanes = [EMPTY_LANE; WAVE_CHUNKS];
+        let mut slots = [0usize; WAVE_CHUNKS];
+        let mut n = 0;
+        for m in &self.messages[..self.count] {
+            for (j, chunk) in m.input.chunks_exact(CHUNK_LEN).enumerate() {
+                lanes[n] = Lane {
+                    input: chunk,
+                    cv: self.params.key,
+                    counter: j as u64,
+                    flags_start: CHUNK_START,
+                    flags_end: CHUNK_END | m.chunk_root_flag(),
+                    last_block_len: BLOCK_LEN as u8,
+                };
+                slots[n] = m.slot + j;
+                n += 1;
+            }
+        }
+        self.hash_into_slots(p, &lanes[..n], CHUNK_LEN / BLOCK_LEN, &slots);
+    }
+
+    fn hash_into_slots(&mut self, p: Platform, lanes: &[Lane<'_>], blocks: usize, slots: &[usize]) {
+        if lanes.is_empty() {
+            return;
+        }
+        let mut out = [[0u8; 32]; WAVE_CHUNKS];
+        kernels::hash_lanes(p, lanes, blocks, self.params.flags, &mut out);
+        for (cv, &slot) in out.iter().zip(&slots[..lanes.len()]) {
+            self.cvs[slot] = *cv;
+        }
+    }
+
+    /// Partial last chunks: the blocks before the last, grouped by count. A chunk of whole
+    /// blocks is finished here; otherwise its chaining value so far goes to `last_cvs`.
+    fn last_chunk_prefixes(&mut self, p: Platform, last_cvs: &mut [[u32; 8]; WAVE_CHUNKS]) {
+        let mut pending = [false; WAVE_CHUNKS];
+        for (k, m) in self.messages[..self.count].iter().enumerate() {
+            let len = m.last_chunk().len();
+            pending[k] = (BLOCK_LEN..CHUNK_LEN).contains(&len);
+        }
+        while let Some(first) = pending.iter().position(|&x| x) {
+            // Whole blocks before the last (all of them when the chunk is whole blocks).
+            let blocks = self.messages[first].last_chunk().len() / BLOCK_LEN;
+            let mut lanes = [EMPTY_LANE; WAVE_CHUNKS];
+            let mut which = [0usize; WAVE_CHUNKS];
+            let mut n = 0;
+            for (k, m) in self.messages[..self.count].iter().enumerate() {
+                let chunk = m.last_chunk();
+                if !pending[k] || chunk.len() / BLOCK_LEN != blocks {
+                    continue;
+                }
+                pending[k] = false;
+                let finished = chunk.len() % BLOCK_LEN == 0;
+                lanes[n] = Lane {
+                    input: &chunk[..blocks * BLOCK_LEN],
+                    cv: self.params.key,
+                    counter: m.chunks as u64 - 1,
+                    flags_start: CHUNK_START,
+                    flags_end: if finished {
+                        CHUNK_END | m.chunk_root_flag()
+                    } else {
+                        0
+                    },
+                    last_block_len: BLOCK_LEN as u8,
+                };
+                which[n] = k;
+                n += 1;
+            }
+            let mut out = [[0u8; 32]; WAVE_CHUNKS];
+            kernels::hash_lanes(p, &lanes[..n], blocks, self.params.flags, &mut out);
+            for (cv, &k) in out.iter().zip(&which[..n]) {
+                let m = &self.messages[k];
+                if m.last_chunk().len() % BLOCK_LEN == 0 {
+                    self.cvs[m.slot + m.chunks - 1] = *cv;
+                } else {
+                    last_cvs[k] = words_from_le(cv);
+                }
+            }
+        }
+    }
+
+    /// Partial last blocks, zero-padded, all in one call.
+    fn last_blocks(&mut self, p: Platform, last_cvs: &[[u32; 8]; WAVE_CHUNKS]) {
+        let mut padded = [[0u8; BLOCK_LEN]; WAVE_CHUNKS];
+        let mut which = [0usize; WAVE_CHUNKS];
+        let mut n = 0;
+        for (k, m) in self.messages[..self.count].iter().enumerate() {
+            let chunk = m.last_chunk();
+            if chunk.len() % BLOCK_LEN != 0 || chunk.is_empty() {
+                let start = chunk.len() / BLOCK_LEN * BLOCK_LEN;
+                padded[n][..chunk.len() - start].copy_from_slice(&chunk[start..]);
+                which[n] = k;
+                n += 1;
+            }
+        }
+        if n == 0 {
+            return;
+        }
+        let mut lanes = [EMPTY_LANE; WAVE_CHUNKS];
+        let mut slots = [0usize; WAVE_CHUNKS];
+        for ((lane, block), (&k, slot)) in lanes
+            .iter_mut()
+            .zip(&padded)
+            .zip(which[..n].iter().zip(&mut slots))
+        {
+            let m = &self.messages[k];
+            let len = m.last_chunk().len();
+            *lane = Lane {
+                input: block,
+                cv: last_cvs[k],
+                counter: m.chunks as u64 - 1,
+                flags_start: if len <= BLOCK_LEN { CHUNK_START } else { 0 },
+                flags_end: CHUNK_END | m.chunk_root_flag(),
+                last_block_len: (len % BLOCK_LEN) as u8,
+            };
+            *slot = m.slot + m.chunks - 1;
+        }
+        self.hash_into_slots(p, &lanes[..n], 1, &slots);
+    }
+
+    /// Parents level by level, every message's pairs of one level in one call; a message's
+    /// last parent is its root. An odd node at the end of a level moves up unchanged.
+    fn parents(&mut self, p: Platform) {
+        let mut nodes = [0usize; WAVE_CHUNKS];
+        for (n, m) in nodes.iter_mut().zip(&self.messages[..self.count]) {
+            *n = m.chunks;
+        }
+        loop {
+            let mut out = [[0u8; 32]; WAVE_CHUNKS / 2];
+            let mut lanes = [EMPTY_LANE; WAVE_CHUNKS / 2];
+            let mut n = 0;
+            for (m, &count) in self.messages[..self.count].iter().zip(&nodes) {
+                let level = self.cvs[m.slot..m.slot + count].as_flattened();
+                let flags_end = if count == 2 { ROOT } else { 0 };
+                for pair in level.chunks_exact(2 * OUT_LEN) {
+                    lanes[n] = parent_lane(pair, self.params, flags_end);
+                    n += 1;
+                }
+            }
+            if n == 0 {
+                return;
+            }
+            kernels::hash_lanes(p, &lanes[..n], 1, self.params.flags | PARENT, &mut out);
+            let mut parents = out.iter();
+            for (m, count) in self.messages[..self.count].iter().zip(&mut nodes) {
+                let pairs = *count / 2;
+                for (slot, cv) in (m.slot..).zip(parents.by_ref().take(pairs)) {
+                    self.cvs[slot] = *cv;
+                }
+                if *count % 2 == 1 && *count > 1 {
+                    self.cvs[m.slot + pairs] = self.cvs[m.slot + *count - 1];
+                }
+                *count = count.div_ceil(2);
+            }
+        }
+    }
+}

@@ -1,0 +1,103 @@
+//! Extended output: any number of bytes from the root node, from any position.
+
+use core::fmt;
+
+use super::kernels::BLOCK_LEN;
+use super::tree::Output;
+use crate::platform::Platform;
+
+/// Reads the extended output of a BLAKE3 root, from [`Hasher::finalize_xof`] or
+/// [`hazmat::merge_subtrees_root_xof`].
+///
+/// The output is a stream of 2^64 bytes; its first 32 are the default-length hash, and shorter
+/// outputs are prefixes of longer ones. Whole 64-byte blocks are written straight into the
+/// caller's buffer, many per kernel call.
+///
+/// [`Hasher::finalize_xof`]: super::Hasher::finalize_xof
+/// [`hazmat::merge_subtrees_root_xof`]: super::hazmat::merge_subtrees_root_xof
+#[derive(Clone)]
+pub struct OutputReader {
+    root: Output,
+    position: u64,
+}
+
+impl OutputReader {
+    pub(crate) fn new(root: Output) -> OutputReader {
+        OutputReader { root, position: 0 }
+    }
+
+    /// Fills `buf` with output bytes from the current position and advances the position.
+    pub fn fill(&mut self, mut buf: &mut [u8]) {
+        let p = Platform::current();
+        while !buf.is_empty() {
+            let block = self.position / BLOCK_LEN as u64;
+            let offset = (self.position % BLOCK_LEN as u64) as usize;
+            let taken = if offset == 0 && buf.len() >= BLOCK_LEN {
+                let whole = buf.len() / BLOCK_LEN * BLOCK_LEN;
+                self.root.root_output_blocks(p, block, &mut buf[..whole]);
+                whole
+            } else {
+                let mut bytes = [0u8; BLOCK_LEN];
+                self.root.root_output_blocks(p, block, &mut bytes);
+                let take = buf.len().min(BLOCK_LEN - offset);
+                buf[..take].copy_from_slice(&bytes[offset..offset + take]);
+                take
+            };
+            self.position = self.position.wrapping_add(taken as u64);
+            buf = &mut core::mem::take(&mut buf)[taken..];
+        }
+    }
+
+    /// The position in the output stream of the next byte `fill` writes.
+    pub fn position(&self) -> u64 {
+        self.position
+    }
+
+    /// Moves to a position in the output stream.
+    pub fn set_position(&mut self, position: u64) {
+        self.position = position;
+    }
+}
+
+impl fmt::Debug for OutputReader {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // The root node is secret-derived in keyed modes; show only where we are.
+        f.debug_struct("OutputReader")
+            .field("position", &self.position)
+            .finish_non_exhaustive()
+    }
+}
+
+#[cfg(feature = "std")]
+impl std::io::Read for OutputReader {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        self.fill(buf);
+        Ok(buf.len())
+    }
+}
+
+#[cfg(feature = "std")]
+impl std::io::Seek for OutputReader {
+    /// Seeks from the start or the current position; the stream has no usable end, so
+    /// `SeekFrom::End` is an `InvalidInput` error, as is a position before the start.
+    fn seek(&mut self, pos: std::io::SeekFrom) -> std::io::Result<u64> {
+        use std::io::{Error, ErrorKind, SeekFrom};
+        let target =
+            match pos {
+                SeekFrom::Start(n) => Some(n),
+                SeekFrom::Current(delta) => self.position.checked_add_signed(delta),
+                SeekFrom::End(_) => return Err(Error::new(
+                    ErrorKind::InvalidInput,
+                    "seek from end is not supported: the BLAKE3 output stream has no usable end",
+                )),
+            };
+        let target = target.ok_or_else(|| {
+            Error::new(
+                ErrorKind::InvalidInput,
+                "seek to a position before the start or past 2^64",
+            )
+        })?;
+        self.position = target;
+        Ok(target)
+    }
+}

@@ -1,0 +1,270 @@
+//! Differential tests of BLAKE3 on every backend against the spec reference
+//! (`reference/blake3.rs`) and the `blake3` crate: lengths across chunk and subtree boundaries,
+//! random update splits, unaligned input, extended output at random positions, all modes, reset.
+
+#[path = "reference/blake3.rs"]
+mod reference;
+
+use arborhash::blake3::{self, Hasher};
+use arborhash::platform::{with_backend, Backend};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use std::io::{Read, Seek, SeekFrom, Write};
+
+const KEY: [u8; 32] = *b"an arbitrary 32-byte test key!!!";
+const CONTEXT: &str = "arborhash 2026-11-22 differential test context";
+
+fn random_bytes(rng: &mut ChaCha8Rng, len: usize) -> Vec<u8> {
+    let mut v = vec![0u8; len];
+    rng.fill(&mut v[..]);
+    v
+}
+
+/// Lengths around every interesting chunk count: powers of two (subtree boundaries), the
+/// 8-chunk buffer and the 64-chunk batch, each -1, 0, +1 bytes, plus block boundaries.
+fn boundary_lengths() -> Vec<usize> {
+    let mut lens = vec![0, 1, 63, 64, 65, 127, 128, 129, 1000];
+    for chunks in [
+        1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 24, 31, 32, 33, 63, 64, 65, 127, 128, 129,
+    ] {
+        for delta in [-1isize, 0, 1] {
+            lens.push((chunks * 1024usize).wrapping_add_signed(delta));
+        }
+    }
+    lens.push(200 * 1024 + 500);
+    lens
+}
+
+fn for_each_backend(f: impl Fn(Backend)) {
+    for backend in Backend::ALL {
+        with_backend(backend, || f(backend));
+    }
+}
+
+#[test]
+fn one_shot_matches_reference_and_crate() {
+    let mut rng = ChaCha8Rng::seed_from_u64(1);
+    let inputs: Vec<Vec<u8>> = boundary_lengths()
+        .into_iter()
+        .map(|len| random_bytes(&mut rng, len))
+        .collect();
+    let expected: Vec<[u8; 32]> = inputs.iter().map(|i| reference::hash(i)).collect();
+    for (input, want) in inputs.iter().zip(&expected) {
+        assert_eq!(::blake3::hash(input).as_bytes(), want, "reference vs crate");
+    }
+    for_each_backend(|backend| {
+        for (input, want) in inputs.iter().zip(&expected) {
+            let len = input.len();
+            assert_eq!(blake3::hash(input), *want, "{backend} hash len {len}");
+            assert_eq!(
+                blake3::keyed_hash(&KEY, input),
+                reference::keyed_hash(&KEY, input),
+                "{backend} keyed len {len}"
+            );
+            assert_eq!(
+                blake3::derive_key(CONTEXT, input),
+                reference::derive_key(CONTEXT, input),
+                "{backend} derive len {len}"
+            );
+        }
+    });
+}
+
+#[test]
+fn megabyte_inputs_match_crate() {
+    let mut rng = ChaCha8Rng::seed_from_u64(2);
+    for len in [(1 << 20) + 1, 3 << 20, (4 << 20) + 1025] {
+        let input = random_bytes(&mut rng, len);
+        let want = ::blake3::hash(&input);
+        let want_keyed = ::blake3::keyed_hash(&KEY, &input);
+        for_each_backend(|backend| {
+            assert_eq!(
+                blake3::hash(&input),
+                *want.as_bytes(),
+                "{backend} len {len}"
+            );
+            let mut hasher = Hasher::new_keyed(&KEY);
+            // An odd first write leaves every later large write misaligned with the chunks.
+            hasher.update(&input[..1000]).update(&input[1000..]);
+            assert_eq!(
+                hasher.finalize(),
+                *want_keyed.as_bytes(),
+                "{backend} len {len}"
+            );
+        });
+    }
+}
+
+/// Feeds `input` in pieces drawn by `piece` and returns the hasher.
+fn update_in_pieces(mut hasher: Hasher, input: &[u8], mut piece: impl FnMut() -> usize) -> Hasher {
+    let mut rest = input;
+    while !rest.is_empty() {
+        let n = piece().clamp(1, rest.len());
+        hasher.update(&rest[..n]);
+        rest = &rest[n..];
+    }
+    hasher
+}
+
+#[test]
+fn update_splits_match_one_shot() {
+    let mut rng = ChaCha8Rng::seed_from_u64(3);
+    let cases: Vec<Vec<u8>> = (0..24)
+        .map(|i| {
+            let len = if i < 4 {
+                [0, 1, 8192, 8193][i]
+            } else {
+                rng.gen_range(0..40_000)
+            };
+            random_bytes(&mut rng, len)
+        })
+        .collect();
+    for_each_backend(|backend| {
+        let mut rng = ChaCha8Rng::seed_from_u64(4);
+        for input in &cases {
+            let want = ::blake3::hash(input);
+            let len = input.len();
+            for (name, sizes) in [
+                ("1-byte", &[1usize][..]),
+                ("64-byte", &[64]),
+                ("1 KiB", &[1024]),
+                ("mixed", &[1, 7, 64, 100, 1024, 5000, 9000, 20000]),
+            ] {
+                if name == "1-byte" && len > 12_000 {
+                    continue;
+                }
+                let hasher = update_in_pieces(Hasher::new(), input, || {
+                    let s = sizes[rng.gen_range(0..sizes.len())];
+                    if name == "mixed" {
+                        rng.gen_range(1..=s)
+                    } else {
+                        s
+                    }
+                });
+                assert_eq!(hasher.count(), len as u64);
+                assert_eq!(
+                    hasher.finalize(),
+                    *want.as_bytes(),
+                    "{backend} {name} len {len}"
+                );
+            }
+            // std::io::Write, and finalize in the middle leaves the hasher usable.
+            let mut hasher = Hasher::new();
+            let half = len / 2;
+            hasher.write_all(&input[..half]).unwrap();
+            assert_eq!(
+                hasher.finalize(),
+                *::blake3::hash(&input[..half]).as_bytes()
+            );
+            hasher.write_all(&input[half..]).unwrap();
+            hasher.flush().unwrap();
+            assert_eq!(
+                hasher.finalize(),
+                *want.as_bytes(),
+                "{backend} Write len {len}"
+            );
+        }
+    });
+}
+
+#[test]
+fn unaligned_input() {
+    let mut rng = ChaCha8Rng::seed_from_u64(5);
+    let buffer = random_bytes(&mut rng, 70_000);
+    for_each_backend(|backend| {
+        for offset in 1..8 {
+            for len in [100, 1025, 9000, 65_537] {
+                let input = &buffer[offset..offset + len];
+                assert_eq!(
+                    blake3::hash(input),
+                    *::blake3::hash(input).as_bytes(),
+                    "{backend} offset {offset} len {len}"
+                );
+            }
+        }
+    });
+}
+
+#[test]
+fn extended_output_at_random_positions() {
+    let mut rng = ChaCha8Rng::seed_from_u64(6);
+    let inputs: Vec<Vec<u8>> = [0, 5, 1024, 1025, 5000]
+        .into_iter()
+        .map(|len| random_bytes(&mut rng, len))
+        .collect();
+    for_each_backend(|backend| {
+        let mut rng = ChaCha8Rng::seed_from_u64(7);
+        for input in &inputs {
+            let mut ours = Hasher::new_derive_key(CONTEXT);
+            ours.update(input);
+            let mut theirs = ::blake3::Hasher::new_derive_key(CONTEXT);
+            theirs.update(input);
+            let (mut ours, mut theirs) = (ours.finalize_xof(), theirs.finalize_xof());
+            for _ in 0..40 {
+                let position = match rng.gen_range(0..3) {
+                    0 => rng.gen_range(0..1000),
+                    1 => rng.gen_range(0..1u64 << 40),
+                    _ => u64::MAX - rng.gen_range(0..2000),
+                };
+                let len = rng.gen_range(0..700).min((u64::MAX - position) as usize);
+                let (mut a, mut b) = (vec![0u8; len], vec![0u8; len]);
+                if rng.gen() {
+                    ours.set_position(position);
+                    ours.fill(&mut a);
+                } else {
+                    ours.seek(SeekFrom::Start(position)).unwrap();
+                    ours.read_exact(&mut a).unwrap();
+                }
+                assert_eq!(ours.position(), position + len as u64);
+                theirs.set_position(position);
+                theirs.fill(&mut b);
+                assert_eq!(a, b, "{backend} len {} at {position}+{len}", input.len());
+            }
+            // Relative seeks and the end error.
+            ours.set_position(100);
+            assert_eq!(ours.seek(SeekFrom::Current(-36)).unwrap(), 64);
+            assert!(ours.seek(SeekFrom::Current(-65)).is_err());
+            assert!(ours.seek(SeekFrom::End(0)).is_err());
+            // A reference check of a few hundred bytes in the middle.
+            let mut a = [0u8; 300];
+            ours.set_position(4000);
+            ours.fill(&mut a);
+            let mut b = [0u8; 300];
+            let key = reference::key_words(&reference::context_key(CONTEXT));
+            reference::xof(input, key, reference::DERIVE_KEY_MATERIAL, 4000, &mut b);
+            assert_eq!(a, b, "{backend} against the reference");
+        }
+    });
+}
+
+#[test]
+fn reset_and_clone() {
+    let mut rng = ChaCha8Rng::seed_from_u64(8);
+    let a = random_bytes(&mut rng, 20_000);
+    let b = random_bytes(&mut rng, 3000);
+    for_each_backend(|backend| {
+        for mut hasher in [
+            Hasher::new(),
+            Hasher::new_keyed(&KEY),
+            Hasher::new_derive_key(CONTEXT),
+        ] {
+            let fresh = hasher.clone();
+            hasher.update(&a);
+            let snapshot = hasher.clone();
+            hasher.reset();
+            assert_eq!(hasher.count(), 0);
+            hasher.update(&b);
+            let mut expected = fresh.clone();
+            expected.update(&b);
+            assert_eq!(hasher.finalize(), expected.finalize(), "{backend} reset");
+            let mut whole = fresh.clone();
+            whole.update(&a);
+            assert_eq!(snapshot.finalize(), whole.finalize(), "{backend} clone");
+        }
+        assert_eq!(Hasher::default().finalize(), blake3::hash(b""));
+        assert_eq!(
+            format!("{:?}", Hasher::new().update(b"abc")),
+            "Hasher { count: 3, .. }"
+        );
+    });
+}

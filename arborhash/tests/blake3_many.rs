@@ -1,0 +1,114 @@
+//! Batch hashing (`blake3::many`) on every backend against hashing one by one (the `blake3`
+//! crate and the spec reference): mixed lengths, random mixes, many equal messages, all modes.
+
+#[path = "reference/blake3.rs"]
+mod reference;
+
+use arborhash::blake3::{self, many, Hash};
+use arborhash::platform::{with_backend, Backend};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+const KEY: [u8; 32] = [0x42; 32];
+const CONTEXT: &str = "arborhash 2026-11-22 batch test context";
+
+fn messages(rng: &mut ChaCha8Rng, lens: &[usize]) -> Vec<Vec<u8>> {
+    lens.iter()
+        .map(|&len| {
+            let mut m = vec![0u8; len];
+            rng.fill(&mut m[..]);
+            m
+        })
+        .collect()
+}
+
+fn check(messages: &[Vec<u8>], what: &str) {
+    let inputs: Vec<&[u8]> = messages.iter().map(|m| m.as_slice()).collect();
+    let n = inputs.len();
+    let zero = Hash::from_bytes([0; 32]);
+    let want: Vec<::blake3::Hash> = inputs.iter().map(|m| ::blake3::hash(m)).collect();
+    let want_keyed: Vec<::blake3::Hash> = inputs
+        .iter()
+        .map(|m| ::blake3::keyed_hash(&KEY, m))
+        .collect();
+    let want_derived: Vec<[u8; 32]> = inputs
+        .iter()
+        .map(|m| ::blake3::derive_key(CONTEXT, m))
+        .collect();
+    for backend in Backend::ALL {
+        with_backend(backend, || {
+            let mut out = vec![zero; n];
+            many::hash_many(&inputs, &mut out);
+            for (i, (got, want)) in out.iter().zip(&want).enumerate() {
+                assert_eq!(
+                    *got,
+                    *want.as_bytes(),
+                    "{backend} {what}: message {i}, len {}",
+                    inputs[i].len()
+                );
+            }
+            let mut out = vec![zero; n];
+            many::keyed_hash_many(&KEY, &inputs, &mut out);
+            for (i, (got, want)) in out.iter().zip(&want_keyed).enumerate() {
+                assert_eq!(
+                    *got,
+                    *want.as_bytes(),
+                    "{backend} {what} keyed: message {i}"
+                );
+            }
+            let mut out = vec![[0u8; 32]; n];
+            many::derive_key_many(CONTEXT, &inputs, &mut out);
+            assert_eq!(out, want_derived, "{backend} {what} derive_key");
+        });
+    }
+}
+
+#[test]
+fn every_length_up_to_three_chunks() {
+    // Every block-boundary shape at least once, several times over so lanes mix.
+    let lens: Vec<usize> = (0..=3 * 1024 + 1)
+        .step_by(7)
+        .chain([0, 64, 1024, 2048, 3072])
+        .collect();
+    let mut rng = ChaCha8Rng::seed_from_u64(10);
+    let msgs = messages(&mut rng, &lens);
+    check(&msgs, "lengths 0..3073");
+    // The reference agrees on a sample (the crate is the main oracle here).
+    let inputs: Vec<&[u8]> = msgs.iter().map(|m| m.as_slice()).collect();
+    let mut out = vec![Hash::from_bytes([0; 32]); inputs.len()];
+    many::hash_many(&inputs, &mut out);
+    for i in (0..inputs.len()).step_by(37) {
+        assert_eq!(out[i], reference::hash(inputs[i]), "reference, message {i}");
+    }
+}
+
+#[test]
+fn random_mix_up_to_20_kib() {
+    let mut rng = ChaCha8Rng::seed_from_u64(11);
+    let lens: Vec<usize> = (0..300)
+        .map(|_| match rng.gen_range(0..4) {
+            0 => rng.gen_range(0..=1024),
+            1 => rng.gen_range(0..=20 * 1024),
+            2 => 1024 * rng.gen_range(1..=20),
+            _ => 1024 * rng.gen_range(1..=20) + [1, 63, 64, 65][rng.gen_range(0..4)],
+        })
+        .collect();
+    check(&messages(&mut rng, &lens), "random mix");
+}
+
+#[test]
+fn uniform_batches() {
+    let mut rng = ChaCha8Rng::seed_from_u64(12);
+    check(&messages(&mut rng, &[4096; 1000]), "1000 x 4 KiB");
+    check(&messages(&mut rng, &[1024; 130]), "130 x 1 KiB");
+    check(&messages(&mut rng, &[100; 70]), "70 x 100 B");
+    check(&messages(&mut rng, &[64 * 1024 + 1; 3]), "3 x 64 KiB + 1");
+    check(&messages(&mut rng, &[]), "no messages");
+}
+
+#[test]
+#[should_panic(expected = "outputs must have one entry per input")]
+fn mismatched_lengths_panic() {
+    let mut out = [Hash::from_bytes([0; 32]); 1];
+    many::hash_many(&[b"a", b"b"], &mut out);
+}

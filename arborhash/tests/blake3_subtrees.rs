@@ -1,0 +1,169 @@
+//! The subtree API (`blake3::hazmat`) on every backend: splitting inputs at random valid
+//! boundaries (recursively, down to single chunks) and merging gives the one-shot hash in every
+//! mode; invalid offsets and lengths are errors.
+
+#[path = "reference/blake3.rs"]
+mod reference;
+
+use arborhash::blake3::{
+    self,
+    hazmat::{self, ChainingValue, Mode, SubtreeError},
+    CHUNK_LEN,
+};
+use arborhash::platform::{with_backend, Backend};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+const KEY: [u8; 32] = [7; 32];
+
+/// The chaining value of `input` (a valid subtree at `offset`), computed either directly or by
+/// splitting it at its left subtree boundary and merging, chosen at random.
+fn split_cv(rng: &mut ChaCha8Rng, mode: Mode<'_>, offset: u64, input: &[u8]) -> ChainingValue {
+    if input.len() <= CHUNK_LEN || rng.gen_range(0..3) == 0 {
+        if rng.gen() {
+            return hazmat::hash_subtree(mode, offset, input).unwrap();
+        }
+        // Incrementally, in random pieces.
+        let mut hasher = hazmat::subtree_hasher(mode, offset).unwrap();
+        let mut rest = input;
+        while !rest.is_empty() {
+            let n = rng.gen_range(1..=rest.len().min(3000));
+            hasher.update(&rest[..n]);
+            rest = &rest[n..];
+        }
+        return hazmat::finalize_subtree(&hasher, offset).unwrap();
+    }
+    let split = hazmat::left_subtree_len(input.len() as u64) as usize;
+    let left = split_cv(rng, mode, offset, &input[..split]);
+    let right = split_cv(rng, mode, offset + split as u64, &input[split..]);
+    hazmat::merge_subtrees_non_root(&left, &right, mode)
+}
+
+#[test]
+fn split_and_merge_matches_one_shot() {
+    let mut rng = ChaCha8Rng::seed_from_u64(20);
+    let context_key = hazmat::hash_derive_key_context("subtree test context");
+    let lens: Vec<usize> = [
+        0, 1, 1024, 1025, 2048, 2049, 4096, 5000, 65536, 65537, 300_000,
+    ]
+    .into_iter()
+    .chain((0..20).map(|_| rng.gen_range(0..200_000)))
+    .collect();
+    let inputs: Vec<Vec<u8>> = lens
+        .iter()
+        .map(|&len| (0..len).map(|_| rng.gen()).collect())
+        .collect();
+    for backend in Backend::ALL {
+        with_backend(backend, || {
+            for input in &inputs {
+                let len = input.len();
+                let modes = [
+                    (Mode::Hash, blake3::hash(input)),
+                    (Mode::KeyedHash(&KEY), blake3::keyed_hash(&KEY, input)),
+                    (
+                        Mode::DeriveKeyMaterial(&context_key),
+                        blake3::Hash::from(blake3::derive_key("subtree test context", input)),
+                    ),
+                ];
+                for (mode, want) in modes {
+                    let mut out = [0u8; 100];
+                    if len <= CHUNK_LEN {
+                        hazmat::single_chunk_root(mode, input)
+                            .unwrap()
+                            .fill(&mut out);
+                        assert_eq!(out[..32], *want.as_bytes(), "{backend} {mode:?} len {len}");
+                        continue;
+                    }
+                    let split = hazmat::left_subtree_len(len as u64) as usize;
+                    let left = split_cv(&mut rng, mode, 0, &input[..split]);
+                    let right = split_cv(&mut rng, mode, split as u64, &input[split..]);
+                    let root = hazmat::merge_subtrees_root(&left, &right, mode);
+                    assert_eq!(root, want, "{backend} {mode:?} len {len}");
+                    hazmat::merge_subtrees_root_xof(&left, &right, mode).fill(&mut out);
+                    assert_eq!(out[..32], *want.as_bytes());
+                }
+                // The reference's chaining values agree at a random aligned subtree.
+                if len > 2 * CHUNK_LEN {
+                    let chunks = len.div_ceil(CHUNK_LEN) as u64;
+                    let index = rng.gen_range(1..chunks);
+                    let max = 1u64 << index.trailing_zeros();
+                    let size = (max.min(chunks - index)) as usize * CHUNK_LEN;
+                    let start = index as usize * CHUNK_LEN;
+                    let part = &input[start..(start + size).min(len)];
+                    assert_eq!(
+                        hazmat::hash_subtree(Mode::Hash, start as u64, part).unwrap(),
+                        reference::subtree_cv(part, index, reference::IV_WORDS, 0),
+                        "{backend} subtree at chunk {index}"
+                    );
+                }
+            }
+        });
+    }
+}
+
+#[test]
+fn invalid_subtrees_are_errors() {
+    let data = vec![1u8; 8 * CHUNK_LEN + 1];
+    assert_eq!(
+        hazmat::hash_subtree(Mode::Hash, 1000, &data[..10]),
+        Err(SubtreeError::OffsetNotChunkAligned { offset: 1000 })
+    );
+    assert_eq!(
+        hazmat::hash_subtree(Mode::Hash, 1024, &[]),
+        Err(SubtreeError::Empty)
+    );
+    // Chunk 1 holds one chunk at most; chunk 6 two; chunk 8 eight.
+    for (offset, len, max) in [
+        (1024u64, 1025usize, 1024u64),
+        (6144, 2049, 2048),
+        (8192, 8193, 8192),
+    ] {
+        assert_eq!(
+            hazmat::hash_subtree(Mode::Hash, offset, &data[..len]),
+            Err(SubtreeError::TooLong {
+                offset,
+                len: len as u64,
+                max
+            })
+        );
+        assert!(hazmat::hash_subtree(Mode::Hash, offset, &data[..len - 1]).is_ok());
+        assert_eq!(hazmat::max_subtree_len(offset), Some(max));
+    }
+    assert_eq!(hazmat::max_subtree_len(0), None);
+    assert_eq!(hazmat::max_subtree_len(100), Some(0));
+    assert!(hazmat::hash_subtree(Mode::Hash, 0, &data).is_ok());
+    assert_eq!(
+        hazmat::single_chunk_root(Mode::Hash, &data[..1025]).unwrap_err(),
+        SubtreeError::NotSingleChunk { len: 1025 }
+    );
+    assert!(hazmat::subtree_hasher(Mode::Hash, 512).is_err());
+    let mut hasher = hazmat::subtree_hasher(Mode::Hash, 2048).unwrap();
+    hasher.update(&data[..2049]);
+    assert_eq!(
+        hazmat::finalize_subtree(&hasher, 2048),
+        Err(SubtreeError::TooLong {
+            offset: 2048,
+            len: 2049,
+            max: 2048
+        })
+    );
+    let message = SubtreeError::TooLong {
+        offset: 2048,
+        len: 2049,
+        max: 2048,
+    }
+    .to_string();
+    assert!(message.contains("at most 2048 bytes"), "{message}");
+    assert_eq!(hazmat::left_subtree_len(1025), 1024);
+    assert_eq!(hazmat::left_subtree_len(4096), 2048);
+    assert_eq!(hazmat::left_subtree_len(4097), 4096);
+}
+
+#[test]
+#[should_panic(expected = "hazmat::finalize_subtree")]
+fn root_finalize_of_subtree_hasher_panics() {
+    hazmat::subtree_hasher(Mode::Hash, 1024)
+        .unwrap()
+        .update(b"x")
+        .finalize();
+}
