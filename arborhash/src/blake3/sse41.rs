@@ -51,9 +51,19 @@ const fn pick(w: i32, x: i32, y: i32, z: i32) -> i32 {
     w | (x << 2) | (y << 4) | (z << 6)
 }
 
-/// Byte shuffles rotating every 32-bit word right by 16 and by 8 bits.
-pub(super) const ROT16_BYTES: [u8; 16] = [2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13];
+/// The byte shuffle rotating every 32-bit word right by 8 bits.
 pub(super) const ROT8_BYTES: [u8; 16] = [1, 2, 3, 0, 5, 6, 7, 4, 9, 10, 11, 8, 13, 14, 15, 12];
+
+/// The byte shuffle rotating every 32-bit word right by 16 bits, for 16 or 32 bytes.
+///
+/// Read with a volatile load so that it stays one `pshufb`: from a known constant mask LLVM
+/// emits `pshuflw` + `pshufhw` instead, two shuffles on the critical path and on port 5.
+#[repr(align(32))]
+pub(super) struct Rot16Mask(pub(super) [u8; 32]);
+pub(super) static ROT16_MASK: Rot16Mask = Rot16Mask([
+    2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13, //
+    2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13,
+]);
 
 // ---------------------------------------------------------------------------------------------
 // Word-level operations on __m128i.
@@ -121,8 +131,9 @@ pub(super) trait LaneWords: Copy {
     unsafe fn rot12(self) -> Self;
     unsafe fn rot8(self) -> Self;
     unsafe fn rot7(self) -> Self;
-    /// The 16 message words of one block per lane: lane `i` reads 64 bytes at `blocks[i]`.
-    unsafe fn load_blocks_transposed(blocks: &[*const u8; 8]) -> [Self; 16];
+    /// Fills `words` (a multiple of four vectors) lane by lane: lane `i` reads
+    /// `4 * words.len()` little-endian bytes at `src[i]`, word `k` going to `words[k]`.
+    unsafe fn load_transposed(src: &[*const u8; 8], words: &mut [Self]);
     /// Writes `words` (a multiple of four vectors) back lane by lane: lane `i` gets
     /// `4 * words.len()` little-endian bytes at `out[i]`.
     unsafe fn store_transposed(words: &[Self], out: &[*mut u8; 8]);
@@ -157,8 +168,11 @@ impl LaneWords for __m128i {
 
     #[inline(always)]
     unsafe fn rot16(self) -> Self {
-        // SAFETY: SSSE3; see the trait. The mask array has 16 bytes.
-        unsafe { _mm_shuffle_epi8(self, load128(ROT16_BYTES.as_ptr())) }
+        // SAFETY: SSSE3; see the trait. The mask is 32-byte aligned and at least 16 bytes.
+        unsafe {
+            let mask = core::ptr::read_volatile(ROT16_MASK.0.as_ptr().cast::<__m128i>());
+            _mm_shuffle_epi8(self, mask)
+        }
     }
 
     #[inline(always)]
@@ -180,16 +194,14 @@ impl LaneWords for __m128i {
     }
 
     #[inline(always)]
-    unsafe fn load_blocks_transposed(blocks: &[*const u8; 8]) -> [Self; 16] {
-        // SAFETY: the feature is enabled (see the trait).
-        let mut m = [unsafe { Self::splat(0) }; 16];
-        for (quarter, words) in m.chunks_exact_mut(4).enumerate() {
-            // SAFETY: the caller guarantees 64 readable bytes at each of the first four pointers.
-            let rows = core::array::from_fn(|i| unsafe { load128(blocks[i].add(16 * quarter)) });
+    unsafe fn load_transposed(src: &[*const u8; 8], words: &mut [Self]) {
+        for (quarter, group) in words.chunks_exact_mut(4).enumerate() {
+            // SAFETY: the caller guarantees `4 * words.len()` readable bytes at the first four
+            // pointers; SSE2 (see the trait).
+            let rows = core::array::from_fn(|i| unsafe { load128(src[i].add(16 * quarter)) });
             // SAFETY: the feature is enabled (see the trait).
-            words.copy_from_slice(&unsafe { transpose4(rows) });
+            group.copy_from_slice(&unsafe { transpose4(rows) });
         }
-        m
     }
 
     #[inline(always)]
@@ -208,33 +220,58 @@ impl LaneWords for __m128i {
 // ---------------------------------------------------------------------------------------------
 // Transposed compression, any number of lanes per vector.
 
+/// Four independent G functions, `cols[k] = [a, b, c, d]` with message words `x[k]`, `y[k]`,
+/// interleaved step by step so that the four dependency chains overlap.
 #[inline(always)]
-unsafe fn g<V: LaneWords>(v: &mut [V; 16], a: usize, b: usize, c: usize, d: usize, x: V, y: V) {
+unsafe fn g4<V: LaneWords>(v: &mut [V; 16], cols: [[usize; 4]; 4], x: [V; 4], y: [V; 4]) {
     // SAFETY: forwarded from the caller (see `LaneWords`).
     unsafe {
-        v[a] = v[a].add(v[b]).add(x);
-        v[d] = v[d].xor(v[a]).rot16();
-        v[c] = v[c].add(v[d]);
-        v[b] = v[b].xor(v[c]).rot12();
-        v[a] = v[a].add(v[b]).add(y);
-        v[d] = v[d].xor(v[a]).rot8();
-        v[c] = v[c].add(v[d]);
-        v[b] = v[b].xor(v[c]).rot7();
+        for (&[a, b, _, _], x) in cols.iter().zip(x) {
+            v[a] = v[a].add(x).add(v[b]);
+        }
+        for &[a, _, _, d] in &cols {
+            v[d] = v[d].xor(v[a]).rot16();
+        }
+        for &[_, _, c, d] in &cols {
+            v[c] = v[c].add(v[d]);
+        }
+        for &[_, b, c, _] in &cols {
+            v[b] = v[b].xor(v[c]).rot12();
+        }
+        for (&[a, b, _, _], y) in cols.iter().zip(y) {
+            v[a] = v[a].add(y).add(v[b]);
+        }
+        for &[a, _, _, d] in &cols {
+            v[d] = v[d].xor(v[a]).rot8();
+        }
+        for &[_, _, c, d] in &cols {
+            v[c] = v[c].add(v[d]);
+        }
+        for &[_, b, c, _] in &cols {
+            v[b] = v[b].xor(v[c]).rot7();
+        }
     }
 }
 
 #[inline(always)]
 unsafe fn round<V: LaneWords>(v: &mut [V; 16], m: &[V; 16], s: &[usize; 16]) {
+    const COLUMNS: [[usize; 4]; 4] = [[0, 4, 8, 12], [1, 5, 9, 13], [2, 6, 10, 14], [3, 7, 11, 15]];
+    const DIAGONALS: [[usize; 4]; 4] =
+        [[0, 5, 10, 15], [1, 6, 11, 12], [2, 7, 8, 13], [3, 4, 9, 14]];
     // SAFETY: forwarded from the caller (see `LaneWords`).
     unsafe {
-        g(v, 0, 4, 8, 12, m[s[0]], m[s[1]]);
-        g(v, 1, 5, 9, 13, m[s[2]], m[s[3]]);
-        g(v, 2, 6, 10, 14, m[s[4]], m[s[5]]);
-        g(v, 3, 7, 11, 15, m[s[6]], m[s[7]]);
-        g(v, 0, 5, 10, 15, m[s[8]], m[s[9]]);
-        g(v, 1, 6, 11, 12, m[s[10]], m[s[11]]);
-        g(v, 2, 7, 8, 13, m[s[12]], m[s[13]]);
-        g(v, 3, 4, 9, 14, m[s[14]], m[s[15]]);
+        g4(
+            v,
+            COLUMNS,
+            [0, 2, 4, 6].map(|i| m[s[i]]),
+            [1, 3, 5, 7].map(|i| m[s[i]]),
+        );
+        g4(
+            v,
+            DIAGONALS,
+            [8, 10, 12, 14].map(|i| m[s[i]]),
+            [9, 11, 13, 15].map(|i| m[s[i]]),
+        );
     }
 }
 
@@ -287,7 +324,8 @@ unsafe fn initial_state<V: LaneWords>(
 }
 
 /// Hashes up to `V::LANES` lanes at once: the transposed form of `portable::hash_lanes`. Slots
-/// beyond `lanes.len()` hash `ZERO_BLOCK` over and over, and their result is dropped.
+/// beyond `lanes.len()` hash `ZERO_BLOCK` over and over from a zero chaining value, and their
+/// result is dropped.
 ///
 /// # Safety
 /// `V`'s target feature must be enabled (see [`LaneWords`]); every lane's input must be
@@ -302,15 +340,13 @@ pub(super) unsafe fn hash_group<V: LaneWords>(
     debug_assert!(lanes.len() <= V::LANES && out.len() >= lanes.len());
     let mut inputs = [ZERO_BLOCK.as_ptr(); 8];
     let mut strides = [0; 8];
-    let mut cv_words = [[0u32; 8]; 8];
+    let mut cvs = [ZERO_BLOCK.as_ptr(); 8];
     let [mut counter_lo, mut counter_hi, mut first_flags, mut last_flags, mut last_len] =
         [[0u32; 8]; 5];
     for (i, lane) in lanes.iter().enumerate() {
         inputs[i] = lane.input.as_ptr();
         strides[i] = BLOCK_LEN;
-        for (word, &value) in cv_words.iter_mut().zip(&lane.cv) {
-            word[i] = value;
-        }
+        cvs[i] = lane.cv.as_ptr().cast();
         counter_lo[i] = lane.counter as u32;
         counter_hi[i] = (lane.counter >> 32) as u32;
         first_flags[i] = u32::from(flags | lane.flags_start);
@@ -321,10 +357,14 @@ pub(super) unsafe fn hash_group<V: LaneWords>(
         }
     }
 
-    // SAFETY: the feature is enabled (our contract). Every pointer read is 64 bytes at block `j`
-    // of a lane whose input holds `blocks` blocks, or the 64-byte ZERO_BLOCK (stride 0).
+    // SAFETY: the feature is enabled (our contract). Each chaining value read is 32 bytes of a
+    // lane's `cv` or of ZERO_BLOCK; each block read is 64 bytes at block `j` of a lane whose input
+    // holds `blocks` blocks, or ZERO_BLOCK (stride 0).
     unsafe {
-        let mut cv: [V; 8] = core::array::from_fn(|w| V::from_lanes(&cv_words[w]));
+        // Transposed with vector shuffles rather than word by word through memory: for one-block
+        // (parent) groups this setup is a large share of the work.
+        let mut cv = [V::splat(0); 8];
+        V::load_transposed(&cvs, &mut cv);
         let counter_lo = V::from_lanes(&counter_lo);
         let counter_hi = V::from_lanes(&counter_hi);
         let first_flags = V::from_lanes(&first_flags);
@@ -334,7 +374,8 @@ pub(super) unsafe fn hash_group<V: LaneWords>(
         let last_len = V::from_lanes(&last_len);
         for j in 0..blocks {
             let block_ptrs = core::array::from_fn(|i| inputs[i].add(j * strides[i]));
-            let m = V::load_blocks_transposed(&block_ptrs);
+            let mut m = [V::splat(0); 16];
+            V::load_transposed(&block_ptrs, &mut m);
             let is_last = j + 1 == blocks;
             let block_flags = match j {
                 0 => first_flags,
@@ -427,11 +468,11 @@ unsafe fn g_rows(rows: &mut [__m128i; 4], mx: __m128i, my: __m128i) {
     // SAFETY: forwarded from the caller (compiled with SSE4.1).
     unsafe {
         let [a, b, c, d] = rows;
-        *a = a.add(*b).add(mx);
+        *a = a.add(mx).add(*b);
         *d = d.xor(*a).rot16();
         *c = c.add(*d);
         *b = b.xor(*c).rot12();
-        *a = a.add(*b).add(my);
+        *a = a.add(my).add(*b);
         *d = d.xor(*a).rot8();
         *c = c.add(*d);
         *b = b.xor(*c).rot7();
@@ -662,11 +703,7 @@ pub(crate) unsafe fn hash_lanes(
     // SAFETY: SSE4.1 is enabled here and present; the lengths are our contract.
     unsafe {
         for (group, out) in lanes.chunks(4).zip(out.chunks_mut(4)) {
-            if group.len() == 4 {
-                hash_group::<__m128i>(group, blocks, flags, out);
-            } else {
-                hash_up_to_four_lanes(group, blocks, flags, out);
-            }
+            hash_up_to_four_lanes(group, blocks, flags, out);
         }
     }
 }

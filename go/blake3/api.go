@@ -1,0 +1,157 @@
+// Package blake3 implements the BLAKE3 hash function with SSE4.1 and AVX2
+// assembly chosen at run time on amd64 and a pure Go fallback (build tag
+// purego, or any other architecture).
+//
+// The API follows github.com/zeebo/blake3, so switching is a change of import
+// path. SumMany hashes many independent messages across the SIMD lanes.
+package blake3
+
+import "errors"
+
+// Hasher is a hash.Hash for BLAKE3 with a 32-byte default output. Digest
+// gives access to the extended output.
+type Hasher struct {
+	size int
+	h    hasher
+}
+
+// New returns a Hasher for the default (unkeyed) mode.
+func New() *Hasher {
+	return &Hasher{size: 32, h: hasher{tree: tree{key: iv}}}
+}
+
+// NewKeyed returns a Hasher for the keyed mode. The key must be KeySize bytes.
+func NewKeyed(key []byte) (*Hasher, error) {
+	if len(key) != KeySize {
+		return nil, errors.New("blake3: key must be 32 bytes")
+	}
+	h := &Hasher{size: 32, h: hasher{tree: tree{flags: flagKeyedHash}}}
+	bytesToWords(key, h.h.key[:])
+	return h, nil
+}
+
+// NewDeriveKey returns a Hasher for the key derivation mode with the given
+// context string; write the key material to it.
+//
+// Context strings should be hardcoded, globally unique and application
+// specific, e.g. "example.com 2019-12-25 16:18:03 session tokens v1".
+func NewDeriveKey(context string) *Hasher {
+	ch := &Hasher{size: 32, h: hasher{tree: tree{key: iv, flags: flagDeriveKeyContext}}}
+	_, _ = ch.WriteString(context)
+	var ctxKey [32]byte
+	_, _ = ch.Digest().Read(ctxKey[:])
+	h := &Hasher{size: 32, h: hasher{tree: tree{flags: flagDeriveKeyMaterial}}}
+	bytesToWords(ctxKey[:], h.h.key[:])
+	return h
+}
+
+// DeriveKey derives len(out) bytes of key from material in the given context.
+func DeriveKey(context string, material []byte, out []byte) {
+	h := NewDeriveKey(context)
+	_, _ = h.Write(material)
+	_, _ = h.Digest().Read(out)
+}
+
+// Write adds p to the hashed input. It never returns an error.
+func (h *Hasher) Write(p []byte) (int, error) {
+	if b := h.h.bufLen; len(p) < bufSize-b {
+		// Fast path: the buffer does not fill up, nothing to hash yet.
+		h.h.bufLen = b + copy(h.h.buf[b:], p)
+		return len(p), nil
+	}
+	h.h.update(p)
+	return len(p), nil
+}
+
+// WriteString is Write for a string, without a copy.
+func (h *Hasher) WriteString(s string) (int, error) {
+	h.h.updateString(s)
+	return len(s), nil
+}
+
+// Reset returns the Hasher to its state after construction (same key and mode).
+func (h *Hasher) Reset() { h.h.reset() }
+
+// Clone returns an independent copy of the Hasher.
+func (h *Hasher) Clone() *Hasher {
+	c := *h
+	return &c
+}
+
+// Size returns the number of bytes Sum appends (32).
+func (h *Hasher) Size() int { return h.size }
+
+// BlockSize returns the compression block size (64).
+func (h *Hasher) BlockSize() int { return BlockSize }
+
+// Sum appends the hash of the input written so far to b. It does not change
+// the Hasher's state.
+func (h *Hasher) Sum(b []byte) []byte {
+	var out output
+	h.h.rootOutput(&out)
+	var w [16]uint32
+	compress(&out.cv, &out.block, 0, out.blockLen, out.flags|flagRoot, &w)
+	n := len(b)
+	b = append(b, make([]byte, h.size)...)
+	wordsToBytes(w[:h.size/4], b[n:])
+	return b
+}
+
+// Digest returns a reader over the extended output (up to 2^64 bytes) of
+// the input written so far. The Hasher may be used further afterwards.
+func (h *Hasher) Digest() *Digest {
+	d := &Digest{}
+	h.h.rootOutput(&d.out)
+	return d
+}
+
+// Sum256 returns the 32-byte BLAKE3 hash of data.
+func Sum256(data []byte) (sum [32]byte) {
+	var w [16]uint32
+	sumWords(data, &w)
+	wordsToBytes(w[:8], sum[:])
+	return sum
+}
+
+// Sum512 returns the first 64 bytes of the extended BLAKE3 output of data.
+func Sum512(data []byte) (sum [64]byte) {
+	var w [16]uint32
+	sumWords(data, &w)
+	wordsToBytes(w[:], sum[:])
+	return sum
+}
+
+// sumWords writes the first output block of the unkeyed hash of data to w.
+func sumWords(data []byte, w *[16]uint32) {
+	if len(data) > ChunkSize {
+		var out output
+		sumOutput(&out, data)
+		compress(&out.cv, &out.block, 0, out.blockLen, out.flags|flagRoot, w)
+		return
+	}
+	// A single chunk is the root: compress it straight into the output.
+	cv := iv
+	start := uint32(flagChunkStart)
+	if len(data) > BlockSize {
+		full := (len(data) - 1) / BlockSize * BlockSize
+		compressBlocks(&cv, data[:full], 0, 0, start)
+		data = data[full:]
+		start = 0
+	}
+	var block [BlockSize]byte
+	copy(block[:], data)
+	compress(&cv, &block, 0, uint32(len(data)), start|flagChunkEnd|flagRoot, w)
+}
+
+// sumOutput sets o to the root output of a message longer than one chunk,
+// hashed in place without the Hasher's buffer.
+func sumOutput(o *output, data []byte) {
+	h := tree{key: iv}
+	for len(data) > bufSize {
+		c := subtreeChunks(h.counter, len(data))
+		cv := subtreeCV(data[:c*ChunkSize], h.counter, &iv, 0)
+		h.pushSubtree(&cv, c)
+		data = data[c*ChunkSize:]
+	}
+	finish(o, data, h.stack[:h.stackLen], h.counter, &iv, 0)
+}

@@ -1,0 +1,10 @@
+//go:build purego || !amd64
+
+package blake3
+
+import "testing"
+
+// forEachBackend runs f once: this build has only the portable kernels.
+func forEachBackend(t *testing.T, f func(t *testing.T)) {
+	t.Run("generic", f)
+}

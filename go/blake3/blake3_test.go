@@ -1,0 +1,237 @@
+package blake3
+
+import (
+	"bytes"
+	"encoding/hex"
+	"encoding/json"
+	"io"
+	"math/rand"
+	"testing"
+
+	"github.com/arborhash/arborhash/go/internal/testvectors"
+	zeebo "github.com/zeebo/blake3"
+)
+
+// pattern returns n bytes of the published test-vector input: byte i = i % 251.
+func pattern(n int) []byte {
+	b := make([]byte, n)
+	for i := range b {
+		b[i] = byte(i % 251)
+	}
+	return b
+}
+
+type publishedVectors struct {
+	Key           string `json:"key"`
+	ContextString string `json:"context_string"`
+	Cases         []struct {
+		InputLen  int    `json:"input_len"`
+		Hash      string `json:"hash"`
+		KeyedHash string `json:"keyed_hash"`
+		DeriveKey string `json:"derive_key"`
+	} `json:"cases"`
+}
+
+func TestPublishedVectors(t *testing.T) {
+	data := testvectors.Read(t, "blake3.json")
+	var v publishedVectors
+	if err := json.Unmarshal(data, &v); err != nil {
+		t.Fatal(err)
+	}
+	forEachBackend(t, func(t *testing.T) {
+		for _, c := range v.Cases {
+			in := pattern(c.InputLen)
+			check := func(name string, h *Hasher, want string) {
+				t.Helper()
+				_, _ = h.Write(in)
+				got := make([]byte, len(want)/2)
+				_, _ = h.Digest().Read(got)
+				if hex.EncodeToString(got) != want {
+					t.Fatalf("%s len %d: got %x want %s", name, c.InputLen, got, want)
+				}
+				if s := h.Sum(nil); hex.EncodeToString(s) != want[:64] {
+					t.Fatalf("%s len %d: Sum %x", name, c.InputLen, s)
+				}
+			}
+			check("hash", New(), c.Hash)
+			kh, err := NewKeyed([]byte(v.Key))
+			if err != nil {
+				t.Fatal(err)
+			}
+			check("keyed", kh, c.KeyedHash)
+			check("derive", NewDeriveKey(v.ContextString), c.DeriveKey)
+			if s := Sum256(in); hex.EncodeToString(s[:]) != c.Hash[:64] {
+				t.Fatalf("Sum256 len %d", c.InputLen)
+			}
+			if s := Sum512(in); hex.EncodeToString(s[:]) != c.Hash[:128] {
+				t.Fatalf("Sum512 len %d", c.InputLen)
+			}
+			dk := make([]byte, 131)
+			DeriveKey(v.ContextString, in, dk)
+			if hex.EncodeToString(dk) != c.DeriveKey {
+				t.Fatalf("DeriveKey len %d", c.InputLen)
+			}
+		}
+	})
+}
+
+// randomLength favours lengths near chunk and buffer boundaries.
+func randomLength(r *rand.Rand) int {
+	switch r.Intn(4) {
+	case 0:
+		return r.Intn(3 * ChunkSize)
+	case 1:
+		k := r.Intn(70) + 1
+		return k*ChunkSize + r.Intn(3) - 1
+	case 2:
+		return r.Intn(20*bufSize + 1)
+	default:
+		return r.Intn(64)*BlockSize + r.Intn(2)
+	}
+}
+
+func TestDifferentialZeebo(t *testing.T) {
+	forEachBackend(t, func(t *testing.T) {
+		r := rand.New(rand.NewSource(1))
+		key := make([]byte, 32)
+		r.Read(key)
+		for iter := 0; iter < 150; iter++ {
+			in := make([]byte, randomLength(r))
+			r.Read(in)
+			ours, _ := NewKeyed(key)
+			ref, _ := zeebo.NewKeyed(key)
+			if iter%2 == 0 {
+				ours, ref = New(), zeebo.New()
+			}
+			// Random write splits, including empty writes.
+			for rest := in; len(rest) > 0; {
+				n := r.Intn(len(rest) + 1)
+				if r.Intn(3) == 0 {
+					n = r.Intn(200)
+					if n > len(rest) {
+						n = len(rest)
+					}
+				}
+				_, _ = ours.Write(rest[:n])
+				_, _ = ref.Write(rest[:n])
+				rest = rest[n:]
+			}
+			if !bytes.Equal(ours.Sum(nil), ref.Sum(nil)) {
+				t.Fatalf("len %d: Sum differs", len(in))
+			}
+			if iter%2 == 0 {
+				if a, b := Sum256(in), zeebo.Sum256(in); a != b {
+					t.Fatalf("len %d: Sum256 differs", len(in))
+				}
+			}
+			// XOF: seek to a random offset and read a random amount.
+			od, rd := ours.Digest(), ref.Digest()
+			off := int64(r.Intn(5000))
+			if _, err := od.Seek(off, io.SeekStart); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := rd.Seek(off, io.SeekStart); err != nil {
+				t.Fatal(err)
+			}
+			a := make([]byte, r.Intn(300))
+			b := make([]byte, len(a))
+			for i := 0; i < len(a); {
+				n := 1 + r.Intn(len(a)-i)
+				_, _ = od.Read(a[i : i+n])
+				i += n
+			}
+			_, _ = rd.Read(b)
+			if !bytes.Equal(a, b) {
+				t.Fatalf("len %d: XOF at %d differs", len(in), off)
+			}
+		}
+	})
+}
+
+func TestSeekCurrentAndErrors(t *testing.T) {
+	d := New().Digest()
+	all := make([]byte, 300)
+	_, _ = d.Read(all)
+	d2 := New().Digest()
+	part := make([]byte, 10)
+	_, _ = d2.Read(part)
+	if pos, _ := d2.Seek(100, io.SeekCurrent); pos != 110 {
+		t.Fatalf("SeekCurrent at %d", pos)
+	}
+	_, _ = d2.Read(part)
+	if !bytes.Equal(part, all[110:120]) {
+		t.Fatal("read after SeekCurrent differs")
+	}
+	if _, err := d2.Seek(0, io.SeekEnd); err == nil {
+		t.Fatal("SeekEnd accepted")
+	}
+	if _, err := d2.Seek(-1000, io.SeekCurrent); err == nil {
+		t.Fatal("seek before start accepted")
+	}
+	if _, err := NewKeyed(make([]byte, 31)); err == nil {
+		t.Fatal("31-byte key accepted")
+	}
+}
+
+func TestCloneResetWriteString(t *testing.T) {
+	in := pattern(20000)
+	h := New()
+	_, _ = h.Write(in[:9000])
+	c := h.Clone()
+	_, _ = h.Write(in[9000:])
+	_, _ = c.WriteString(string(in[9000:]))
+	want := Sum256(in)
+	if !bytes.Equal(h.Sum(nil), want[:]) || !bytes.Equal(c.Sum(nil), want[:]) {
+		t.Fatal("clone or WriteString differs")
+	}
+	h.Reset()
+	_, _ = h.Write(in[:5])
+	if w := Sum256(in[:5]); !bytes.Equal(h.Sum(nil), w[:]) {
+		t.Fatal("reset differs")
+	}
+	if h.Size() != 32 || h.BlockSize() != 64 {
+		t.Fatal("Size/BlockSize")
+	}
+}
+
+func TestSumMany(t *testing.T) {
+	forEachBackend(t, func(t *testing.T) {
+		r := rand.New(rand.NewSource(2))
+		for iter := 0; iter < 20; iter++ {
+			inputs := make([][]byte, r.Intn(12))
+			for i := range inputs {
+				inputs[i] = make([]byte, randomLength(r)%(9*ChunkSize))
+				r.Read(inputs[i])
+			}
+			if iter == 0 {
+				inputs = [][]byte{pattern(4096), pattern(4096)}
+			}
+			outputs := make([][32]byte, len(inputs))
+			SumMany(inputs, outputs)
+			for i, in := range inputs {
+				if outputs[i] != zeebo.Sum256(in) {
+					t.Fatalf("message %d (len %d) differs", i, len(in))
+				}
+			}
+		}
+	})
+}
+
+func FuzzBlake3(f *testing.F) {
+	f.Add([]byte("abc"), uint16(1))
+	f.Add(pattern(3000), uint16(1024))
+	f.Add(pattern(9000), uint16(8193))
+	f.Fuzz(func(t *testing.T, in []byte, split uint16) {
+		s := int(split) % (len(in) + 1)
+		h := New()
+		_, _ = h.Write(in[:s])
+		_, _ = h.Write(in[s:])
+		want := zeebo.Sum256(in)
+		if got := h.Sum(nil); !bytes.Equal(got, want[:]) {
+			t.Fatalf("len %d split %d", len(in), s)
+		}
+		if Sum256(in) != want {
+			t.Fatalf("Sum256 len %d", len(in))
+		}
+	})
+}

@@ -1,0 +1,36 @@
+package blake3
+
+const (
+	// BlockSize is the size of a BLAKE3 compression block in bytes.
+	BlockSize = 64
+	// ChunkSize is the size of a BLAKE3 chunk (a leaf of the tree) in bytes.
+	ChunkSize = 1024
+	// KeySize is the size of the key NewKeyed expects.
+	KeySize = 32
+
+	// maxLanes is the widest kernel (AVX2, eight 32-bit lanes); the hasher
+	// buffers this many chunks so that writes of any size reach it.
+	maxLanes = 8
+	bufSize  = maxLanes * ChunkSize
+	// maxSubtreeChunks bounds the subtree hashed in one piece from a large
+	// write: 64 chunk CVs give eight full parent batches on the first level.
+	maxSubtreeChunks = 64
+	// maxDepth is the CV stack depth for 2^64 bytes of input.
+	maxDepth = 54
+
+	flagChunkStart        = 1 << 0
+	flagChunkEnd          = 1 << 1
+	flagParent            = 1 << 2
+	flagRoot              = 1 << 3
+	flagKeyedHash         = 1 << 4
+	flagDeriveKeyContext  = 1 << 5
+	flagDeriveKeyMaterial = 1 << 6
+)
+
+var iv = [8]uint32{
+	0x6A09E667, 0xBB67AE85, 0x3C6EF372, 0xA54FF53A,
+	0x510E527F, 0x9B05688C, 0x1F83D9AB, 0x5BE0CD19,
+}
+
+// msgPermutation is the BLAKE3 message word permutation applied between rounds.
+var msgPermutation = [16]int{2, 6, 3, 10, 7, 0, 4, 13, 1, 11, 12, 5, 9, 14, 15, 8}

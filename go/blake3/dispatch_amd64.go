@@ -1,0 +1,78 @@
+//go:build amd64 && !purego
+
+package blake3
+
+import "golang.org/x/sys/cpu"
+
+//go:generate sh -c "cd ../internal/asmgen && go run ./blake3 -pkg blake3 -out ../../blake3/blake3_amd64.s -stubs ../../blake3/blake3_stubs_amd64.go"
+
+// The kernels in use; tests switch them to cover every path on one CPU.
+var (
+	useSSE41 = cpu.X86.HasSSE41
+	useAVX2  = cpu.X86.HasAVX2 && cpu.X86.HasSSE41
+)
+
+func compress(cv *[8]uint32, block *[BlockSize]byte, counter uint64, blockLen, flags uint32, out *[16]uint32) {
+	if useSSE41 {
+		compressSSE41(cv, block, counter, blockLen, flags, out)
+		return
+	}
+	compressGeneric(cv, block, counter, blockLen, flags, out)
+}
+
+// compressBlocks compresses the full blocks of data (a non-empty multiple of
+// BlockSize) into cv in sequence; the first block gets flags|flagsStart.
+func compressBlocks(cv *[8]uint32, data []byte, counter uint64, flags, flagsStart uint32) {
+	if useSSE41 {
+		compressBlocksSSE41(cv, &data[0], uint64(len(data)/BlockSize), counter, flags, flagsStart)
+		return
+	}
+	compressBlocksGeneric(cv, data, counter, flags, flagsStart)
+}
+
+// hashMany runs j's lanes through the widest kernel that is not mostly idle:
+// AVX2 for five to eight lanes, four lanes below (VEX-encoded where AVX2 is
+// available, SSE4.1 otherwise), and the single compression for one lane.
+func hashMany(j *laneJob, blocks int, key *[8]uint32, flags, flagsStart, flagsEnd uint32, out *[maxLanes][8]uint32) {
+	switch {
+	case useAVX2 && j.n > 4:
+		var in [8]*byte
+		var ctr [16]uint32
+		for l := 0; l < 8; l++ {
+			// Idle lanes rehash lane 0; their output is ignored.
+			src := l
+			if l >= j.n {
+				src = 0
+			}
+			in[l] = &j.inputs[src][0]
+			ctr[l] = uint32(j.counters[src])
+			ctr[8+l] = uint32(j.counters[src] >> 32)
+		}
+		hashManyAVX2(&in, uint64(blocks), key, &ctr, flags, flagsStart, flagsEnd, out)
+	case useSSE41 && j.n > 1:
+		for first := 0; first < j.n; first += 4 {
+			var in [4]*byte
+			var ctr [8]uint32
+			for l := 0; l < 4; l++ {
+				src := first + l
+				if src >= j.n {
+					src = first
+				}
+				in[l] = &j.inputs[src][0]
+				ctr[l] = uint32(j.counters[src])
+				ctr[4+l] = uint32(j.counters[src] >> 32)
+			}
+			var o [4][8]uint32
+			if useAVX2 {
+				hashManyAVX(&in, uint64(blocks), key, &ctr, flags, flagsStart, flagsEnd, &o)
+			} else {
+				hashManySSE41(&in, uint64(blocks), key, &ctr, flags, flagsStart, flagsEnd, &o)
+			}
+			for l := 0; l < 4 && first+l < j.n; l++ {
+				out[first+l] = o[l]
+			}
+		}
+	default:
+		hashManyGeneric(j, blocks, key, flags, flagsStart, flagsEnd, out)
+	}
+}

@@ -1,0 +1,15 @@
+//go:build purego || !amd64
+
+package blake3
+
+func compress(cv *[8]uint32, block *[BlockSize]byte, counter uint64, blockLen, flags uint32, out *[16]uint32) {
+	compressGeneric(cv, block, counter, blockLen, flags, out)
+}
+
+func hashMany(j *laneJob, blocks int, key *[8]uint32, flags, flagsStart, flagsEnd uint32, out *[maxLanes][8]uint32) {
+	hashManyGeneric(j, blocks, key, flags, flagsStart, flagsEnd, out)
+}
+
+func compressBlocks(cv *[8]uint32, data []byte, counter uint64, flags, flagsStart uint32) {
+	compressBlocksGeneric(cv, data, counter, flags, flagsStart)
+}

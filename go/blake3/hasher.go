@@ -1,0 +1,198 @@
+package blake3
+
+import "math/bits"
+
+// hasher is the incremental tree hasher. Input is buffered up to maxLanes
+// chunks so that every full buffer is hashed by the widest kernel; large
+// writes bypass the buffer and are hashed as aligned subtrees of up to
+// maxSubtreeChunks chunks.
+type hasher struct {
+	tree
+	// pending holds the CVs of the chunks counter .. counter+npending-1,
+	// hashed from full buffers but not yet in the tree: their parents are
+	// computed maxLanes at a time once a whole aligned subtree is pending.
+	pending  [maxSubtreeChunks][8]uint32
+	npending int
+	buf      [bufSize]byte
+	bufLen   int
+}
+
+// tree holds the chaining values of the complete subtrees hashed so far.
+type tree struct {
+	key   [8]uint32
+	flags uint32
+	// counter is the number of chunks already folded into stack.
+	counter  uint64
+	stack    [maxDepth][8]uint32
+	stackLen int
+}
+
+func (h *hasher) reset() {
+	h.counter = 0
+	h.stackLen = 0
+	h.npending = 0
+	h.bufLen = 0
+}
+
+func (h *hasher) update(p []byte) {
+	for len(p) > 0 {
+		if h.bufLen == 0 && len(p) > bufSize {
+			h.flushPending()
+			// At least one byte must stay behind: the last chunk may be the root.
+			for len(p) > bufSize {
+				n := subtreeChunks(h.counter, len(p))
+				cv := subtreeCV(p[:n*ChunkSize], h.counter, &h.key, h.flags)
+				h.pushSubtree(&cv, n)
+				p = p[n*ChunkSize:]
+			}
+		}
+		c := copy(h.buf[h.bufLen:], p)
+		h.bufLen += c
+		p = p[c:]
+		if h.bufLen == bufSize && len(p) > 0 {
+			h.hashBuffer()
+		}
+	}
+}
+
+// hashBuffer hashes the full buffer (more input follows) into pending CVs.
+func (h *hasher) hashBuffer() {
+	var j laneJob
+	for i := 0; i < maxLanes; i++ {
+		j.inputs[i], j.counters[i] = h.buf[i*ChunkSize:(i+1)*ChunkSize], h.counter+uint64(h.npending+i)
+	}
+	j.n = maxLanes
+	hashChunkLanes(&j, &h.key, h.flags, (*[maxLanes][8]uint32)(h.pending[h.npending:]))
+	h.npending += maxLanes
+	h.bufLen = 0
+	// The pending chunks form one aligned subtree once they reach the
+	// largest power of two (up to maxSubtreeChunks) that divides counter.
+	target := maxSubtreeChunks
+	for h.counter%uint64(target) != 0 {
+		target /= 2
+	}
+	if h.npending == target {
+		h.flushPending()
+	}
+}
+
+// flushPending moves the pending CVs into the tree as aligned subtrees of
+// power-of-two sizes. More input always follows them.
+func (h *hasher) flushPending() {
+	done := 0
+	for done < h.npending {
+		n := maxSubtreeChunks
+		for n > h.npending-done || h.counter%uint64(n) != 0 {
+			n /= 2
+		}
+		cv := reduceCVs(h.pending[done:done+n], &h.key, h.flags)
+		h.pushSubtree(&cv, n)
+		done += n
+	}
+	h.npending = 0
+}
+
+// subtreeChunks picks the largest power-of-two chunk count n with
+// maxLanes <= n <= maxSubtreeChunks that keeps the subtree aligned (counter is
+// a multiple of n) and leaves at least one byte of remaining input after it.
+func subtreeChunks(counter uint64, remaining int) int {
+	n := maxSubtreeChunks
+	for n > maxLanes && (counter%uint64(n) != 0 || n*ChunkSize >= remaining) {
+		n /= 2
+	}
+	return n
+}
+
+// pushSubtree adds the CV of a complete subtree of n chunks and merges
+// completed subtrees eagerly: a push only happens when more input follows,
+// so no merge can be the root. Afterwards the stack holds one CV per set
+// bit of the counter, largest first, each of at least maxLanes chunks.
+func (h *tree) pushSubtree(cv *[8]uint32, n int) {
+	h.stack[h.stackLen] = *cv
+	h.stackLen++
+	h.counter += uint64(n)
+	h.stackLen = mergeStack(&h.stack, h.stackLen, h.counter, &h.key, h.flags)
+}
+
+func mergeStack(stack *[maxDepth][8]uint32, n int, counter uint64, key *[8]uint32, flags uint32) int {
+	for n > bits.OnesCount64(counter) {
+		stack[n-2] = parentCV(&stack[n-2], &stack[n-1], key, flags)
+		n--
+	}
+	return n
+}
+
+// rootOutput sets o to the root node's output; the input hashed so far
+// stays the same.
+func (h *hasher) rootOutput(o *output) {
+	// Moving pending CVs into the tree does not change the hash: the
+	// buffered tail still follows them.
+	h.flushPending()
+	finish(o, h.buf[:h.bufLen], h.stack[:h.stackLen], h.counter, &h.key, h.flags)
+}
+
+// finish hashes the tail of the input (at most bufSize bytes, empty only
+// for an empty message) that follows counter chunks summarised by the
+// merged subtree CVs in stack, and sets o to the root output. The tail has
+// at most maxLanes chunks and every stack entry covers at least maxLanes,
+// so the tail is a subtree of its own and the root is found by folding the
+// stack onto the tail's output from the top.
+func finish(o *output, tail []byte, stack [][8]uint32, counter uint64, key *[8]uint32, flags uint32) {
+	if counter == 0 && len(tail) <= ChunkSize {
+		o.setChunk(tail, 0, key, flags)
+		return
+	}
+	tailOutput(o, tail, counter, key, flags)
+	for i := len(stack) - 1; i >= 0; i-- {
+		cv := o.chainingValue()
+		o.setParent(&stack[i], &cv, key, flags)
+	}
+}
+
+// tailOutput sets o to the output of the subtree over the chunks of tail
+// (1 to maxLanes chunks, all full but maybe the last) starting at chunk
+// counter.
+func tailOutput(o *output, tail []byte, counter uint64, key *[8]uint32, flags uint32) {
+	if len(tail) <= ChunkSize {
+		o.setChunk(tail, counter, key, flags)
+		return
+	}
+	var cvs [maxLanes][8]uint32
+	full := len(tail) / ChunkSize
+	var j laneJob
+	for i := 0; i < full; i++ {
+		j.inputs[j.n], j.counters[j.n] = tail[i*ChunkSize:(i+1)*ChunkSize], counter+uint64(i)
+		j.n++
+	}
+	hashChunkLanes(&j, key, flags, &cvs)
+	k := full
+	if len(tail)%ChunkSize != 0 {
+		o.setChunk(tail[full*ChunkSize:], counter+uint64(full), key, flags)
+		cvs[k] = o.chainingValue()
+		k++
+	}
+	left := largestPowerOfTwoBelow(k)
+	l, r := treeCV(cvs[:left], key, flags), treeCV(cvs[left:k], key, flags)
+	o.setParent(&l, &r, key, flags)
+}
+
+// treeCV returns the chaining value of the (non-root) subtree over the chunk
+// CVs cvs: the left part holds the largest power of two of chunks that leaves
+// at least one chunk for the right part.
+func treeCV(cvs [][8]uint32, key *[8]uint32, flags uint32) [8]uint32 {
+	if len(cvs) == 1 {
+		return cvs[0]
+	}
+	left := largestPowerOfTwoBelow(len(cvs))
+	l, r := treeCV(cvs[:left], key, flags), treeCV(cvs[left:], key, flags)
+	return parentCV(&l, &r, key, flags)
+}
+
+// largestPowerOfTwoBelow returns the largest power of two less than n (n >= 2).
+func largestPowerOfTwoBelow(n int) int {
+	p := 1
+	for 2*p < n {
+		p *= 2
+	}
+	return p
+}

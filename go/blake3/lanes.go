@@ -1,0 +1,132 @@
+package blake3
+
+import "unsafe"
+
+// laneJob describes up to maxLanes independent inputs hashed side by side by
+// one kernel call: each lane has its own input and its own counter, so lanes
+// may hold neighbouring chunks of one message or chunks of different messages.
+// Callers fill it in place (not through a method) so that escape analysis
+// keeps the inputs on the stack.
+type laneJob struct {
+	inputs   [maxLanes][]byte
+	counters [maxLanes]uint64
+	n        int
+}
+
+// hashChunkLanes writes the chaining values of j.n full chunks to out.
+func hashChunkLanes(j *laneJob, key *[8]uint32, flags uint32, out *[maxLanes][8]uint32) {
+	hashMany(j, ChunkSize/BlockSize, key, flags, flagChunkStart, flagChunkEnd, out)
+}
+
+// hashParentLanes writes the chaining values of j.n parent nodes (each input
+// is the 64-byte concatenation of two child CVs) to out.
+func hashParentLanes(j *laneJob, key *[8]uint32, flags uint32, out *[maxLanes][8]uint32) {
+	hashMany(j, 1, key, flags|flagParent, 0, 0, out)
+}
+
+// compressChain compresses block into cv in place (non-extended output).
+func compressChain(cv *[8]uint32, block *[BlockSize]byte, counter uint64, blockLen, flags uint32) {
+	var o [16]uint32
+	compress(cv, block, counter, blockLen, flags, &o)
+	copy(cv[:], o[:8])
+}
+
+// parentCV returns the chaining value of the parent of left and right.
+func parentCV(left, right *[8]uint32, key *[8]uint32, flags uint32) [8]uint32 {
+	var block [BlockSize]byte
+	wordsToBytes(left[:], block[:32])
+	wordsToBytes(right[:], block[32:])
+	cv := *key
+	compressChain(&cv, &block, 0, BlockSize, flags|flagParent)
+	return cv
+}
+
+// setParent makes o the (not yet compressed) output of the parent of left
+// and right, used for the root.
+func (o *output) setParent(left, right *[8]uint32, key *[8]uint32, flags uint32) {
+	o.cv = *key
+	o.counter = 0
+	o.blockLen = BlockSize
+	o.flags = flags | flagParent
+	wordsToBytes(left[:], o.block[:32])
+	wordsToBytes(right[:], o.block[32:])
+}
+
+// setChunk compresses every block of one chunk (at most ChunkSize bytes)
+// but the last, and makes o the output of the last block.
+func (o *output) setChunk(data []byte, counter uint64, key *[8]uint32, flags uint32) {
+	o.cv = *key
+	start := uint32(flagChunkStart)
+	if len(data) > BlockSize {
+		full := (len(data) - 1) / BlockSize * BlockSize
+		compressBlocks(&o.cv, data[:full], counter, flags, start)
+		data = data[full:]
+		start = 0
+	}
+	o.counter = counter
+	o.blockLen = uint32(len(data))
+	o.flags = flags | start | flagChunkEnd
+	o.block = [BlockSize]byte{}
+	copy(o.block[:], data)
+}
+
+// subtreeCV hashes len(data)/ChunkSize full chunks (a power of two, at most
+// maxSubtreeChunks) starting at chunk counter, and reduces their chaining
+// values level by level with batched parent compressions.
+func subtreeCV(data []byte, counter uint64, key *[8]uint32, flags uint32) [8]uint32 {
+	var cvs [maxSubtreeChunks][8]uint32
+	n := len(data) / ChunkSize
+	for i := 0; i < n; i += maxLanes {
+		var j laneJob
+		for l := i; l < n && l < i+maxLanes; l++ {
+			j.inputs[j.n], j.counters[j.n] = data[l*ChunkSize:(l+1)*ChunkSize], counter+uint64(l)
+			j.n++
+		}
+		hashChunkLanes(&j, key, flags, (*[maxLanes][8]uint32)(cvs[i:]))
+	}
+	return reduceCVs(cvs[:n], key, flags)
+}
+
+// reduceCVs returns the CV of the complete subtree over the chunk CVs in
+// cvs (a power of two of them), which it overwrites.
+func reduceCVs(cvs [][8]uint32, key *[8]uint32, flags uint32) [8]uint32 {
+	for n := len(cvs); n > 1; n /= 2 {
+		reduceLevel(cvs[:n], key, flags)
+	}
+	return cvs[0]
+}
+
+// reduceLevel replaces the n (even) chaining values at the front of cvs by
+// the n/2 parents of neighbouring pairs, maxLanes parents per kernel call.
+// On little-endian machines a pair of CVs in memory is the parent's block,
+// so the kernels read it in place; parent k may overwrite cvs[k] because
+// each kernel call reads all its inputs (cvs[2k], cvs[2k+1], k at least
+// the batch's first parent) before it writes.
+func reduceLevel(cvs [][8]uint32, key *[8]uint32, flags uint32) {
+	parents := len(cvs) / 2
+	for i := 0; i < parents; i += maxLanes {
+		var j laneJob
+		var blocks [maxLanes][BlockSize]byte
+		for k := i; k < parents && k < i+maxLanes; k++ {
+			if littleEndian {
+				j.inputs[j.n] = unsafe.Slice((*byte)(unsafe.Pointer(&cvs[2*k])), BlockSize)
+			} else {
+				b := &blocks[k-i]
+				wordsToBytes(cvs[2*k][:], b[:32])
+				wordsToBytes(cvs[2*k+1][:], b[32:])
+				j.inputs[j.n] = b[:]
+			}
+			j.n++
+		}
+		var out [maxLanes][8]uint32
+		hashParentLanes(&j, key, flags, &out)
+		copy(cvs[i:i+j.n], out[:j.n])
+	}
+}
+
+// littleEndian reports whether uint32 words are stored low byte first, the
+// byte order BLAKE3 uses for its words.
+var littleEndian = func() bool {
+	x := uint16(1)
+	return *(*byte)(unsafe.Pointer(&x)) == 1
+}()

@@ -1,0 +1,546 @@
+// Command blake3 generates the amd64 assembly of package blake3: a
+// single-block SSE4.1 compression and transposed many-lane kernels (4 lanes
+// with SSE4.1, 8 lanes with AVX2) that hash one input per lane, each with its
+// own counter. Run it through go generate in package blake3.
+package main
+
+import (
+	"fmt"
+
+	. "github.com/mmcloughlin/avo/build"
+	. "github.com/mmcloughlin/avo/operand"
+	. "github.com/mmcloughlin/avo/reg"
+)
+
+var iv = [8]uint32{
+	0x6A09E667, 0xBB67AE85, 0x3C6EF372, 0xA54FF53A,
+	0x510E527F, 0x9B05688C, 0x1F83D9AB, 0x5BE0CD19,
+}
+
+var msgPermutation = [16]int{2, 6, 3, 10, 7, 0, 4, 13, 1, 11, 12, 5, 9, 14, 15, 8}
+
+// schedule[r][i] is the message word used at position i in round r.
+var schedule [7][16]int
+
+func init() {
+	for i := range schedule[0] {
+		schedule[0][i] = i
+	}
+	for r := 1; r < 7; r++ {
+		for i := range schedule[r] {
+			schedule[r][i] = schedule[r-1][msgPermutation[i]]
+		}
+	}
+}
+
+// gIndices lists, for the column and the diagonal step, the state words
+// a, b, c, d of the four G functions run side by side.
+var gIndices = [2][4][4]int{
+	{{0, 4, 8, 12}, {1, 5, 9, 13}, {2, 6, 10, 14}, {3, 7, 11, 15}},
+	{{0, 5, 10, 15}, {1, 6, 11, 12}, {2, 7, 8, 13}, {3, 4, 9, 14}},
+}
+
+var rot16, rot8, ivData Mem
+
+func main() {
+	ConstraintExpr("!purego")
+	rot16 = byteShuffle("rot16", [4]byte{2, 3, 0, 1})
+	rot8 = byteShuffle("rot8", [4]byte{1, 2, 3, 0})
+	ivData = GLOBL("iv", RODATA|NOPTR)
+	for i, w := range iv {
+		DATA(4*i, U32(w))
+	}
+	compressSSE41()
+	compressBlocksSSE41()
+	hashManySSE41()
+	hashManyAVX2()
+	hashManyAVX()
+	Generate()
+}
+
+// byteShuffle emits a 32-byte PSHUFB mask that applies perm to every 32-bit
+// word (a rotation by a multiple of 8 bits).
+func byteShuffle(name string, perm [4]byte) Mem {
+	m := GLOBL(name, RODATA|NOPTR)
+	for w := 0; w < 8; w++ {
+		for i, p := range perm {
+			DATA(4*w+i, U8(4*w%16+int(p)))
+		}
+	}
+	return m
+}
+
+// compressSSE41 emits the single-block compression: the state rows are four
+// XMM registers and G runs on the four columns at once. The diagonal step is
+// reached by rotating rows a, c and d (not b: b's last rotation ends each
+// half and would put the shuffle on the critical path), so lane i of the
+// diagonal step is the G whose b is v[4+i]. Message vectors follow that lane
+// order (see msgPos); the next round's vectors are derived from the current
+// ones with PSHUFD and BLENDPS (see permuteVectors).
+func compressSSE41() {
+	TEXT("compressSSE41", NOSPLIT, "func(cv *[8]uint32, block *[64]byte, counter uint64, blockLen uint32, flags uint32, out *[16]uint32)")
+	Pragma("noescape")
+	Doc("compressSSE41 compresses block into the chaining value cv and writes the 16-word output to out.")
+	cv := Load(Param("cv"), RAX)
+	block := Load(Param("block"), RBX)
+	row := [4]VecPhysical{X0, X1, X2, X3}
+	MOVOU(Mem{Base: cv}, row[0])
+	MOVOU(Mem{Base: cv, Disp: 16}, row[1])
+	MOVOU(ivData, row[2])
+	Load(Param("counter"), RCX)
+	MOVQ(RCX, row[3])
+	Load(Param("blockLen"), ECX)
+	PINSRD(U8(2), ECX, row[3])
+	Load(Param("flags"), ECX)
+	PINSRD(U8(3), ECX, row[3])
+	MOVOU(rot16, X9)
+	MOVOU(rot8, X10)
+	compressRounds(row, block)
+	out := Load(Param("out"), RDX)
+	tmp := X8
+	PXOR(row[2], row[0])
+	PXOR(row[3], row[1])
+	MOVOU(Mem{Base: cv}, tmp)
+	PXOR(tmp, row[2])
+	MOVOU(Mem{Base: cv, Disp: 16}, tmp)
+	PXOR(tmp, row[3])
+	for i := 0; i < 4; i++ {
+		MOVOU(row[i], Mem{Base: out, Disp: 16 * i})
+	}
+	RET()
+}
+
+// compressBlocksSSE41 emits the sequential compression of the full blocks of
+// one chunk (all but its last block) into cv, keeping the chaining value in
+// registers between blocks.
+func compressBlocksSSE41() {
+	TEXT("compressBlocksSSE41", NOSPLIT, "func(cv *[8]uint32, blocks *byte, n uint64, counter uint64, flags uint32, flagsStart uint32)")
+	Pragma("noescape")
+	Doc("compressBlocksSSE41 compresses n full 64-byte blocks into cv; the first gets flags|flagsStart.")
+	cv := Load(Param("cv"), RAX)
+	block := Load(Param("blocks"), RBX)
+	n := Load(Param("n"), RSI)
+	ctr := Load(Param("counter"), RDI)
+	flags := Load(Param("flags"), EDX)
+	cur := Load(Param("flagsStart"), ECX)
+	ORL(flags, cur)
+	row := [4]VecPhysical{X0, X1, X2, X3}
+	MOVOU(Mem{Base: cv}, row[0])
+	MOVOU(Mem{Base: cv, Disp: 16}, row[1])
+	MOVOU(rot16, X9)
+	MOVOU(rot8, X10)
+	MOVL(U32(64), R8L)
+	Label("compressBlocks_loop")
+	MOVOU(ivData, row[2])
+	MOVQ(ctr, row[3])
+	PINSRD(U8(2), R8L, row[3])
+	PINSRD(U8(3), cur, row[3])
+	compressRounds(row, block)
+	PXOR(row[2], row[0])
+	PXOR(row[3], row[1])
+	MOVL(flags, cur)
+	ADDQ(U8(64), block)
+	DECQ(n)
+	JNZ(LabelRef("compressBlocks_loop"))
+	MOVOU(row[0], Mem{Base: cv})
+	MOVOU(row[1], Mem{Base: cv, Disp: 16})
+	RET()
+}
+
+// compressRounds runs the seven rounds on row (X0-X3) for the block at
+// block. It uses X4-X8 and X11-X15, and the rotation masks in X9 and X10.
+func compressRounds(row [4]VecPhysical, block Register) {
+	tmp, scratch := X8, X15
+	r16, r8 := X9, X10
+	sets := [2][4]VecPhysical{{X4, X5, X6, X7}, {X11, X12, X13, X14}}
+	msg := sets[0]
+	// Round 0 uses the words in order: split even and odd words.
+	for half := 0; half < 2; half++ {
+		MOVOU(Mem{Base: block, Disp: 32 * half}, msg[2*half])
+		MOVOU(Mem{Base: block, Disp: 32*half + 16}, scratch)
+		MOVO(msg[2*half], msg[2*half+1])
+		SHUFPS(U8(0x88), scratch, msg[2*half])
+		SHUFPS(U8(0xDD), scratch, msg[2*half+1])
+		if half == 1 {
+			PSHUFD(U8(0x93), msg[2], msg[2])
+			PSHUFD(U8(0x93), msg[3], msg[3])
+		}
+	}
+	for r := 0; r < 7; r++ {
+		msg = sets[r%2]
+		if r < 6 {
+			permuteVectors(msg, sets[(r+1)%2], scratch)
+		}
+		rowG(row, msg[0], msg[1], tmp, r16, r8)
+		PSHUFD(U8(0x93), row[0], row[0])
+		PSHUFD(U8(0x39), row[2], row[2])
+		PSHUFD(U8(0x4E), row[3], row[3])
+		rowG(row, msg[2], msg[3], tmp, r16, r8)
+		PSHUFD(U8(0x39), row[0], row[0])
+		PSHUFD(U8(0x93), row[2], row[2])
+		PSHUFD(U8(0x4E), row[3], row[3])
+	}
+}
+
+// permuteVectors computes the next round's message vectors dst from src:
+// word i of the next round is word msgPermutation[i] of this one. Each
+// target gathers its lanes from up to four sources, one PSHUFD per source,
+// merged with BLENDPS.
+func permuteVectors(src, dst [4]VecPhysical, scratch VecPhysical) {
+	for v := 0; v < 4; v++ {
+		var imm [4]int   // per source vector: PSHUFD immediate
+		var blend [4]int // per source vector: lanes it supplies
+		var order []int  // source vectors in first-use order
+		for e := 0; e < 4; e++ {
+			sv, sl := msgLoc(msgPermutation[msgPos(v, e)])
+			if blend[sv] == 0 {
+				order = append(order, sv)
+			}
+			imm[sv] |= sl << (2 * e)
+			blend[sv] |= 1 << e
+		}
+		for k, sv := range order {
+			if k == 0 {
+				PSHUFD(U8(imm[sv]), src[sv], dst[v])
+				continue
+			}
+			PSHUFD(U8(imm[sv]), src[sv], scratch)
+			BLENDPS(U8(blend[sv]), scratch, dst[v])
+		}
+	}
+}
+
+// msgPos returns the schedule position held in lane e of message vector v of
+// the single-block compression: even and odd words of the column step, then
+// of the diagonal step, whose lane e is the G with b = v[4+e].
+func msgPos(v, e int) int {
+	if v < 2 {
+		return 2*e + v
+	}
+	return 8 + 2*((e+3)%4) + v - 2
+}
+
+// msgLoc is the inverse of msgPos.
+func msgLoc(i int) (v, e int) {
+	if i < 8 {
+		return i % 2, i / 2
+	}
+	return 2 + i%2, ((i-8)/2 + 1) % 4
+}
+
+// rowG runs G on the four columns held in row (a, b, c, d).
+func rowG(row [4]VecPhysical, mx, my, tmp, r16, r8 VecPhysical) {
+	a, b, c, d := row[0], row[1], row[2], row[3]
+	PADDL(mx, a)
+	PADDL(b, a)
+	PXOR(a, d)
+	PSHUFB(r16, d)
+	PADDL(d, c)
+	PXOR(c, b)
+	MOVO(b, tmp)
+	PSRLL(U8(12), tmp)
+	PSLLL(U8(20), b)
+	POR(tmp, b)
+	PADDL(my, a)
+	PADDL(b, a)
+	PXOR(a, d)
+	PSHUFB(r8, d)
+	PADDL(d, c)
+	PXOR(c, b)
+	MOVO(b, tmp)
+	PSRLL(U8(7), tmp)
+	PSLLL(U8(25), b)
+	POR(tmp, b)
+}
+
+// vecOps abstracts the instruction sets of the transposed kernels:
+// destructive two-operand SSE on XMM and three-operand VEX on XMM or YMM.
+type vecOps struct {
+	width int // bytes per register: 16 or 32
+	vex   bool
+	regs  [16]VecPhysical
+	add   func(src Op, dst VecPhysical)
+	xor   func(src Op, dst VecPhysical)
+	shufb func(mask Op, dst VecPhysical)
+	// rotr rotates dst right by n bits using tmp.
+	rotr  func(n int, dst, tmp VecPhysical)
+	load  func(src Mem, dst VecPhysical) // any alignment
+	store func(src VecPhysical, dst Mem) // any alignment
+	// bcast fills dst with the 32-bit value of a general register.
+	bcast func(src GPPhysical, dst VecPhysical)
+}
+
+var sse = vecOps{
+	width: 16,
+	regs:  [16]VecPhysical{X0, X1, X2, X3, X4, X5, X6, X7, X8, X9, X10, X11, X12, X13, X14, X15},
+	add:   func(s Op, d VecPhysical) { PADDL(s, d) },
+	xor:   func(s Op, d VecPhysical) { PXOR(s, d) },
+	shufb: func(m Op, d VecPhysical) { PSHUFB(m, d) },
+	rotr: func(n int, d, t VecPhysical) {
+		MOVO(d, t)
+		PSRLL(U8(n), t)
+		PSLLL(U8(32-n), d)
+		POR(t, d)
+	},
+	load:  func(s Mem, d VecPhysical) { MOVOU(s, d) },
+	store: func(s VecPhysical, d Mem) { MOVOU(s, d) },
+	bcast: func(s GPPhysical, d VecPhysical) {
+		MOVD(s.As32(), d)
+		PSHUFD(U8(0), d, d)
+	},
+}
+
+var avx2 = vexOps(32, [16]VecPhysical{Y0, Y1, Y2, Y3, Y4, Y5, Y6, Y7, Y8, Y9, Y10, Y11, Y12, Y13, Y14, Y15})
+
+// avx is the 4-lane kernel in VEX encoding: no register copies for the
+// rotations and transposes, for CPUs with AVX2.
+var avx = vexOps(16, [16]VecPhysical{X0, X1, X2, X3, X4, X5, X6, X7, X8, X9, X10, X11, X12, X13, X14, X15})
+
+func vexOps(width int, regs [16]VecPhysical) vecOps {
+	return vecOps{
+		width: width,
+		vex:   true,
+		regs:  regs,
+		add:   func(s Op, d VecPhysical) { VPADDD(s, d, d) },
+		xor:   func(s Op, d VecPhysical) { VPXOR(s, d, d) },
+		shufb: func(m Op, d VecPhysical) { VPSHUFB(m, d, d) },
+		rotr: func(n int, d, t VecPhysical) {
+			VPSRLD(U8(n), d, t)
+			VPSLLD(U8(32-n), d, d)
+			VPOR(t, d, d)
+		},
+		load:  func(s Mem, d VecPhysical) { VMOVDQU(s, d) },
+		store: func(s VecPhysical, d Mem) { VMOVDQU(s, d) },
+		bcast: func(s GPPhysical, d VecPhysical) {
+			VMOVD(s.As32(), d.AsX())
+			VPBROADCASTD(d.AsX(), d)
+		},
+	}
+}
+
+// frame is the kernels' stack scratch area; SSE memory operands must be
+// 16-byte aligned, so it is addressed through an aligned base register.
+type frame struct {
+	base  GPPhysical
+	width int
+}
+
+func (f frame) msg(i int) Mem  { return Mem{Base: f.base, Disp: f.width * i} }
+func (f frame) cv(i int) Mem   { return Mem{Base: f.base, Disp: f.width * (16 + i)} }
+func (f frame) ctrLo() Mem     { return Mem{Base: f.base, Disp: f.width * 24} }
+func (f frame) ctrHi() Mem     { return Mem{Base: f.base, Disp: f.width * 25} }
+func (f frame) spill() Mem     { return Mem{Base: f.base, Disp: f.width * 26} }
+func (f frame) rot16() Mem     { return Mem{Base: f.base, Disp: f.width * 27} }
+func (f frame) rot8() Mem      { return Mem{Base: f.base, Disp: f.width * 28} }
+func (f frame) iv(i int) Mem   { return Mem{Base: f.base, Disp: f.width * (29 + i)} }
+func (f frame) blockLen() Mem  { return Mem{Base: f.base, Disp: f.width * 33} }
+func frameSize(width int) int  { return width*34 + 32 }
+func hashManySSE41()           { hashMany("hashManySSE41", sse, 4) }
+func hashManyAVX2()            { hashMany("hashManyAVX2", avx2, 8) }
+func hashManyAVX()             { hashMany("hashManyAVX", avx, 4) }
+func lanesOf(ops vecOps) int   { return ops.width / 4 }
+func laneReg(i int) GPPhysical { return []GPPhysical{R8, R9, R10, R11, R12, R13, R14, R15}[i] }
+func sigName(lanes int) string {
+	return fmt.Sprintf("func(inputs *[%d]*byte, blocks uint64, key *[8]uint32, counters *[%d]uint32, flags uint32, flagsStart uint32, flagsEnd uint32, out *[%d][8]uint32)", lanes, 2*lanes, lanes)
+}
+
+// hashMany emits a transposed kernel: register i holds state word i of every
+// lane. Each lane hashes `blocks` 64-byte blocks of its own input with its
+// own counter; the first block gets flagsStart, the last flagsEnd, and the
+// lane-major chaining values are written to out.
+func hashMany(name string, ops vecOps, lanes int) {
+	TEXT(name, 0, sigName(lanes))
+	Pragma("noescape")
+	Doc(name + " hashes one input per lane; see hashMany in the generator.")
+	local := AllocLocal(frameSize(ops.width))
+	f := frame{base: RDI, width: ops.width}
+	LEAQ(local, RDI)
+	ADDQ(U8(31), RDI)
+	ANDQ(I8(-32), RDI)
+
+	inputs := Load(Param("inputs"), RAX)
+	for l := 0; l < lanes; l++ {
+		MOVQ(Mem{Base: inputs, Disp: 8 * l}, laneReg(l))
+	}
+	Load(Param("blocks"), RBX)
+	v := ops.regs
+	key := Load(Param("key"), RAX)
+	for i := 0; i < 8; i++ {
+		MOVL(Mem{Base: key, Disp: 4 * i}, ECX)
+		ops.bcast(RCX, v[i])
+		ops.store(v[i], f.cv(i))
+	}
+	ctr := Load(Param("counters"), RAX)
+	ops.load(Mem{Base: ctr}, v[0])
+	ops.store(v[0], f.ctrLo())
+	ops.load(Mem{Base: ctr, Disp: 4 * lanes}, v[0])
+	ops.store(v[0], f.ctrHi())
+	ops.load(rot16, v[0])
+	ops.store(v[0], f.rot16())
+	ops.load(rot8, v[0])
+	ops.store(v[0], f.rot8())
+	// Values the same for every block, broadcast once.
+	for i := 0; i < 4; i++ {
+		MOVL(U32(iv[i]), EAX)
+		ops.bcast(RAX, v[0])
+		ops.store(v[0], f.iv(i))
+	}
+	MOVL(U32(64), EAX)
+	ops.bcast(RAX, v[0])
+	ops.store(v[0], f.blockLen())
+	Load(Param("flags"), ECX)
+	Load(Param("flagsStart"), EDX)
+	ORL(ECX, EDX)
+	Load(Param("flagsEnd"), ESI)
+
+	Label(name + "_block")
+	CMPQ(RBX, U8(1))
+	JNE(LabelRef(name + "_notlast"))
+	ORL(ESI, EDX)
+	Label(name + "_notlast")
+
+	// Transpose the message: word k of every lane into f.msg(k).
+	wordsPerLoad := ops.width / 4
+	for part := 0; part < 16/wordsPerLoad; part++ {
+		for l := 0; l < lanes; l++ {
+			ops.load(Mem{Base: laneReg(l), Disp: ops.width * part}, v[l])
+		}
+		out := transpose(ops, v[:lanes], v[lanes:2*lanes])
+		for k, r := range out {
+			ops.store(r, f.msg(part*wordsPerLoad+k))
+		}
+	}
+
+	for i := 0; i < 8; i++ {
+		ops.load(f.cv(i), v[i])
+	}
+	for i := 0; i < 4; i++ {
+		ops.load(f.iv(i), v[8+i])
+	}
+	ops.load(f.ctrLo(), v[12])
+	ops.load(f.ctrHi(), v[13])
+	ops.load(f.blockLen(), v[14])
+	ops.bcast(RDX, v[15])
+
+	for r := 0; r < 7; r++ {
+		for step := 0; step < 2; step++ {
+			var a, b, c, d [4]VecPhysical
+			var mx, my [4]int
+			for i, g := range gIndices[step] {
+				a[i], b[i], c[i], d[i] = v[g[0]], v[g[1]], v[g[2]], v[g[3]]
+				mx[i] = schedule[r][8*step+2*i]
+				my[i] = schedule[r][8*step+2*i+1]
+			}
+			halfG(ops, f, a, b, c, d, mx, f.rot16(), 12, v[8])
+			halfG(ops, f, a, b, c, d, my, f.rot8(), 7, v[8])
+		}
+	}
+	for i := 0; i < 8; i++ {
+		ops.xor(v[i+8], v[i])
+		ops.store(v[i], f.cv(i))
+	}
+	for l := 0; l < lanes; l++ {
+		ADDQ(U8(64), laneReg(l))
+	}
+	MOVL(ECX, EDX)
+	DECQ(RBX)
+	JNZ(LabelRef(name + "_block"))
+
+	// v[0..7] hold the final chaining values, word-major: transpose to lanes.
+	out := Load(Param("out"), RAX)
+	perLoad := ops.width / 4
+	for part := 0; part < 8/perLoad; part++ {
+		res := transpose(ops, v[part*perLoad:(part+1)*perLoad], v[8:8+perLoad])
+		for l, r := range res {
+			ops.store(r, Mem{Base: out, Disp: 32*l + ops.width*part})
+		}
+	}
+	if ops.width == 32 {
+		VZEROUPPER()
+	}
+	RET()
+}
+
+// halfG runs one half of G (add message word, rotate d by 16 or 8, rotate
+// b by 12 or 7) on four columns at once. All 16 registers hold state, so
+// the c register v[8] is spilled while it serves as the rotation temporary.
+func halfG(ops vecOps, f frame, a, b, c, d [4]VecPhysical, m [4]int, dRot Mem, bRot int, tmp VecPhysical) {
+	for i := range a {
+		ops.add(f.msg(m[i]), a[i])
+	}
+	for i := range a {
+		ops.add(b[i], a[i])
+	}
+	for i := range a {
+		ops.xor(a[i], d[i])
+	}
+	for i := range a {
+		ops.shufb(dRot, d[i])
+	}
+	for i := range a {
+		ops.add(d[i], c[i])
+	}
+	for i := range a {
+		ops.xor(c[i], b[i])
+	}
+	ops.store(tmp, f.spill())
+	for i := range a {
+		ops.rotr(bRot, b[i], tmp)
+	}
+	ops.load(f.spill(), tmp)
+}
+
+// transpose transposes the square matrix of 32-bit words held in rows (4 or
+// 8 registers) using as many temporaries, and returns the registers that
+// hold the transposed rows.
+func transpose(ops vecOps, rows, tmp []VecPhysical) []VecPhysical {
+	if len(rows) == 4 && ops.vex {
+		r, t := rows, tmp
+		for i := 0; i < 2; i++ {
+			VPUNPCKLDQ(r[2*i+1], r[2*i], t[2*i])
+			VPUNPCKHDQ(r[2*i+1], r[2*i], t[2*i+1])
+		}
+		for i := 0; i < 2; i++ {
+			VPUNPCKLQDQ(t[i+2], t[i], r[2*i])
+			VPUNPCKHQDQ(t[i+2], t[i], r[2*i+1])
+		}
+		return rows
+	}
+	if len(rows) == 4 {
+		t := tmp
+		for i := 0; i < 2; i++ {
+			MOVO(rows[2*i], t[2*i])
+			PUNPCKLLQ(rows[2*i+1], t[2*i])
+			MOVO(rows[2*i], t[2*i+1])
+			PUNPCKHLQ(rows[2*i+1], t[2*i+1])
+		}
+		// t0 = r0[0] r1[0] r0[1] r1[1], t1 = r0[2] r1[2] r0[3] r1[3], t2/t3 likewise.
+		for i := 0; i < 2; i++ {
+			MOVO(t[i], rows[2*i])
+			PUNPCKLQDQ(t[i+2], rows[2*i])
+			MOVO(t[i], rows[2*i+1])
+			PUNPCKHQDQ(t[i+2], rows[2*i+1])
+		}
+		return rows
+	}
+	r, t := rows, tmp
+	for i := 0; i < 4; i++ {
+		VPUNPCKLDQ(r[2*i+1], r[2*i], t[2*i])
+		VPUNPCKHDQ(r[2*i+1], r[2*i], t[2*i+1])
+	}
+	// t0 = words 0,1 of rows 0,1 (and 4,5 in the high half), t1 = words 2,3; ...
+	for i := 0; i < 2; i++ {
+		VPUNPCKLQDQ(t[4*i+2], t[4*i], r[4*i])
+		VPUNPCKHQDQ(t[4*i+2], t[4*i], r[4*i+1])
+		VPUNPCKLQDQ(t[4*i+3], t[4*i+1], r[4*i+2])
+		VPUNPCKHQDQ(t[4*i+3], t[4*i+1], r[4*i+3])
+	}
+	// r[k] (k < 4) = column k of rows 0-3 | column k+4 of rows 0-3; r[4+k] the same for rows 4-7.
+	out := make([]VecPhysical, 8)
+	for k := 0; k < 4; k++ {
+		VPERM2I128(U8(0x20), r[4+k], r[k], t[k])
+		VPERM2I128(U8(0x31), r[4+k], r[k], t[4+k])
+		out[k], out[4+k] = t[k], t[4+k]
+	}
+	return out
+}

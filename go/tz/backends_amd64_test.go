@@ -1,0 +1,18 @@
+//go:build amd64 && !purego
+
+package tz
+
+import "testing"
+
+// forEachBackend runs f with the bit-serial code and, where the CPU has it,
+// the PCLMULQDQ window kernel.
+func forEachBackend(t *testing.T, f func(t *testing.T)) {
+	saved := useCLMUL
+	defer func() { useCLMUL = saved }()
+	useCLMUL = false
+	t.Run("generic", f)
+	if saved {
+		useCLMUL = true
+		t.Run("clmul", f)
+	}
+}

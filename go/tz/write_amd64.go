@@ -1,0 +1,52 @@
+//go:build amd64 && !purego
+
+package tz
+
+import (
+	"sync"
+
+	"golang.org/x/sys/cpu"
+)
+
+//go:generate sh -c "cd ../internal/asmgen && go run ./tz -pkg tz -out ../../tz/tz_amd64.s -stubs ../../tz/tz_stubs_amd64.go"
+
+// useCLMUL selects the window kernel; tests switch it off to cover the
+// bit-serial code on the same CPU.
+var useCLMUL = cpu.X86.HasPCLMULQDQ && cpu.X86.HasAVX2
+
+var (
+	tablesOnce sync.Once
+	pairTable  *[65536][4]uint32
+	byteTable  *[256][2]uint64
+)
+
+func (d *digest) write(p []byte) {
+	if !useCLMUL {
+		mulBitsGeneric(&d.m, d.pending[:d.npending])
+		d.npending = 0
+		mulBitsGeneric(&d.m, p)
+		return
+	}
+	if d.npending+len(p) < windowBytes {
+		d.npending += copy(d.pending[d.npending:], p)
+		return
+	}
+	tablesOnce.Do(func() { pairTable, byteTable = newPairTable(), newByteColumnTable() })
+	var st [8]uint64
+	for i, e := range d.m {
+		st[2*i], st[2*i+1] = e.lo, e.hi
+	}
+	if d.npending > 0 {
+		var w [windowBytes]byte
+		k := copy(w[:], d.pending[:d.npending])
+		p = p[copy(w[k:], p):]
+		mulTriplesCLMUL(&st, pairTable, byteTable, &w[0], 1)
+	}
+	if n := len(p) / windowBytes; n > 0 {
+		mulTriplesCLMUL(&st, pairTable, byteTable, &p[0], uint64(n))
+	}
+	d.npending = copy(d.pending[:], p[len(p)/windowBytes*windowBytes:])
+	for i := range d.m {
+		d.m[i] = gf127{st[2*i], st[2*i+1]}.reduce()
+	}
+}

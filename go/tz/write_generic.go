@@ -1,0 +1,5 @@
+//go:build purego || !amd64
+
+package tz
+
+func (d *digest) write(p []byte) { mulBitsGeneric(&d.m, p) }
