@@ -160,7 +160,8 @@ pub(crate) fn chunk_output(p: Platform, chunk: &[u8], counter: u64, params: Para
     }
 }
 
-const EMPTY_LANE: Lane<'static> = Lane {
+/// A placeholder to initialise lane arrays with.
+pub(crate) const EMPTY_LANE: Lane<'static> = Lane {
     input: &[],
     cv: [0; 8],
     counter: 0,
