@@ -1,5 +1,6 @@
 //! Bad input to `arbor sum`: each case gives a message naming the path or the flag, the other
 //! files are still processed, the exit status is non-zero, and nothing panics.
+#![cfg(unix)] // The corpus needs names that are not UTF-8, which only Unix allows.
 
 mod common;
 
