@@ -1,12 +1,11 @@
 //! The hash algorithms `arbor sum` offers, and the one place that calls the hash implementations.
 //!
 //! Every other module goes through [`Algorithm`], [`Spec`], [`Hasher`] and [`Digest`], so that
-//! moving from the stand-in crates (`blake2b_simd`, `blake2s_simd`, until `arborhash`'s BLAKE2
-//! lands) to `arborhash` is a change of the `use` lines below.
+//! the hash implementations are named only here.
 
+use arborhash::blake2b::{self, blake2bp, Params as Blake2bParams};
+use arborhash::blake2s::{self, blake2sp, Params as Blake2sParams};
 use arborhash::blake3::{self, many as blake3_many, Hasher as Blake3Hasher};
-use blake2b_simd::{blake2bp, Params as Blake2bParams};
-use blake2s_simd::{blake2sp, Params as Blake2sParams};
 use std::fmt;
 
 /// A hash algorithm `arbor sum` can compute.
@@ -316,8 +315,8 @@ impl Spec {
 #[allow(clippy::large_enum_variant)]
 enum Inner {
     Blake3(Blake3Hasher),
-    Blake2b(blake2b_simd::State),
-    Blake2s(blake2s_simd::State),
+    Blake2b(blake2b::State),
+    Blake2s(blake2s::State),
     Blake2bp(blake2bp::State),
     Blake2sp(blake2sp::State),
 }
