@@ -2,6 +2,7 @@
 //!
 //! Invoked through a link named `b3sum` or `b2sum`, it is a drop-in for that tool.
 
+mod bench;
 mod sum;
 
 use clap::{Parser, Subcommand};
@@ -20,12 +21,9 @@ struct Cli {
 enum Command {
     /// Print or check checksums (BLAKE3, BLAKE2, Tillich-Zémor).
     Sum(sum::args::SumArgs),
-    /// Benchmark the hash functions (not yet implemented).
-    // The `arbor bench` module replaces this variant with its own arguments.
-    Bench {
-        #[arg(trailing_var_arg = true, allow_hyphen_values = true, hide = true)]
-        args: Vec<OsString>,
-    },
+    /// Benchmark our hashes beside the reference crates.
+    #[command(subcommand)]
+    Bench(bench::BenchArgs),
 }
 
 fn main() -> ExitCode {
@@ -39,10 +37,13 @@ fn main() -> ExitCode {
         Some("b2sum") => sum::dropin::b2sum(args),
         _ => match Cli::parse_from(args).command {
             Command::Sum(sum_args) => sum::run(sum_args.into_settings()),
-            Command::Bench { .. } => {
-                eprintln!("arbor bench: not yet implemented");
-                ExitCode::from(2)
-            }
+            Command::Bench(bench_args) => match bench::run(bench_args) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(message) => {
+                    eprintln!("arbor bench: {message}");
+                    ExitCode::FAILURE
+                }
+            },
         },
     }
 }

@@ -1,0 +1,342 @@
+//! The contestants: baselines, peers (the reference crates and other fast hashes) and ours on
+//! each backend this CPU has.
+//!
+//! This is the one place that names the hash implementations; the rest of `arbor bench` works on
+//! [`Contestant`]s and on the [`ours`] module.
+
+use arborhash::platform::{self, Backend};
+use std::cell::RefCell;
+
+/// How many independent messages a batch row hashes per call.
+pub const BATCH: usize = 16;
+
+/// Our hashes: the only path through which `arbor bench` reaches `arborhash`'s algorithms.
+pub mod ours {
+    pub use arborhash::{blake2b, blake2bp, blake2s, blake2sp, blake3};
+}
+
+/// Hashes one message; returns a word of the digest, so the work cannot be optimised away.
+pub type HashOne = dyn Fn(&[u8]) -> u64 + Send + Sync;
+/// Hashes [`BATCH`] independent messages in one call; returns a word of the digests.
+pub type HashMany = dyn Fn(&[&[u8]]) -> u64 + Send + Sync;
+
+/// A function under test.
+pub enum Kernel {
+    One(Box<HashOne>),
+    Many(Box<HashMany>),
+}
+
+/// What a row is there for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Group {
+    /// The cost of the harness itself and of touching the bytes.
+    Baseline,
+    /// Other libraries.
+    Peer,
+    /// arborhash.
+    Ours,
+}
+
+/// One row of a benchmark.
+pub struct Contestant {
+    /// The algorithm, e.g. `BLAKE2b`, with `xN` for batch rows.
+    pub name: String,
+    /// Who implements it: `arborhash`, a crate name, or `-` for baselines.
+    pub implementation: &'static str,
+    /// The backend the row runs on: ours forced, the peers' own choice described.
+    pub backend: String,
+    /// What the row is there for.
+    pub group: Group,
+    /// The code timed.
+    pub kernel: Kernel,
+    forced: Option<Backend>,
+}
+
+impl Contestant {
+    /// `name implementation backend`, the text `--filter` matches.
+    pub fn label(&self) -> String {
+        format!("{} {} {}", self.name, self.implementation, self.backend)
+    }
+
+    /// Messages hashed per call of the kernel.
+    pub fn messages_per_call(&self) -> usize {
+        match self.kernel {
+            Kernel::One(_) => 1,
+            Kernel::Many(_) => BATCH,
+        }
+    }
+
+    /// Runs `f` on the calling thread with this row's backend forced, if it has one.
+    pub fn with_backend<R>(&self, f: impl FnOnce() -> R) -> R {
+        match self.forced {
+            Some(b) => platform::with_backend(b, f),
+            None => f(),
+        }
+    }
+
+    fn new(
+        name: &str,
+        implementation: &'static str,
+        backend: String,
+        group: Group,
+        kernel: Kernel,
+    ) -> Contestant {
+        Contestant {
+            name: name.to_string(),
+            implementation,
+            backend,
+            group,
+            kernel,
+            forced: None,
+        }
+    }
+}
+
+/// The first eight bytes of a digest as a number.
+fn word(digest: &[u8]) -> u64 {
+    let mut w = [0u8; 8];
+    let n = digest.len().min(8);
+    w[..n].copy_from_slice(&digest[..n]);
+    u64::from_le_bytes(w)
+}
+
+fn one(f: impl Fn(&[u8]) -> u64 + Send + Sync + 'static) -> Kernel {
+    Kernel::One(Box::new(f))
+}
+
+fn many(f: impl Fn(&[&[u8]]) -> u64 + Send + Sync + 'static) -> Kernel {
+    Kernel::Many(Box::new(move |inputs: &[&[u8]]| {
+        assert_eq!(inputs.len(), BATCH, "a batch row takes {BATCH} messages");
+        f(inputs)
+    }))
+}
+
+thread_local! {
+    static SCRATCH: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
+}
+
+/// NULL-MEMCPY: copies the message into a per-thread buffer.
+fn memcpy(input: &[u8]) -> u64 {
+    SCRATCH.with(|s| {
+        let mut s = s.borrow_mut();
+        if s.len() < input.len() {
+            s.resize(input.len(), 0);
+        }
+        s[..input.len()].copy_from_slice(input);
+        std::hint::black_box(&mut s[..]);
+        input.len() as u64
+    })
+}
+
+fn detected(feature: &str) -> bool {
+    super::cpu::features().contains(&feature)
+}
+
+/// How a peer that dispatches by itself will run here.
+fn auto(choices: &[(&str, &str)]) -> String {
+    let pick = choices
+        .iter()
+        .find(|(feature, _)| feature.is_empty() || detected(feature))
+        .map_or("portable", |(_, name)| name);
+    format!("auto:{pick}")
+}
+
+fn baselines() -> Vec<Contestant> {
+    let row = |name, kernel| Contestant::new(name, "-", "-".into(), Group::Baseline, kernel);
+    vec![
+        row("NULL-NOP", one(|m| m.len() as u64)),
+        row("NULL-MEMCPY", one(memcpy)),
+    ]
+}
+
+fn peers() -> Vec<Contestant> {
+    use sha2::Digest;
+    let row = |name, implementation, backend, kernel| {
+        Contestant::new(name, implementation, backend, Group::Peer, kernel)
+    };
+    let blake2b_auto = auto(&[("avx2", "avx2"), ("", "portable")]);
+    let blake2s_auto = auto(&[("avx2", "avx2"), ("sse4.1", "sse41"), ("", "portable")]);
+    let blake3_auto = auto(&[
+        ("avx512vl", "avx512"),
+        ("avx2", "avx2"),
+        ("sse4.1", "sse41"),
+        ("", "portable"),
+    ]);
+    vec![
+        row(
+            "CRC32C",
+            "crc32c",
+            auto(&[("sse4.2", "sse4.2"), ("", "portable")]),
+            one(|m| crc32c::crc32c(m).into()),
+        ),
+        row(
+            "XXH64",
+            "xxhash-rust",
+            "portable".into(),
+            one(|m| xxhash_rust::xxh64::xxh64(m, 0)),
+        ),
+        row(
+            "XXH3",
+            "xxhash-rust",
+            "sse2".into(),
+            one(xxhash_rust::xxh3::xxh3_64),
+        ),
+        row(
+            "SHA-256",
+            "sha2",
+            auto(&[("sha", "sha-ni"), ("", "portable")]),
+            one(|m| word(&sha2::Sha256::digest(m))),
+        ),
+        row(
+            "BLAKE2b",
+            "blake2b_simd",
+            blake2b_auto.clone(),
+            one(|m| word(blake2b_simd::blake2b(m).as_bytes())),
+        ),
+        row(
+            "BLAKE2bp",
+            "blake2b_simd",
+            blake2b_auto.clone(),
+            one(|m| word(blake2b_simd::blake2bp::blake2bp(m).as_bytes())),
+        ),
+        row(
+            "BLAKE2s",
+            "blake2s_simd",
+            blake2s_auto.clone(),
+            one(|m| word(blake2s_simd::blake2s(m).as_bytes())),
+        ),
+        row(
+            "BLAKE2sp",
+            "blake2s_simd",
+            blake2s_auto.clone(),
+            one(|m| word(blake2s_simd::blake2sp::blake2sp(m).as_bytes())),
+        ),
+        row(
+            "BLAKE3",
+            "blake3",
+            blake3_auto,
+            one(|m| word(blake3::hash(m).as_bytes())),
+        ),
+        row(
+            &format!("BLAKE2b x{BATCH}"),
+            "blake2b_simd",
+            blake2b_auto,
+            many(|ms| {
+                let params = blake2b_simd::Params::new();
+                let mut jobs: [_; BATCH] =
+                    std::array::from_fn(|i| blake2b_simd::many::HashManyJob::new(&params, ms[i]));
+                blake2b_simd::many::hash_many(jobs.iter_mut());
+                jobs.iter().fold(0, |a, j| a ^ word(j.to_hash().as_bytes()))
+            }),
+        ),
+        row(
+            &format!("BLAKE2s x{BATCH}"),
+            "blake2s_simd",
+            blake2s_auto,
+            many(|ms| {
+                let params = blake2s_simd::Params::new();
+                let mut jobs: [_; BATCH] =
+                    std::array::from_fn(|i| blake2s_simd::many::HashManyJob::new(&params, ms[i]));
+                blake2s_simd::many::hash_many(jobs.iter_mut());
+                jobs.iter().fold(0, |a, j| a ^ word(j.to_hash().as_bytes()))
+            }),
+        ),
+    ]
+}
+
+/// Our rows for one backend.
+fn ours_on(backend: Backend) -> Vec<Contestant> {
+    let row = |name: &str, kernel| {
+        let mut c = Contestant::new(
+            name,
+            "arborhash",
+            backend.name().into(),
+            Group::Ours,
+            kernel,
+        );
+        c.forced = Some(backend);
+        c
+    };
+    vec![
+        row(
+            "BLAKE2b",
+            one(|m| word(ours::blake2b::blake2b(m).as_bytes())),
+        ),
+        row(
+            "BLAKE2bp",
+            one(|m| word(ours::blake2bp::blake2bp(m).as_bytes())),
+        ),
+        row(
+            "BLAKE2s",
+            one(|m| word(ours::blake2s::blake2s(m).as_bytes())),
+        ),
+        row(
+            "BLAKE2sp",
+            one(|m| word(ours::blake2sp::blake2sp(m).as_bytes())),
+        ),
+        row("BLAKE3", one(|m| word(ours::blake3::hash(m).as_bytes()))),
+        row(
+            &format!("BLAKE2b x{BATCH}"),
+            many(|ms| {
+                let params = ours::blake2b::Params::new();
+                let mut jobs: [_; BATCH] =
+                    std::array::from_fn(|i| ours::blake2b::many::HashManyJob::new(&params, ms[i]));
+                ours::blake2b::many::hash_many(jobs.iter_mut());
+                jobs.iter().fold(0, |a, j| a ^ word(j.to_hash().as_bytes()))
+            }),
+        ),
+        row(
+            &format!("BLAKE2s x{BATCH}"),
+            many(|ms| {
+                let params = ours::blake2s::Params::new();
+                let mut jobs: [_; BATCH] =
+                    std::array::from_fn(|i| ours::blake2s::many::HashManyJob::new(&params, ms[i]));
+                ours::blake2s::many::hash_many(jobs.iter_mut());
+                jobs.iter().fold(0, |a, j| a ^ word(j.to_hash().as_bytes()))
+            }),
+        ),
+        row(
+            &format!("BLAKE3 x{BATCH}"),
+            many(|ms| {
+                let mut out = [ours::blake3::Hash::from_bytes([0; 32]); BATCH];
+                ours::blake3::many::hash_many(ms, &mut out);
+                out.iter().fold(0, |a, h| a ^ word(h.as_bytes()))
+            }),
+        ),
+    ]
+}
+
+/// Every contestant, baselines first, then peers, then ours on each supported backend.
+pub fn all() -> Vec<Contestant> {
+    let mut rows = baselines();
+    rows.extend(peers());
+    for b in Backend::ALL.into_iter().filter(|b| b.is_supported()) {
+        rows.extend(ours_on(b));
+    }
+    rows
+}
+
+/// The contestants whose [`Contestant::label`] contains `filter`, or one of its comma-separated
+/// alternatives (case-insensitive); all of them without a filter.
+pub fn matching(filter: Option<&str>) -> Result<Vec<Contestant>, String> {
+    let rows = all();
+    let Some(filter) = filter else {
+        return Ok(rows);
+    };
+    let needles: Vec<String> = filter
+        .split(',')
+        .map(|n| n.trim().to_lowercase())
+        .filter(|n| !n.is_empty())
+        .collect();
+    let rows: Vec<_> = rows
+        .into_iter()
+        .filter(|c| {
+            let label = c.label().to_lowercase();
+            needles.iter().any(|n| label.contains(n))
+        })
+        .collect();
+    if rows.is_empty() {
+        return Err(format!("--filter {filter:?} matches no contestant"));
+    }
+    Ok(rows)
+}

@@ -1,0 +1,222 @@
+//! Timing a contestant: the time-stamp counter, warm-up, repetitions, median and spread.
+
+use super::contestants::{Contestant, Kernel};
+use std::hint::black_box;
+use std::sync::Barrier;
+use std::time::{Duration, Instant};
+
+/// Reads the time-stamp counter, ordered against the code around it: the first `lfence` waits
+/// for earlier instructions to finish, the second keeps later ones from starting before the read.
+#[cfg(target_arch = "x86_64")]
+fn ticks() -> Option<u64> {
+    use core::arch::x86_64::{_mm_lfence, _rdtsc};
+    // SAFETY: `lfence` (SSE2) and `rdtsc` are part of every x86-64 CPU and touch no memory.
+    Some(unsafe {
+        _mm_lfence();
+        let t = _rdtsc();
+        _mm_lfence();
+        t
+    })
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+fn ticks() -> Option<u64> {
+    None
+}
+
+/// Whether times are in time-stamp counter cycles (else only nanoseconds are reported).
+pub fn has_cycle_counter() -> bool {
+    ticks().is_some()
+}
+
+/// One timed run.
+#[derive(Clone, Copy, Debug)]
+struct Sample {
+    cycles: Option<u64>,
+    nanos: u64,
+}
+
+/// The messages a contestant hashes per call: one buffer, or [`super::contestants::BATCH`]
+/// independent buffers of the same size for batch rows.
+pub struct Workload {
+    buffer: Vec<u8>,
+    size: usize,
+    count: usize,
+}
+
+impl Workload {
+    /// Enough bytes for `messages` messages of `size` bytes, filled with a fixed non-zero pattern
+    /// (zeroed pages can be lazily mapped and distort timings).
+    pub fn new(size: usize, messages: usize) -> Workload {
+        let buffer = (0..size * messages)
+            .map(|i| (i as u8).wrapping_mul(31).wrapping_add(7))
+            .collect();
+        Workload {
+            buffer,
+            size,
+            count: messages,
+        }
+    }
+
+    fn messages(&self) -> Vec<&[u8]> {
+        (0..self.count)
+            .map(|i| &self.buffer[i * self.size..(i + 1) * self.size])
+            .collect()
+    }
+}
+
+/// Calls the contestant's kernel `iterations` times on `workload` and times the loop.
+fn time_loop(c: &Contestant, workload: &Workload, iterations: u64) -> Sample {
+    let messages = workload.messages();
+    let kernel = &c.kernel;
+    let one = messages[0];
+    c.with_backend(|| {
+        let start_instant = Instant::now();
+        let start = ticks();
+        let mut acc = 0u64;
+        for _ in 0..iterations {
+            acc ^= match kernel {
+                Kernel::One(f) => f(black_box(one)),
+                Kernel::Many(f) => f(black_box(&messages)),
+            };
+        }
+        let end = ticks();
+        let nanos = start_instant.elapsed().as_nanos() as u64;
+        black_box(acc);
+        Sample {
+            cycles: start.zip(end).map(|(s, e)| e.wrapping_sub(s)),
+            nanos,
+        }
+    })
+}
+
+/// Median, minimum and maximum of repeated measurements.
+#[derive(Clone, Copy, Debug, serde::Serialize)]
+pub struct Summary {
+    pub median: f64,
+    pub min: f64,
+    pub max: f64,
+}
+
+impl Summary {
+    /// The summary of some measurements (at least one).
+    pub fn of(mut values: Vec<f64>) -> Summary {
+        values.sort_by(f64::total_cmp);
+        let n = values.len();
+        let median = if n % 2 == 1 {
+            values[n / 2]
+        } else {
+            (values[n / 2 - 1] + values[n / 2]) / 2.0
+        };
+        Summary {
+            median,
+            min: values[0],
+            max: values[n - 1],
+        }
+    }
+
+    /// (max - min) / median, in percent.
+    pub fn spread_percent(&self) -> f64 {
+        if self.median > 0.0 {
+            (self.max - self.min) / self.median * 100.0
+        } else {
+            0.0
+        }
+    }
+}
+
+/// The time per message of one contestant at one size.
+#[derive(Clone, Copy, Debug)]
+pub struct PerMessage {
+    /// Time-stamp counter cycles per message, where there is a counter.
+    pub cycles: Option<Summary>,
+    /// Nanoseconds per message.
+    pub nanos: Summary,
+}
+
+/// Times `repetitions` runs of `iterations` calls after one warm-up run, on the calling thread,
+/// and reports the cost of one message.
+pub fn per_message(c: &Contestant, size: usize, iterations: u64, repetitions: usize) -> PerMessage {
+    let workload = Workload::new(size, c.messages_per_call());
+    time_loop(c, &workload, iterations.div_ceil(10).max(1));
+    let samples: Vec<Sample> = (0..repetitions.max(1))
+        .map(|_| time_loop(c, &workload, iterations))
+        .collect();
+    let per = (iterations * c.messages_per_call() as u64) as f64;
+    let cycles = samples
+        .iter()
+        .map(|s| s.cycles.map(|v| v as f64 / per))
+        .collect::<Option<Vec<f64>>>()
+        .map(Summary::of);
+    PerMessage {
+        cycles,
+        nanos: Summary::of(samples.iter().map(|s| s.nanos as f64 / per).collect()),
+    }
+}
+
+/// How many calls make one repetition last about `target`: doubles from one call until a run
+/// takes a tenth of it, then scales.
+pub fn calibrate(c: &Contestant, size: usize, target: Duration) -> u64 {
+    let workload = Workload::new(size, c.messages_per_call());
+    let mut iterations = 1u64;
+    loop {
+        let nanos = time_loop(c, &workload, iterations).nanos.max(1);
+        if nanos * 10 >= target.as_nanos() as u64 || iterations >= 1 << 40 {
+            let scaled = iterations as u128 * target.as_nanos() / nanos as u128;
+            return (scaled as u64).max(1);
+        }
+        iterations *= 2;
+    }
+}
+
+/// Bytes per second of `threads` threads each hashing its own copy of the workload `iterations`
+/// times at once (aggregate throughput of independent messages), median of `repetitions`.
+///
+/// The run lasts from the first thread's start to the last one's end, as the threads see it (the
+/// calling thread may be scheduled late on a busy machine, so it does not hold the clock).
+pub fn threaded_bytes_per_second(
+    c: &Contestant,
+    size: usize,
+    iterations: u64,
+    repetitions: usize,
+    threads: usize,
+) -> Summary {
+    let runs = (0..repetitions.max(1))
+        .map(|_| {
+            let start = Barrier::new(threads);
+            let spans: Vec<(Instant, Instant)> = std::thread::scope(|s| {
+                let workers: Vec<_> = (0..threads)
+                    .map(|_| {
+                        s.spawn(|| {
+                            let workload = Workload::new(size, c.messages_per_call());
+                            time_loop(c, &workload, 1);
+                            start.wait();
+                            let begin = Instant::now();
+                            time_loop(c, &workload, iterations);
+                            (begin, Instant::now())
+                        })
+                    })
+                    .collect();
+                workers
+                    .into_iter()
+                    .map(|w| w.join().expect("a benchmark thread panicked"))
+                    .collect()
+            });
+            let begin = spans
+                .iter()
+                .map(|s| s.0)
+                .min()
+                .expect("at least one thread");
+            let end = spans
+                .iter()
+                .map(|s| s.1)
+                .max()
+                .expect("at least one thread");
+            let nanos = (end - begin).as_nanos().max(1) as f64;
+            let bytes =
+                (threads as u64 * iterations * c.messages_per_call() as u64) as f64 * size as f64;
+            bytes / nanos * 1e9
+        })
+        .collect();
+    Summary::of(runs)
+}

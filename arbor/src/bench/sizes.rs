@@ -1,0 +1,203 @@
+//! `arbor bench sizes`: throughput of every contestant from 64 B to 16 MiB, one thread and all
+//! threads, written as Markdown, JSON and an SVG plot.
+
+use super::contestants::{self, Contestant};
+use super::cpu;
+use super::measure;
+use super::plot::{self, Panel, Series};
+use super::table::Table;
+use clap::Args;
+use serde::Serialize;
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// Options of `arbor bench sizes`.
+#[derive(Debug, Args)]
+pub struct SizesArgs {
+    /// Where to write sizes.md, sizes.json and sizes.svg.
+    #[arg(long, default_value = ".")]
+    pub out: PathBuf,
+    /// The smallest size; sizes grow by 4x from it.
+    #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u64).range(1..))]
+    pub min_size: u64,
+    /// The largest size.
+    #[arg(long, default_value_t = 16 << 20, value_parser = clap::value_parser!(u64).range(1..=1 << 30))]
+    pub max_size: u64,
+    /// About how long one timed repetition lasts, in milliseconds.
+    #[arg(long, default_value_t = 20)]
+    pub time_ms: u64,
+    /// Timed repetitions (after a warm-up); the median is reported.
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u64).range(1..100))]
+    pub repetitions: u64,
+    /// Threads for the all-threads run (default: all the CPU has).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Only rows whose "name implementation backend" contains this text (case-insensitive;
+    /// separate alternatives with commas).
+    #[arg(long)]
+    pub filter: Option<String>,
+}
+
+#[derive(Debug, Serialize)]
+struct Row {
+    name: String,
+    implementation: &'static str,
+    backend: String,
+    /// Median GB/s at each size, one thread.
+    one_thread_gb_per_s: Vec<f64>,
+    /// Median aggregate GB/s at each size, every thread hashing its own messages.
+    all_threads_gb_per_s: Vec<f64>,
+}
+
+#[derive(Debug, Serialize)]
+struct Report {
+    cpu: String,
+    features: Vec<&'static str>,
+    threads: usize,
+    sizes: Vec<u64>,
+    rows: Vec<Row>,
+}
+
+fn sizes(min: u64, max: u64) -> Vec<u64> {
+    std::iter::successors(Some(min), |&s| s.checked_mul(4))
+        .take_while(|&s| s <= max)
+        .collect()
+}
+
+fn size_name(bytes: u64) -> String {
+    match bytes {
+        b if b >= 1 << 20 && b % (1 << 20) == 0 => format!("{} MiB", b >> 20),
+        b if b >= 1 << 10 && b % (1 << 10) == 0 => format!("{} KiB", b >> 10),
+        b => format!("{b} B"),
+    }
+}
+
+fn measure_row(c: &Contestant, sizes: &[u64], args: &SizesArgs, threads: usize) -> Row {
+    let target = Duration::from_millis(args.time_ms.max(1));
+    let reps = args.repetitions as usize;
+    let mut one = Vec::new();
+    let mut all = Vec::new();
+    for &size in sizes {
+        let size = size as usize;
+        let iterations = measure::calibrate(c, size, target);
+        let m = measure::per_message(c, size, iterations, reps);
+        one.push(size as f64 / m.nanos.median.max(1e-3));
+        let t = measure::threaded_bytes_per_second(c, size, iterations, reps, threads);
+        all.push(t.median / 1e9);
+    }
+    Row {
+        name: c.name.clone(),
+        implementation: c.implementation,
+        backend: c.backend.clone(),
+        one_thread_gb_per_s: one,
+        all_threads_gb_per_s: all,
+    }
+}
+
+fn markdown(report: &Report) -> String {
+    let mut out = String::new();
+    for line in cpu::header() {
+        out.push_str(&format!("{line}  \n"));
+    }
+    let headers: Vec<String> = ["contestant", "implementation", "backend"]
+        .iter()
+        .map(|s| s.to_string())
+        .chain(report.sizes.iter().map(|&s| size_name(s)))
+        .collect();
+    let headers: Vec<&str> = headers.iter().map(String::as_str).collect();
+    let all_threads = format!("{} threads, each hashing its own messages", report.threads);
+    for (title, all) in [("one thread", false), (all_threads.as_str(), true)] {
+        out.push_str(&format!("\nGB/s, {title}:\n\n"));
+        let mut t = Table::new(&headers);
+        for r in &report.rows {
+            let mut cells = vec![r.name.clone(), r.implementation.into(), r.backend.clone()];
+            let values = if all {
+                &r.all_threads_gb_per_s
+            } else {
+                &r.one_thread_gb_per_s
+            };
+            cells.extend(values.iter().map(|v| format!("{v:.2}")));
+            t.row(cells);
+        }
+        out.push_str(&t.to_markdown());
+    }
+    out
+}
+
+fn panels(report: &Report) -> Vec<Panel> {
+    let series = |values: fn(&Row) -> &Vec<f64>| -> Vec<Series> {
+        report
+            .rows
+            .iter()
+            // NULL-NOP measures the call, not bytes: its "throughput" would only stretch the axis.
+            .filter(|r| r.name != "NULL-NOP")
+            .map(|r| Series {
+                label: [r.name.as_str(), r.implementation, r.backend.as_str()]
+                    .into_iter()
+                    .filter(|part| *part != "-")
+                    .collect::<Vec<_>>()
+                    .join(" "),
+                points: report
+                    .sizes
+                    .iter()
+                    .zip(values(r))
+                    .map(|(&s, &v)| (s as f64, v))
+                    .collect(),
+            })
+            .collect()
+    };
+    vec![
+        Panel {
+            title: "one thread".into(),
+            series: series(|r| &r.one_thread_gb_per_s),
+        },
+        Panel {
+            title: format!("{} threads", report.threads),
+            series: series(|r| &r.all_threads_gb_per_s),
+        },
+    ]
+}
+
+/// Measures every size and writes sizes.md, sizes.json and sizes.svg under `--out`.
+pub fn run(args: &SizesArgs) -> Result<(), String> {
+    let sizes = sizes(args.min_size, args.max_size);
+    if sizes.is_empty() {
+        return Err("--min-size is larger than --max-size".into());
+    }
+    let contestants = contestants::matching(args.filter.as_deref())?;
+    let threads = args
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        .max(1);
+    let rows = contestants
+        .iter()
+        .map(|c| {
+            eprintln!("measuring {}", c.label());
+            measure_row(c, &sizes, args, threads)
+        })
+        .collect();
+    let report = Report {
+        cpu: cpu::model(),
+        features: cpu::features(),
+        threads,
+        sizes,
+        rows,
+    };
+    std::fs::create_dir_all(&args.out)
+        .map_err(|e| format!("creating {}: {e}", args.out.display()))?;
+    let write = |name: &str, text: String| {
+        let path = args.out.join(name);
+        std::fs::write(&path, text).map_err(|e| format!("writing {}: {e}", path.display()))?;
+        Ok::<_, String>(path)
+    };
+    let md = markdown(&report);
+    print!("{md}");
+    let json = serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?;
+    let written = [write("sizes.md", md)?, write("sizes.json", json + "\n")?];
+    let svg = args.out.join("sizes.svg");
+    plot::write_svg(&svg, &panels(&report))?;
+    for path in written.iter().chain([&svg]) {
+        println!("wrote {}", path.display());
+    }
+    Ok(())
+}

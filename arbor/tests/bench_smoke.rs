@@ -1,0 +1,237 @@
+//! Smoke tests of `arbor bench`: each subcommand with tiny sizes and iterations, checking the
+//! shape of what it prints and writes (never timings).
+
+use arborhash::platform::Backend;
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn arbor(args: &[&str]) -> Output {
+    let out = Command::new(env!("CARGO_BIN_EXE_arbor"))
+        .args(args)
+        .output()
+        .expect("running arbor");
+    assert!(
+        out.status.success(),
+        "arbor {args:?} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
+}
+
+fn stdout(out: &Output) -> String {
+    String::from_utf8(out.stdout.clone()).expect("UTF-8 output")
+}
+
+fn supported_backends() -> Vec<&'static str> {
+    Backend::ALL
+        .into_iter()
+        .filter(|b| b.is_supported())
+        .map(|b| b.name())
+        .collect()
+}
+
+/// The table's body: the lines after the dashed rule.
+fn table_rows(text: &str) -> Vec<Vec<String>> {
+    let lines: Vec<&str> = text.lines().collect();
+    let rule = lines
+        .iter()
+        .position(|l| l.starts_with("---"))
+        .expect("a table rule");
+    lines[rule + 1..]
+        .iter()
+        .take_while(|l| !l.is_empty())
+        .map(|l| {
+            l.split("  ")
+                .map(str::trim)
+                .filter(|c| !c.is_empty())
+                .map(String::from)
+                .collect()
+        })
+        .collect()
+}
+
+#[test]
+fn speedtest_prints_one_aligned_row_per_contestant() {
+    let out = arbor(&[
+        "bench",
+        "speedtest",
+        "--size",
+        "64",
+        "--iterations",
+        "20",
+        "--repetitions",
+        "2",
+    ]);
+    let text = stdout(&out);
+    assert!(text.starts_with("CPU: "), "{text}");
+    assert!(text.contains("\nfeatures: "), "{text}");
+    let header = text.lines().find(|l| l.starts_with("contestant")).unwrap();
+    for column in ["cycles/iter", "cycles/byte", "MB/s", "spread", "backend"] {
+        assert!(header.contains(column), "{header}");
+    }
+    let rows = table_rows(&text);
+    for row in &rows {
+        assert_eq!(row.len(), 7, "{row:?}");
+        let mbps: f64 = row[5].parse().expect("MB/s is a number");
+        assert!(mbps > 0.0, "{row:?}");
+    }
+    let names: Vec<&str> = rows.iter().map(|r| r[0].as_str()).collect();
+    for name in [
+        "NULL-NOP",
+        "NULL-MEMCPY",
+        "CRC32C",
+        "XXH64",
+        "XXH3",
+        "SHA-256",
+    ] {
+        assert!(names.contains(&name), "{name} missing: {names:?}");
+    }
+    // Ours on every backend this CPU has, batch rows included.
+    for backend in supported_backends() {
+        for name in [
+            "BLAKE2b",
+            "BLAKE2s",
+            "BLAKE2bp",
+            "BLAKE2sp",
+            "BLAKE3",
+            "BLAKE3 x16",
+        ] {
+            assert!(
+                rows.iter()
+                    .any(|r| r[0] == name && r[1] == "arborhash" && r[2] == backend),
+                "{name} on {backend} missing"
+            );
+        }
+    }
+    // Columns line up: every row is as wide as the rule, give or take the trimmed last cell.
+    let rule = text.lines().find(|l| l.starts_with("---")).unwrap();
+    let mbps_end = header.find("MB/s").unwrap() + "MB/s".len();
+    for line in text.lines().skip_while(|l| !l.starts_with("---")).skip(1) {
+        assert!(line.len() <= rule.len(), "{line}");
+        assert!(line.is_char_boundary(mbps_end) && line.as_bytes()[mbps_end] == b' ');
+    }
+}
+
+#[test]
+fn speedtest_json_and_filter() {
+    let out = arbor(&[
+        "bench",
+        "speedtest",
+        "--size",
+        "100",
+        "--iterations",
+        "5",
+        "--repetitions",
+        "1",
+        "--filter",
+        "nop, blake3 blake3",
+        "--json",
+    ]);
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!(json["size"], 100);
+    let rows = json["rows"].as_array().unwrap();
+    let names: Vec<&str> = rows.iter().map(|r| r["name"].as_str().unwrap()).collect();
+    assert_eq!(names, ["NULL-NOP", "BLAKE3"]);
+    for r in rows {
+        assert!(r["mb_per_s"].as_f64().unwrap() > 0.0);
+        assert!(r["nanos_per_iteration"]["median"].as_f64().is_some());
+    }
+}
+
+#[test]
+fn a_filter_matching_nothing_is_an_error() {
+    let out = Command::new(env!("CARGO_BIN_EXE_arbor"))
+        .args(["bench", "speedtest", "--filter", "no-such-hash"])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("matches no contestant"));
+}
+
+#[test]
+fn sizes_writes_markdown_json_and_svg() {
+    let dir = std::env::temp_dir().join(format!("arbor-bench-sizes-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let out = arbor(&[
+        "bench",
+        "sizes",
+        "--out",
+        dir.to_str().unwrap(),
+        "--min-size",
+        "64",
+        "--max-size",
+        "1024",
+        "--time-ms",
+        "1",
+        "--repetitions",
+        "1",
+        "--threads",
+        "2",
+        "--filter",
+        "memcpy,blake2b x16,blake3 blake3",
+    ]);
+    let text = stdout(&out);
+    assert!(text.contains("| contestant"), "{text}");
+    let read = |name: &str| -> String {
+        let path: PathBuf = dir.join(name);
+        std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+    };
+    let json: serde_json::Value = serde_json::from_str(&read("sizes.json")).unwrap();
+    assert_eq!(json["sizes"], serde_json::json!([64, 256, 1024]));
+    assert_eq!(json["threads"], 2);
+    let rows = json["rows"].as_array().unwrap();
+    assert!(rows.len() >= 3, "{rows:?}");
+    for r in rows {
+        for key in ["one_thread_gb_per_s", "all_threads_gb_per_s"] {
+            let values = r[key].as_array().unwrap();
+            assert_eq!(values.len(), 3, "{r}");
+            assert!(values.iter().all(|v| v.as_f64().unwrap() > 0.0), "{r}");
+        }
+    }
+    let md = read("sizes.md");
+    assert_eq!(md.matches("| contestant").count(), 2, "{md}");
+    assert!(md.contains("| 64 B") && md.contains("| 1 KiB"), "{md}");
+    let svg = read("sizes.svg");
+    assert!(svg.contains("<svg") && svg.contains("</svg>"));
+    assert!(svg.contains("NULL-MEMCPY"), "legend names the series");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn tree_prints_each_variant_with_and_without_batched_parents() {
+    let out = arbor(&[
+        "bench",
+        "tree",
+        "--size",
+        "200000",
+        "--threads",
+        "2",
+        "--repetitions",
+        "1",
+        "--filter",
+        "standard,hybrid BLAKE2b/BLAKE2s,BLAKE3 4 KiB",
+    ]);
+    let text = stdout(&out);
+    assert!(text.contains("2 threads GiB/s"), "{text}");
+    let rows = table_rows(&text);
+    assert_eq!(rows.len(), 6, "{text}");
+    for pair in rows.chunks(2) {
+        assert_eq!(pair[0][0], pair[1][0]);
+        assert_eq!(pair[0][5], "one by one");
+        assert_eq!(pair[1][5], "batched");
+    }
+    let standard = &rows[0];
+    assert_eq!(
+        &standard[..6],
+        [
+            "BLAKE2b standard",
+            "4 KiB",
+            "2",
+            "BLAKE2b",
+            "BLAKE2b",
+            "one by one"
+        ]
+    );
+    assert_eq!(standard[7], "1.000x");
+    assert_eq!(standard[9], "1.000x");
+}
