@@ -223,14 +223,3 @@ fn a_closed_pipe_ends_quietly() {
     // The status a shell shows for a process ended by SIGPIPE.
     assert_eq!(out.status.code(), Some(141));
 }
-
-#[test]
-fn bench_is_a_placeholder() {
-    let run = run_in(
-        std::path::Path::new("."),
-        &arbor_path(),
-        &os(&["bench", "speedtest"]),
-        b"",
-    );
-    assert_eq!(run.code, Some(2));
-}
