@@ -35,7 +35,9 @@ type digest struct {
 // windowBytes is the number of bytes the window kernel consumes at once.
 const windowBytes = 3
 
-// New returns a hash.Hash computing the Tillich-Zémor hash.
+// New returns a hash.Hash computing the Tillich-Zémor hash. It also
+// implements encoding.BinaryMarshaler and encoding.BinaryUnmarshaler for its
+// state, in tzhash's encoding.
 func New() hash.Hash {
 	d := &digest{}
 	d.Reset()
@@ -72,6 +74,35 @@ func (d *digest) checkSum() [Size]byte {
 	m := d.m
 	mulBitsGeneric(&m, d.pending[:d.npending])
 	return m.bytes()
+}
+
+// MarshalBinary encodes the state like tzhash does: the matrix entries in
+// column-major order (c00, c10, c01, c11), each 16 bytes big-endian.
+func (d *digest) MarshalBinary() ([]byte, error) {
+	m := d.m
+	mulBitsGeneric(&m, d.pending[:d.npending])
+	b := make([]byte, Size)
+	for i, e := range [4]gf127{m[0], m[2], m[1], m[3]} {
+		e.put(b[16*i:])
+	}
+	return b, nil
+}
+
+// UnmarshalBinary restores a state written by MarshalBinary (or tzhash).
+func (d *digest) UnmarshalBinary(b []byte) error {
+	if len(b) != Size {
+		return errors.New("tz: invalid hash state size")
+	}
+	var e [4]gf127
+	for i := range e {
+		var err error
+		if e[i], err = getGF127(b[16*i:]); err != nil {
+			return err
+		}
+	}
+	d.m = sl2{e[0], e[2], e[1], e[3]}
+	d.npending = 0
+	return nil
 }
 
 // Concat returns the hash of the concatenation of the messages whose hashes

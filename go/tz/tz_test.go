@@ -2,6 +2,7 @@ package tz
 
 import (
 	"bytes"
+	"encoding"
 	"encoding/hex"
 	"encoding/json"
 	"math/rand"
@@ -168,6 +169,36 @@ func FuzzTZ(f *testing.F) {
 		c, err := Concat([][]byte{ha[:], hb[:]})
 		if err != nil || !bytes.Equal(c, want[:]) {
 			t.Fatalf("Concat at split %d", s)
+		}
+	})
+}
+
+func TestMarshalBinary(t *testing.T) {
+	forEachBackend(t, func(t *testing.T) {
+		in := pattern(1001)
+		for _, split := range []int{0, 1, 2, 500, 1000} {
+			h, rh := New(), ref.New()
+			_, _ = h.Write(in[:split])
+			_, _ = rh.Write(in[:split])
+			st, err := h.(encoding.BinaryMarshaler).MarshalBinary()
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, _ := rh.(encoding.BinaryMarshaler).MarshalBinary()
+			if !bytes.Equal(st, want) {
+				t.Fatalf("split %d: state differs from tzhash", split)
+			}
+			h2 := New()
+			if err := h2.(encoding.BinaryUnmarshaler).UnmarshalBinary(st); err != nil {
+				t.Fatal(err)
+			}
+			_, _ = h2.Write(in[split:])
+			if w := ref.Sum(in); !bytes.Equal(h2.Sum(nil), w[:]) {
+				t.Fatalf("split %d: hash after UnmarshalBinary differs", split)
+			}
+		}
+		if err := New().(encoding.BinaryUnmarshaler).UnmarshalBinary(make([]byte, 10)); err == nil {
+			t.Fatal("short state accepted")
 		}
 	})
 }

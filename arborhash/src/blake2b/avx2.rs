@@ -1,23 +1,337 @@
-//! BLAKE2b kernels for avx2. Placeholder: forwards to the portable kernels until the SIMD code
-//! lands.
+//! BLAKE2b kernels for AVX2.
+//!
+//! Single stream: each row of the 4x4 state matrix is one `__m256i`; diagonalisation rotates rows
+//! a, c and d with `vpermq` (b stays put, see sse41.rs). Message vectors (m[i], m[j], m[k], m[l])
+//! are built from two pairs ([`pair`], as in sse41.rs) and one `vinserti128`. Measured on the
+//! development machine (Xeon with AVX-512, shared, thread CPU time, 1 MiB): this kernel 0.77 GB/s,
+//! the SSE4.1 row kernel compiled with AVX2 enabled 0.67, the same compiled for SSE4.1 0.66, the
+//! `blake2b_simd` crate 0.77. Half as many instructions per G outweigh `vpermq`'s latency, which
+//! stays off the critical path because row b is not rotated. Building message vectors from
+//! `vbroadcasti128` loads and `vpblendd` instead of `vinserti128` measured the same (the kernel
+//! is bound by the latency of G, and message shuffles are independent of it), so the simpler
+//! form that shares `pair` with sse41.rs stays.
+//!
+//! Multi-lane: four lanes, one per 64-bit element, through the generic lane driver of sse41.rs;
+//! a group of one or two remaining lanes takes the two-lane SSE path (compiled here with VEX
+//! encodings) instead of padding to four.
 
+#[cfg(not(target_arch = "x86_64"))]
+pub(crate) use super::portable::{compress_blocks, compress_final, compress_lanes};
+
+#[cfg(target_arch = "x86_64")]
 use super::kernels::BLOCKBYTES;
-use super::portable;
-use crate::blake2::Lane;
+#[cfg(target_arch = "x86_64")]
+use super::sse41::{compress_group, pair, LaneWords};
+#[cfg(target_arch = "x86_64")]
+use super::IV;
+#[cfg(target_arch = "x86_64")]
+use crate::blake2::{Lane, SIGMA};
+#[cfg(target_arch = "x86_64")]
+use core::arch::x86_64::*;
 
+/// Compresses each whole block of `blocks` (none final), adding `BLOCKBYTES` to `count` before
+/// each; the semantics of `portable::compress_blocks`.
+///
+/// # Safety
+/// The CPU must support AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
 pub(crate) unsafe fn compress_blocks(h: &mut [u64; 8], blocks: &[u8], count: &mut u128) {
-    portable::compress_blocks(h, blocks, count)
+    // SAFETY: AVX2 is enabled here; every block comes from `chunks_exact`.
+    unsafe {
+        let mut hv = load_h(h);
+        for block in blocks.chunks_exact(BLOCKBYTES) {
+            *count = count.wrapping_add(BLOCKBYTES as u128);
+            rows_compress(&mut hv, block.as_ptr(), *count, 0, 0);
+        }
+        store_h(h, hv);
+    }
 }
 
+/// Compresses the final block with f0 set (and f1 when `last_node`); the semantics of
+/// `portable::compress_final`.
+///
+/// # Safety
+/// The CPU must support AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
 pub(crate) unsafe fn compress_final(
     h: &mut [u64; 8],
     block: &[u8; BLOCKBYTES],
     count: u128,
     last_node: bool,
 ) {
-    portable::compress_final(h, block, count, last_node)
+    // SAFETY: AVX2 is enabled here; `block` is one block.
+    unsafe {
+        let mut hv = load_h(h);
+        rows_compress(
+            &mut hv,
+            block.as_ptr(),
+            count,
+            !0,
+            if last_node { !0 } else { 0 },
+        );
+        store_h(h, hv);
+    }
 }
 
+/// Compresses `blocks` blocks in every lane, four lanes at a time; the semantics of
+/// `portable::compress_lanes`.
+///
+/// # Safety
+/// The CPU must support AVX2, and every lane's input must hold
+/// `(blocks - 1) * stride + BLOCKBYTES` bytes when `blocks > 0` (checked by `kernels.rs`).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
 pub(crate) unsafe fn compress_lanes(lanes: &mut [Lane<'_, u64>], blocks: usize, stride: usize) {
-    portable::compress_lanes(lanes, blocks, stride)
+    for group in lanes.chunks_mut(4) {
+        // SAFETY: AVX2 (which implies SSE4.1) is enabled here; the input lengths are the
+        // caller's contract.
+        unsafe {
+            if group.len() <= 2 {
+                compress_group::<__m128i, 2>(group, blocks, stride)
+            } else {
+                compress_group::<__m256i, 4>(group, blocks, stride)
+            }
+        }
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+unsafe fn load_h(h: &[u64; 8]) -> [__m256i; 2] {
+    let p = h.as_ptr() as *const __m256i;
+    // SAFETY: `h` is 64 bytes; unaligned loads; AVX is the caller's contract.
+    unsafe { [_mm256_loadu_si256(p), _mm256_loadu_si256(p.add(1))] }
+}
+
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+unsafe fn store_h(h: &mut [u64; 8], hv: [__m256i; 2]) {
+    let p = h.as_mut_ptr() as *mut __m256i;
+    // SAFETY: `h` is 64 bytes; unaligned stores; AVX is the caller's contract.
+    unsafe {
+        _mm256_storeu_si256(p, hv[0]);
+        _mm256_storeu_si256(p.add(1), hv[1]);
+    }
+}
+
+/// One compression of the 128 bytes at `block` into the rows `h`.
+///
+/// # Safety
+/// AVX2; `block` readable for 128 bytes.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+unsafe fn rows_compress(h: &mut [__m256i; 2], block: *const u8, count: u128, f0: u64, f1: u64) {
+    // SAFETY: the caller's contract.
+    unsafe {
+        let p = block as *const __m128i;
+        let m: [__m128i; 8] = core::array::from_fn(|i| _mm_loadu_si128(p.add(i)));
+        let iv = IV.as_ptr() as *const __m256i;
+        let mut v = [
+            h[0],
+            h[1],
+            _mm256_loadu_si256(iv),
+            _mm256_xor_si256(
+                _mm256_loadu_si256(iv.add(1)),
+                _mm256_set_epi64x(f1 as i64, f0 as i64, (count >> 64) as i64, count as i64),
+            ),
+        ];
+        rows_round::<0>(&mut v, &m);
+        rows_round::<1>(&mut v, &m);
+        rows_round::<2>(&mut v, &m);
+        rows_round::<3>(&mut v, &m);
+        rows_round::<4>(&mut v, &m);
+        rows_round::<5>(&mut v, &m);
+        rows_round::<6>(&mut v, &m);
+        rows_round::<7>(&mut v, &m);
+        rows_round::<8>(&mut v, &m);
+        rows_round::<9>(&mut v, &m);
+        rows_round::<10>(&mut v, &m);
+        rows_round::<11>(&mut v, &m);
+        h[0] = _mm256_xor_si256(h[0], _mm256_xor_si256(v[0], v[2]));
+        h[1] = _mm256_xor_si256(h[1], _mm256_xor_si256(v[1], v[3]));
+    }
+}
+
+/// (m[i], m[j], m[k], m[l]).
+///
+/// # Safety
+/// AVX2.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+unsafe fn quad(m: &[__m128i; 8], i: u8, j: u8, k: u8, l: u8) -> __m256i {
+    // SAFETY: the caller guarantees AVX2.
+    unsafe { _mm256_set_m128i(pair(m, k, l), pair(m, i, j)) }
+}
+
+/// Round `R` on the rows `v` = [a, b, c, d].
+///
+/// # Safety
+/// AVX2.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+unsafe fn rows_round<const R: usize>(v: &mut [__m256i; 4], m: &[__m128i; 8]) {
+    let s = &SIGMA[R];
+    // SAFETY: the caller guarantees AVX2.
+    unsafe {
+        let x = quad(m, s[0], s[2], s[4], s[6]);
+        let y = quad(m, s[1], s[3], s[5], s[7]);
+        rows_g(v, x, y);
+        // Rotate rows a, c and d (not b) as in sse41.rs: column k then holds
+        // (a[k-1], b[k], c[k+1], d[k+2]).
+        v[0] = _mm256_permute4x64_epi64(v[0], 0b10_01_00_11);
+        v[2] = _mm256_permute4x64_epi64(v[2], 0b00_11_10_01);
+        v[3] = _mm256_permute4x64_epi64(v[3], 0b01_00_11_10);
+        let x = quad(m, s[14], s[8], s[10], s[12]);
+        let y = quad(m, s[15], s[9], s[11], s[13]);
+        rows_g(v, x, y);
+        v[0] = _mm256_permute4x64_epi64(v[0], 0b00_11_10_01);
+        v[2] = _mm256_permute4x64_epi64(v[2], 0b10_01_00_11);
+        v[3] = _mm256_permute4x64_epi64(v[3], 0b01_00_11_10);
+    }
+}
+
+/// # Safety
+/// AVX2.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+unsafe fn rows_g(v: &mut [__m256i; 4], x: __m256i, y: __m256i) {
+    // SAFETY: the caller guarantees AVX2.
+    unsafe {
+        v[0] = _mm256_add_epi64(_mm256_add_epi64(v[0], x), v[1]);
+        v[3] = rotr32(_mm256_xor_si256(v[3], v[0]));
+        v[2] = _mm256_add_epi64(v[2], v[3]);
+        v[1] = rotr24(_mm256_xor_si256(v[1], v[2]));
+        v[0] = _mm256_add_epi64(_mm256_add_epi64(v[0], y), v[1]);
+        v[3] = rotr16(_mm256_xor_si256(v[3], v[0]));
+        v[2] = _mm256_add_epi64(v[2], v[3]);
+        v[1] = rotr63(_mm256_xor_si256(v[1], v[2]));
+    }
+}
+
+// Rotations of each 64-bit word right, as in sse41.rs.
+
+/// # Safety
+/// AVX2.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+unsafe fn rotr32(x: __m256i) -> __m256i {
+    // SAFETY: the caller guarantees AVX2.
+    unsafe { _mm256_shuffle_epi32(x, 0b10_11_00_01) }
+}
+
+/// # Safety
+/// AVX2.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+unsafe fn rotr24(x: __m256i) -> __m256i {
+    // SAFETY: the caller guarantees AVX2.
+    unsafe {
+        let mask = _mm256_setr_epi8(
+            3, 4, 5, 6, 7, 0, 1, 2, 11, 12, 13, 14, 15, 8, 9, 10, //
+            3, 4, 5, 6, 7, 0, 1, 2, 11, 12, 13, 14, 15, 8, 9, 10,
+        );
+        _mm256_shuffle_epi8(x, mask)
+    }
+}
+
+/// # Safety
+/// AVX2.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+unsafe fn rotr16(x: __m256i) -> __m256i {
+    // SAFETY: the caller guarantees AVX2; `ROTR16` is an aligned static.
+    unsafe { _mm256_shuffle_epi8(x, core::ptr::read_volatile(&ROTR16)) }
+}
+
+/// The byte shuffle that rotates each 64-bit word right by 16, read with a volatile load for the
+/// reason given at sse41.rs's `ROTR16`.
+#[cfg(target_arch = "x86_64")]
+static ROTR16: __m256i = {
+    let half: [u8; 16] = [2, 3, 4, 5, 6, 7, 0, 1, 10, 11, 12, 13, 14, 15, 8, 9];
+    // SAFETY: any 32 bytes are a valid `__m256i`.
+    unsafe { core::mem::transmute::<[[u8; 16]; 2], __m256i>([half, half]) }
+};
+
+/// # Safety
+/// AVX2.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+unsafe fn rotr63(x: __m256i) -> __m256i {
+    // SAFETY: the caller guarantees AVX2.
+    unsafe { _mm256_or_si256(_mm256_add_epi64(x, x), _mm256_srli_epi64(x, 63)) }
+}
+
+#[cfg(target_arch = "x86_64")]
+impl LaneWords<4> for __m256i {
+    // SAFETY (every method): the caller guarantees AVX2; `load_message` also relies on its
+    // pointers being readable for a block.
+    #[inline(always)]
+    unsafe fn add(self, other: Self) -> Self {
+        unsafe { _mm256_add_epi64(self, other) }
+    }
+    #[inline(always)]
+    unsafe fn xor(self, other: Self) -> Self {
+        unsafe { _mm256_xor_si256(self, other) }
+    }
+    #[inline(always)]
+    unsafe fn rotr32(self) -> Self {
+        unsafe { rotr32(self) }
+    }
+    #[inline(always)]
+    unsafe fn rotr24(self) -> Self {
+        unsafe { rotr24(self) }
+    }
+    #[inline(always)]
+    unsafe fn rotr16(self) -> Self {
+        unsafe { rotr16(self) }
+    }
+    #[inline(always)]
+    unsafe fn rotr63(self) -> Self {
+        unsafe { rotr63(self) }
+    }
+    #[inline(always)]
+    unsafe fn from_words(w: [u64; 4]) -> Self {
+        unsafe { _mm256_set_epi64x(w[3] as i64, w[2] as i64, w[1] as i64, w[0] as i64) }
+    }
+    #[inline(always)]
+    unsafe fn to_words(self) -> [u64; 4] {
+        let mut w = [0u64; 4];
+        unsafe { _mm256_storeu_si256(w.as_mut_ptr() as *mut __m256i, self) };
+        w
+    }
+    #[inline(always)]
+    unsafe fn load_message(blocks: [*const u8; 4]) -> [Self; 16] {
+        let [p0, p1, p2, p3] = blocks.map(|b| b as *const __m128i);
+        unsafe {
+            let mut m = [_mm256_setzero_si256(); 16];
+            for k in 0..8 {
+                // Words 2k and 2k+1 of lanes 0 and 2 in one vector, of lanes 1 and 3 in another;
+                // unpacking them gives word 2k and word 2k+1 of the four lanes in order.
+                let a = _mm256_loadu2_m128i(p2.add(k), p0.add(k));
+                let b = _mm256_loadu2_m128i(p3.add(k), p1.add(k));
+                m[2 * k] = _mm256_unpacklo_epi64(a, b);
+                m[2 * k + 1] = _mm256_unpackhi_epi64(a, b);
+            }
+            m
+        }
+    }
+}
+
+#[cfg(all(test, target_arch = "x86_64"))]
+mod tests {
+    use super::super::sse41::tests::{check, Kernels};
+
+    #[test]
+    fn avx2_matches_portable() {
+        check(&Kernels {
+            name: "avx2",
+            supported: is_x86_feature_detected!("avx2"),
+            degree: 4,
+            blocks: super::compress_blocks,
+            last: super::compress_final,
+            lanes: super::compress_lanes,
+        });
+    }
 }

@@ -1,23 +1,169 @@
-//! BLAKE2s kernels for avx2. Placeholder: forwards to the portable kernels until the SIMD code
-//! lands.
+//! BLAKE2s kernels for AVX2.
+//!
+//! Single stream: the SSE4.1 row kernel of sse41.rs, compiled here with AVX2 enabled (VEX
+//! encodings, no register copies). A 256-bit register cannot hold more of one BLAKE2s state than
+//! a row pair, and the kernel is bound by the latency of its G chain, not by its width.
+//!
+//! Multi-lane: eight lanes, one per 32-bit element, through the generic lane driver of sse41.rs;
+//! a group of one to four remaining lanes takes the four-lane SSE path (compiled here with VEX
+//! encodings) instead of padding to eight.
 
+#[cfg(not(target_arch = "x86_64"))]
+pub(crate) use super::portable::{compress_blocks, compress_final, compress_lanes};
+
+#[cfg(target_arch = "x86_64")]
 use super::kernels::BLOCKBYTES;
-use super::portable;
+#[cfg(target_arch = "x86_64")]
+use super::sse41::{self, compress_group, LaneWords};
+#[cfg(target_arch = "x86_64")]
 use crate::blake2::Lane;
+#[cfg(target_arch = "x86_64")]
+use core::arch::x86_64::*;
 
+/// Compresses each whole block of `blocks` (none final), adding `BLOCKBYTES` to `count` before
+/// each; the semantics of `portable::compress_blocks`.
+///
+/// # Safety
+/// The CPU must support AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
 pub(crate) unsafe fn compress_blocks(h: &mut [u32; 8], blocks: &[u8], count: &mut u128) {
-    portable::compress_blocks(h, blocks, count)
+    // SAFETY: AVX2 implies SSE4.1, all the row kernel needs.
+    unsafe { sse41::rows_compress_blocks(h, blocks, count) }
 }
 
+/// Compresses the final block with f0 set (and f1 when `last_node`); the semantics of
+/// `portable::compress_final`.
+///
+/// # Safety
+/// The CPU must support AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
 pub(crate) unsafe fn compress_final(
     h: &mut [u32; 8],
     block: &[u8; BLOCKBYTES],
     count: u128,
     last_node: bool,
 ) {
-    portable::compress_final(h, block, count, last_node)
+    // SAFETY: AVX2 implies SSE4.1, all the row kernel needs.
+    unsafe { sse41::rows_compress_final(h, block, count, last_node) }
 }
 
+/// Compresses `blocks` blocks in every lane, eight lanes at a time; the semantics of
+/// `portable::compress_lanes`.
+///
+/// # Safety
+/// The CPU must support AVX2, and every lane's input must hold
+/// `(blocks - 1) * stride + BLOCKBYTES` bytes when `blocks > 0` (checked by `kernels.rs`).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
 pub(crate) unsafe fn compress_lanes(lanes: &mut [Lane<'_, u32>], blocks: usize, stride: usize) {
-    portable::compress_lanes(lanes, blocks, stride)
+    for group in lanes.chunks_mut(8) {
+        // SAFETY: AVX2 (which implies SSE4.1) is enabled here; the input lengths are the
+        // caller's contract.
+        unsafe {
+            if group.len() <= 4 {
+                compress_group::<__m128i, 4>(group, blocks, stride)
+            } else {
+                compress_group::<__m256i, 8>(group, blocks, stride)
+            }
+        }
+    }
+}
+
+/// The byte shuffle that rotates each 32-bit word right by 16, read with a volatile load for the
+/// reason given at sse41.rs's `ROTR16`.
+#[cfg(target_arch = "x86_64")]
+static ROTR16: __m256i = {
+    let half: [u8; 16] = [2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13];
+    // SAFETY: any 32 bytes are a valid `__m256i`.
+    unsafe { core::mem::transmute::<[[u8; 16]; 2], __m256i>([half, half]) }
+};
+
+#[cfg(target_arch = "x86_64")]
+impl LaneWords<8> for __m256i {
+    // SAFETY (every method): the caller guarantees AVX2; `load_message` also relies on its
+    // pointers being readable for a block.
+    #[inline(always)]
+    unsafe fn add(self, other: Self) -> Self {
+        unsafe { _mm256_add_epi32(self, other) }
+    }
+    #[inline(always)]
+    unsafe fn xor(self, other: Self) -> Self {
+        unsafe { _mm256_xor_si256(self, other) }
+    }
+    #[inline(always)]
+    unsafe fn rotr16(self) -> Self {
+        unsafe { _mm256_shuffle_epi8(self, core::ptr::read_volatile(&ROTR16)) }
+    }
+    #[inline(always)]
+    unsafe fn rotr12(self) -> Self {
+        unsafe { _mm256_or_si256(_mm256_srli_epi32(self, 12), _mm256_slli_epi32(self, 20)) }
+    }
+    #[inline(always)]
+    unsafe fn rotr8(self) -> Self {
+        unsafe {
+            let mask = _mm256_setr_epi8(
+                1, 2, 3, 0, 5, 6, 7, 4, 9, 10, 11, 8, 13, 14, 15, 12, //
+                1, 2, 3, 0, 5, 6, 7, 4, 9, 10, 11, 8, 13, 14, 15, 12,
+            );
+            _mm256_shuffle_epi8(self, mask)
+        }
+    }
+    #[inline(always)]
+    unsafe fn rotr7(self) -> Self {
+        unsafe { _mm256_or_si256(_mm256_srli_epi32(self, 7), _mm256_slli_epi32(self, 25)) }
+    }
+    #[inline(always)]
+    unsafe fn from_words(w: [u32; 8]) -> Self {
+        unsafe { _mm256_loadu_si256(w.as_ptr() as *const __m256i) }
+    }
+    #[inline(always)]
+    unsafe fn to_words(self) -> [u32; 8] {
+        let mut w = [0u32; 8];
+        unsafe { _mm256_storeu_si256(w.as_mut_ptr() as *mut __m256i, self) };
+        w
+    }
+    #[inline(always)]
+    unsafe fn load_message(blocks: [*const u8; 8]) -> [Self; 16] {
+        let p = blocks.map(|b| b as *const __m128i);
+        unsafe {
+            let mut m = [_mm256_setzero_si256(); 16];
+            for k in 0..4 {
+                // Words 4k..4k+4 of lane i in the low half and of lane i + 4 in the high half,
+                // then a 4x4 transpose within each half.
+                // (No closure here: closures do not inherit `target_feature`.)
+                let a = _mm256_loadu2_m128i(p[4].add(k), p[0].add(k));
+                let b = _mm256_loadu2_m128i(p[5].add(k), p[1].add(k));
+                let c = _mm256_loadu2_m128i(p[6].add(k), p[2].add(k));
+                let d = _mm256_loadu2_m128i(p[7].add(k), p[3].add(k));
+                let ab_lo = _mm256_unpacklo_epi32(a, b);
+                let ab_hi = _mm256_unpackhi_epi32(a, b);
+                let cd_lo = _mm256_unpacklo_epi32(c, d);
+                let cd_hi = _mm256_unpackhi_epi32(c, d);
+                m[4 * k] = _mm256_unpacklo_epi64(ab_lo, cd_lo);
+                m[4 * k + 1] = _mm256_unpackhi_epi64(ab_lo, cd_lo);
+                m[4 * k + 2] = _mm256_unpacklo_epi64(ab_hi, cd_hi);
+                m[4 * k + 3] = _mm256_unpackhi_epi64(ab_hi, cd_hi);
+            }
+            m
+        }
+    }
+}
+
+#[cfg(all(test, target_arch = "x86_64"))]
+mod tests {
+    use super::super::sse41::tests::{check, Kernels};
+
+    #[test]
+    fn avx2_matches_portable() {
+        check(&Kernels {
+            name: "avx2",
+            supported: is_x86_feature_detected!("avx2"),
+            degree: 8,
+            blocks: super::compress_blocks,
+            last: super::compress_final,
+            lanes: super::compress_lanes,
+        });
+    }
 }

@@ -100,21 +100,19 @@ impl LaneWords for __m256i {
     /// `i + 4` in its high half (a load plus `vinserti128` from memory, cheaper than transposing
     /// 8x8 with `vperm2i128`), so the in-half transpose leaves word `k` of lanes 0-7 in order.
     #[inline(always)]
-    unsafe fn load_blocks_transposed(blocks: &[*const u8; 8]) -> [Self; 16] {
-        // SAFETY: the feature is enabled (see the trait).
-        let mut m = [unsafe { Self::splat(0) }; 16];
-        for (quarter, words) in m.chunks_exact_mut(4).enumerate() {
-            // SAFETY: the caller guarantees 64 readable bytes at each pointer.
+    unsafe fn load_transposed(src: &[*const u8; 8], words: &mut [Self]) {
+        for (quarter, group) in words.chunks_exact_mut(4).enumerate() {
+            // SAFETY: the caller guarantees `4 * words.len()` readable bytes at each pointer;
+            // AVX2 (see the trait).
             let rows = core::array::from_fn(|i| unsafe {
                 _mm256_inserti128_si256::<1>(
-                    _mm256_castsi128_si256(load128(blocks[i].add(16 * quarter))),
-                    load128(blocks[i + 4].add(16 * quarter)),
+                    _mm256_castsi128_si256(load128(src[i].add(16 * quarter))),
+                    load128(src[i + 4].add(16 * quarter)),
                 )
             });
             // SAFETY: the feature is enabled (see the trait).
-            words.copy_from_slice(&unsafe { transpose4_halves(rows) });
+            group.copy_from_slice(&unsafe { transpose4_halves(rows) });
         }
-        m
     }
 
     #[inline(always)]
@@ -401,6 +399,54 @@ mod timing {
             })
         );
         let big = vec![0x5Au8; 1 << 20];
+        type HashLanes = unsafe fn(&[Lane<'_>], usize, u8, &mut [[u8; 32]]);
+        let tree = |hash_lanes: HashLanes| {
+            let chunks: Vec<Lane<'_>> = big
+                .chunks_exact(16 * BLOCK_LEN)
+                .enumerate()
+                .map(|(i, chunk)| Lane {
+                    input: chunk,
+                    counter: i as u64,
+                    ..lanes[0]
+                })
+                .collect();
+            let mut level = vec![[0u8; 32]; chunks.len()];
+            unsafe { hash_lanes(&chunks, 16, 0, &mut level) };
+            while level.len() > 1 {
+                let root = if level.len() == 2 { 8 } else { 0 };
+                let parents: Vec<Lane<'_>> = level
+                    .as_flattened()
+                    .chunks_exact(BLOCK_LEN)
+                    .map(|pair| Lane {
+                        input: pair,
+                        cv: crate::blake2s::IV,
+                        counter: 0,
+                        flags_start: 0,
+                        flags_end: root,
+                        last_block_len: 64,
+                    })
+                    .collect();
+                let mut next = vec![[0u8; 32]; parents.len()];
+                unsafe { hash_lanes(&parents, 1, 4, &mut next) };
+                level = next;
+            }
+            level[0]
+        };
+        assert_eq!(tree(super::hash_lanes), *blake3::hash(&big).as_bytes());
+        assert_eq!(tree(sse41::hash_lanes), *blake3::hash(&big).as_bytes());
+        println!("1 MiB tree of hash_lanes calls, GB/s:");
+        println!(
+            "  sse41    {:.3}",
+            rate(big.len(), || {
+                black_box(tree(sse41::hash_lanes));
+            })
+        );
+        println!(
+            "  avx2     {:.3}",
+            rate(big.len(), || {
+                black_box(tree(super::hash_lanes));
+            })
+        );
         println!(
             "blake3 crate 1 MiB (its best SIMD): {:.3}",
             rate(big.len(), || {

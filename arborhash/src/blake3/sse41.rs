@@ -131,8 +131,9 @@ pub(super) trait LaneWords: Copy {
     unsafe fn rot12(self) -> Self;
     unsafe fn rot8(self) -> Self;
     unsafe fn rot7(self) -> Self;
-    /// The 16 message words of one block per lane: lane `i` reads 64 bytes at `blocks[i]`.
-    unsafe fn load_blocks_transposed(blocks: &[*const u8; 8]) -> [Self; 16];
+    /// Fills `words` (a multiple of four vectors) lane by lane: lane `i` reads
+    /// `4 * words.len()` little-endian bytes at `src[i]`, word `k` going to `words[k]`.
+    unsafe fn load_transposed(src: &[*const u8; 8], words: &mut [Self]);
     /// Writes `words` (a multiple of four vectors) back lane by lane: lane `i` gets
     /// `4 * words.len()` little-endian bytes at `out[i]`.
     unsafe fn store_transposed(words: &[Self], out: &[*mut u8; 8]);
@@ -193,16 +194,14 @@ impl LaneWords for __m128i {
     }
 
     #[inline(always)]
-    unsafe fn load_blocks_transposed(blocks: &[*const u8; 8]) -> [Self; 16] {
-        // SAFETY: the feature is enabled (see the trait).
-        let mut m = [unsafe { Self::splat(0) }; 16];
-        for (quarter, words) in m.chunks_exact_mut(4).enumerate() {
-            // SAFETY: the caller guarantees 64 readable bytes at each of the first four pointers.
-            let rows = core::array::from_fn(|i| unsafe { load128(blocks[i].add(16 * quarter)) });
+    unsafe fn load_transposed(src: &[*const u8; 8], words: &mut [Self]) {
+        for (quarter, group) in words.chunks_exact_mut(4).enumerate() {
+            // SAFETY: the caller guarantees `4 * words.len()` readable bytes at the first four
+            // pointers; SSE2 (see the trait).
+            let rows = core::array::from_fn(|i| unsafe { load128(src[i].add(16 * quarter)) });
             // SAFETY: the feature is enabled (see the trait).
-            words.copy_from_slice(&unsafe { transpose4(rows) });
+            group.copy_from_slice(&unsafe { transpose4(rows) });
         }
-        m
     }
 
     #[inline(always)]
@@ -325,7 +324,8 @@ unsafe fn initial_state<V: LaneWords>(
 }
 
 /// Hashes up to `V::LANES` lanes at once: the transposed form of `portable::hash_lanes`. Slots
-/// beyond `lanes.len()` hash `ZERO_BLOCK` over and over, and their result is dropped.
+/// beyond `lanes.len()` hash `ZERO_BLOCK` over and over from a zero chaining value, and their
+/// result is dropped.
 ///
 /// # Safety
 /// `V`'s target feature must be enabled (see [`LaneWords`]); every lane's input must be
@@ -340,15 +340,13 @@ pub(super) unsafe fn hash_group<V: LaneWords>(
     debug_assert!(lanes.len() <= V::LANES && out.len() >= lanes.len());
     let mut inputs = [ZERO_BLOCK.as_ptr(); 8];
     let mut strides = [0; 8];
-    let mut cv_words = [[0u32; 8]; 8];
+    let mut cvs = [ZERO_BLOCK.as_ptr(); 8];
     let [mut counter_lo, mut counter_hi, mut first_flags, mut last_flags, mut last_len] =
         [[0u32; 8]; 5];
     for (i, lane) in lanes.iter().enumerate() {
         inputs[i] = lane.input.as_ptr();
         strides[i] = BLOCK_LEN;
-        for (word, &value) in cv_words.iter_mut().zip(&lane.cv) {
-            word[i] = value;
-        }
+        cvs[i] = lane.cv.as_ptr().cast();
         counter_lo[i] = lane.counter as u32;
         counter_hi[i] = (lane.counter >> 32) as u32;
         first_flags[i] = u32::from(flags | lane.flags_start);
@@ -359,10 +357,14 @@ pub(super) unsafe fn hash_group<V: LaneWords>(
         }
     }
 
-    // SAFETY: the feature is enabled (our contract). Every pointer read is 64 bytes at block `j`
-    // of a lane whose input holds `blocks` blocks, or the 64-byte ZERO_BLOCK (stride 0).
+    // SAFETY: the feature is enabled (our contract). Each chaining value read is 32 bytes of a
+    // lane's `cv` or of ZERO_BLOCK; each block read is 64 bytes at block `j` of a lane whose input
+    // holds `blocks` blocks, or ZERO_BLOCK (stride 0).
     unsafe {
-        let mut cv: [V; 8] = core::array::from_fn(|w| V::from_lanes(&cv_words[w]));
+        // Transposed with vector shuffles rather than word by word through memory: for one-block
+        // (parent) groups this setup is a large share of the work.
+        let mut cv = [V::splat(0); 8];
+        V::load_transposed(&cvs, &mut cv);
         let counter_lo = V::from_lanes(&counter_lo);
         let counter_hi = V::from_lanes(&counter_hi);
         let first_flags = V::from_lanes(&first_flags);
@@ -372,7 +374,8 @@ pub(super) unsafe fn hash_group<V: LaneWords>(
         let last_len = V::from_lanes(&last_len);
         for j in 0..blocks {
             let block_ptrs = core::array::from_fn(|i| inputs[i].add(j * strides[i]));
-            let m = V::load_blocks_transposed(&block_ptrs);
+            let mut m = [V::splat(0); 16];
+            V::load_transposed(&block_ptrs, &mut m);
             let is_last = j + 1 == blocks;
             let block_flags = match j {
                 0 => first_flags,
@@ -700,11 +703,7 @@ pub(crate) unsafe fn hash_lanes(
     // SAFETY: SSE4.1 is enabled here and present; the lengths are our contract.
     unsafe {
         for (group, out) in lanes.chunks(4).zip(out.chunks_mut(4)) {
-            if group.len() == 4 {
-                hash_group::<__m128i>(group, blocks, flags, out);
-            } else {
-                hash_up_to_four_lanes(group, blocks, flags, out);
-            }
+            hash_up_to_four_lanes(group, blocks, flags, out);
         }
     }
 }

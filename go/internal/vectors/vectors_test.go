@@ -15,28 +15,30 @@ import (
 	"github.com/arborhash/arborhash/go/tz"
 )
 
+// Fields are in lexicographic order, the order in which serde_json writes
+// them on the Rust side, so both generators write the same text.
 type blake3Case struct {
-	InputLen  int    `json:"input_len"`
-	Hash      string `json:"hash"`
-	KeyedHash string `json:"keyed_hash"`
 	DeriveKey string `json:"derive_key"`
+	Hash      string `json:"hash"`
+	InputLen  int    `json:"input_len"`
+	KeyedHash string `json:"keyed_hash"`
 }
 
 type tzCase struct {
-	InputLen int    `json:"input_len"`
 	Hash     string `json:"hash"`
+	InputLen int    `json:"input_len"`
 }
 
 type file struct {
 	Comment string `json:"_comment"`
-	Input   string `json:"input"`
 	Blake3  struct {
-		Key       string       `json:"key"`
-		Context   string       `json:"context"`
-		OutputLen int          `json:"output_len"`
 		Cases     []blake3Case `json:"cases"`
+		Context   string       `json:"context"`
+		Key       string       `json:"key"`
+		OutputLen int          `json:"output_len"`
 	} `json:"blake3"`
-	TZ struct {
+	Input string `json:"input"`
+	TZ    struct {
 		Cases []tzCase `json:"cases"`
 	} `json:"tz"`
 }
