@@ -1,11 +1,11 @@
 //! The hash algorithms `arbor sum` offers, and the one place that calls the hash implementations.
 //!
 //! Every other module goes through [`Algorithm`], [`Spec`], [`Hasher`] and [`Digest`], so that
-//! moving from the stand-in crates to `arborhash` is a change of the `use` lines below.
+//! the hash implementations are named only here.
 
-use blake2b_simd::{blake2bp, Params as Blake2bParams};
-use blake2s_simd::{blake2sp, Params as Blake2sParams};
-use blake3::Hasher as Blake3Hasher;
+use arborhash::blake2b::{self, blake2bp, Params as Blake2bParams};
+use arborhash::blake2s::{self, blake2sp, Params as Blake2sParams};
+use arborhash::blake3::{self, many as blake3_many, Hasher as Blake3Hasher};
 use std::fmt;
 
 /// A hash algorithm `arbor sum` can compute.
@@ -271,6 +271,43 @@ impl Spec {
         hasher.update(input);
         hasher.finalize()
     }
+
+    /// Hashes many small inputs, filling SIMD lanes across them where the algorithm has a batch
+    /// API (BLAKE3 up to its default 32 bytes); the digests hold `self.length()` bytes and
+    /// cannot be seeked past them.
+    pub fn hash_many(&self, inputs: &[&[u8]]) -> Vec<Digest> {
+        let length = self.length as usize;
+        if self.algorithm != Algorithm::Blake3 || length > blake3::OUT_LEN || inputs.len() < 2 {
+            return inputs.iter().map(|input| self.hash(input)).collect();
+        }
+        let mut outputs = vec![[0u8; blake3::OUT_LEN]; inputs.len()];
+        match &self.mode {
+            Mode::Plain | Mode::Keyed(_) => {
+                let mut hashes = vec![blake3::Hash::from_bytes([0; blake3::OUT_LEN]); inputs.len()];
+                match &self.mode {
+                    Mode::Keyed(key) => {
+                        let key: &[u8; blake3::KEY_LEN] = key
+                            .as_slice()
+                            .try_into()
+                            .expect("Spec::new checked the key length");
+                        blake3_many::keyed_hash_many(key, inputs, &mut hashes);
+                    }
+                    _ => blake3_many::hash_many(inputs, &mut hashes),
+                }
+                for (out, hash) in outputs.iter_mut().zip(&hashes) {
+                    *out = *hash.as_bytes();
+                }
+            }
+            Mode::DeriveKey(context) => blake3_many::derive_key_many(context, inputs, &mut outputs),
+        }
+        outputs
+            .iter()
+            .map(|out| Digest::Fixed {
+                bytes: out[..length].to_vec(),
+                position: 0,
+            })
+            .collect()
+    }
 }
 
 // One hasher lives on the stack per input being hashed; boxing the big variant would only add an
@@ -278,8 +315,8 @@ impl Spec {
 #[allow(clippy::large_enum_variant)]
 enum Inner {
     Blake3(Blake3Hasher),
-    Blake2b(blake2b_simd::State),
-    Blake2s(blake2s_simd::State),
+    Blake2b(blake2b::State),
+    Blake2s(blake2s::State),
     Blake2bp(blake2bp::State),
     Blake2sp(blake2sp::State),
 }

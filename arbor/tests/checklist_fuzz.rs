@@ -51,7 +51,7 @@ fn line_bytes() -> impl Strategy<Value = Vec<u8>> {
 
 #[test]
 fn random_lines_never_panic() {
-    runner(20_000)
+    runner(10_000)
         .run(&line_bytes(), |line| {
             for dialect in DIALECTS {
                 for default in Algorithm::ALL {

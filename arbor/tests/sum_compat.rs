@@ -1,6 +1,7 @@
 //! `arbor sum` against b3sum and coreutils b2sum/cksum on a corpus of awkward files: identical
 //! output for every shared flag, lists accepted in both directions, corruption detected, and the
 //! b3sum/b2sum drop-in modes.
+#![cfg(unix)] // The corpus needs names that are not UTF-8, which only Unix allows.
 
 mod common;
 

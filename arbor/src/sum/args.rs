@@ -23,7 +23,8 @@ pub struct SumArgs {
     #[arg(value_name = "FILE")]
     files: Vec<OsString>,
 
-    /// The hash algorithm (for --check: of lines without a tag).
+    /// The hash algorithm: blake3, blake2b, blake2s, blake2bp, blake2sp or tz (for --check: that of
+    /// lines without a tag).
     #[arg(short, long, value_name = "ALG", default_value = "blake3", value_parser = parse_algorithm)]
     algorithm: Algorithm,
 

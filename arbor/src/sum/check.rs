@@ -48,12 +48,7 @@ struct Counts {
 }
 
 /// Checks every list in `settings.files`; returns whether all listed files matched.
-pub fn run(
-    settings: &Settings,
-    options: CheckOptions,
-    _spec: &Spec,
-    reporter: &mut Reporter,
-) -> bool {
+pub fn run(settings: &Settings, options: CheckOptions, reporter: &mut Reporter) -> bool {
     let tool = settings.tool;
     let mut ok = true;
     let mut b3sum_failures = 0u64;
@@ -65,7 +60,8 @@ pub fn run(
                 match tool {
                     Tool::B3sum => {
                         // b3sum stops at an unreadable list.
-                        return !reporter_fatal(reporter, &e.to_string());
+                        let _ = reporter.fatal(&e.to_string());
+                        return false;
                     }
                     Tool::B2sum => reporter.message(&format!(
                         "{}: {}",
@@ -96,11 +92,6 @@ pub fn run(
         ok = false;
     }
     ok
-}
-
-fn reporter_fatal(reporter: &mut Reporter, message: &str) -> bool {
-    let _ = reporter.fatal(message);
-    true
 }
 
 fn read_list(list: &OsStr) -> io::Result<Vec<u8>> {

@@ -17,6 +17,9 @@ use std::path::PathBuf;
 /// streams and memory stays bounded on huge trees.
 const BATCH: usize = 1024;
 
+/// Inputs one thread takes at a time; its small files are hashed together in SIMD lanes.
+const GROUP: usize = 64;
+
 enum Item {
     Stdin,
     File(PathBuf),
@@ -31,15 +34,13 @@ pub fn run(settings: &Settings, spec: &Spec, reporter: &mut Reporter) -> bool {
     let options = ReadOptions {
         no_mmap: settings.no_mmap,
     };
+    // Batched digests are fixed-length, so b3sum's --seek takes the one-by-one path.
+    let batching = settings.seek == 0;
     let mut ok = true;
     for batch in items.chunks(BATCH) {
         let results: Vec<Option<io::Result<Digest>>> = batch
-            .par_iter()
-            .map(|item| match item {
-                Item::Stdin => Some(input::hash_stdin(spec, &progress)),
-                Item::File(path) => Some(input::hash_file(spec, path, options, &progress)),
-                Item::Failed(..) => None,
-            })
+            .par_chunks(GROUP)
+            .flat_map_iter(|group| hash_group(spec, options, &progress, batching, group))
             .collect();
         progress.suspend(|| {
             for (item, result) in batch.iter().zip(results) {
@@ -49,6 +50,40 @@ pub fn run(settings: &Settings, spec: &Spec, reporter: &mut Reporter) -> bool {
     }
     progress.finish();
     ok
+}
+
+/// Hashes a group of inputs in order; with `batching`, the small files among them go through the
+/// batch API together. Failed items get `None`.
+fn hash_group(
+    spec: &Spec,
+    options: ReadOptions,
+    progress: &Progress,
+    batching: bool,
+    group: &[Item],
+) -> Vec<Option<io::Result<Digest>>> {
+    let mut results = Vec::with_capacity(group.len());
+    let mut small: Vec<(usize, Vec<u8>)> = Vec::new();
+    for (i, item) in group.iter().enumerate() {
+        results.push(match item {
+            Item::Stdin => Some(input::hash_stdin(spec, progress)),
+            Item::File(path) if batching => match input::read_small(path) {
+                Ok(Some(data)) => {
+                    small.push((i, data));
+                    None
+                }
+                Ok(None) => Some(input::hash_file(spec, path, options, progress)),
+                Err(e) => Some(Err(e)),
+            },
+            Item::File(path) => Some(input::hash_file(spec, path, options, progress)),
+            Item::Failed(..) => None,
+        });
+    }
+    let inputs: Vec<&[u8]> = small.iter().map(|(_, data)| data.as_slice()).collect();
+    for ((i, data), digest) in small.iter().zip(spec.hash_many(&inputs)) {
+        progress.advance(data.len() as u64);
+        results[*i] = Some(Ok(digest));
+    }
+    results
 }
 
 fn collect_items(settings: &Settings) -> Vec<Item> {

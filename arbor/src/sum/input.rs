@@ -76,6 +76,19 @@ pub fn hash_file(
     Ok(hasher.finalize())
 }
 
+/// The contents of `path` if it is a regular file small enough to read whole (see [`MMAP_MIN`]);
+/// `None` for anything else, which [`hash_file`] handles.
+pub fn read_small(path: &Path) -> io::Result<Option<Vec<u8>>> {
+    let mut file = File::open(path)?;
+    let metadata = file.metadata()?;
+    if !metadata.is_file() || metadata.len() >= MMAP_MIN {
+        return Ok(None);
+    }
+    let mut data = Vec::with_capacity(metadata.len() as usize + 1);
+    file.read_to_end(&mut data)?;
+    Ok(Some(data))
+}
+
 fn hash_stream(spec: &Spec, mut reader: impl Read, progress: &Progress) -> io::Result<Digest> {
     let mut hasher = spec.hasher();
     let mut buffer = vec![0u8; BUFFER];
