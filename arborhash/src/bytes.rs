@@ -78,9 +78,19 @@ impl<const N: usize> PartialEq<&str> for HexString<N> {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum HexError {
     /// The string has this many characters, but exactly `expected` are required.
-    InvalidLength { found: usize, expected: usize },
+    InvalidLength {
+        /// Characters given.
+        found: usize,
+        /// Characters required.
+        expected: usize,
+    },
     /// The character at this index is not a hex digit.
-    InvalidChar { index: usize, byte: u8 },
+    InvalidChar {
+        /// Position of the character.
+        index: usize,
+        /// The offending byte.
+        byte: u8,
+    },
 }
 
 impl fmt::Display for HexError {

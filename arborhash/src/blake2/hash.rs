@@ -47,6 +47,8 @@ impl<V: Variant> Hash<V> {
     }
 
     /// The hash as lowercase hex, without allocating.
+    // Takes `&self` like `blake2b_simd`, so that switching crates needs no code change.
+    #[allow(clippy::wrong_self_convention)]
     pub fn to_hex(&self) -> V::Hex {
         V::hex(self.as_bytes())
     }

@@ -23,13 +23,18 @@ use crate::platform::Platform;
 /// Output blocks are numbered by the 32-bit node offset.
 const MAX_BLOCKS: u64 = 1 << 32;
 
+/// "b" or "s", to name BLAKE2Xb / BLAKE2Xs in messages.
+fn suffix<V: Variant>() -> &'static str {
+    &V::NAME["BLAKE2".len()..]
+}
+
 /// Checks a declared output length: 1 to `XOF_MAX_LENGTH`.
 fn check_output_length<V: Variant>(length: usize) -> u32 {
     assert!(
         (1..=V::XOF_MAX_LENGTH as usize).contains(&length),
-        "output_length must be between 1 and {} for {}X, got {length}",
+        "output_length must be between 1 and {} for BLAKE2X{}, got {length}",
         V::XOF_MAX_LENGTH,
-        V::NAME
+        suffix::<V>()
     );
     length as u32
 }
@@ -254,8 +259,8 @@ impl<V: Variant> OutputReader<V> {
         let remaining = self.len() - self.position;
         assert!(
             output.len() as u64 <= remaining,
-            "{}X output is limited to {} bytes; {remaining} remain, {} requested",
-            V::NAME,
+            "BLAKE2X{} output is limited to {} bytes; {remaining} remain, {} requested",
+            suffix::<V>(),
             self.len(),
             output.len()
         );

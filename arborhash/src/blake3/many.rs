@@ -5,8 +5,8 @@
 //! with per-lane counters 0,1,2,3,0,1,2,3), and so do their parents, level by level (a message's
 //! last parent gets ROOT as it is hashed). A message of at most one chunk gets ROOT on its only
 //! chunk. Messages are sorted by shape in windows so that lanes of equal length meet; a partial
-//! last block is zero-padded in a small stack buffer. Messages longer than
-//! [`MAX_BATCHED_CHUNKS`] chunks are wide enough to be hashed one by one.
+//! last block is zero-padded in a small stack buffer. Messages of more than twice as many chunks
+//! as the backend has lanes fill the lanes on their own and are hashed one by one.
 //!
 //! ```
 //! use arborhash::blake3::{self, many};
@@ -29,8 +29,6 @@ use crate::platform::Platform;
 const WAVE_CHUNKS: usize = 64;
 /// Messages sorted by shape at a time.
 const WINDOW: usize = 64;
-/// Longer messages fill the lanes on their own and are hashed one by one.
-const MAX_BATCHED_CHUNKS: usize = 16;
 
 /// Hashes every input: `outputs[i] = hash(inputs[i])`. Panics if the slices' lengths differ.
 pub fn hash_many(inputs: &[&[u8]], outputs: &mut [Hash]) {
@@ -71,11 +69,13 @@ fn chunk_count(len: usize) -> usize {
 
 fn batch(params: Params, inputs: &[&[u8]], mut output: impl FnMut(usize, [u8; 32])) {
     let p = Platform::current();
+    let max_batched_chunks = 2 * kernels::degree(p);
+    debug_assert!(max_batched_chunks <= WAVE_CHUNKS);
     for (window_start, window) in (0..).step_by(WINDOW).zip(inputs.chunks(WINDOW)) {
         let mut order = [0usize; WINDOW];
         let mut batched = 0;
         for (i, input) in window.iter().enumerate() {
-            if chunk_count(input.len()) > MAX_BATCHED_CHUNKS {
+            if chunk_count(input.len()) > max_batched_chunks {
                 output(window_start + i, hash_all(p, input, params, 0).root_hash(p));
             } else {
                 order[batched] = i;
@@ -233,7 +233,7 @@ impl<'a> Wave<'a> {
         let mut pending = [false; WAVE_CHUNKS];
         for (k, m) in self.messages[..self.count].iter().enumerate() {
             let len = m.last_chunk().len();
-            pending[k] = len < CHUNK_LEN && len >= BLOCK_LEN;
+            pending[k] = (BLOCK_LEN..CHUNK_LEN).contains(&len);
         }
         while let Some(first) = pending.iter().position(|&x| x) {
             // Whole blocks before the last (all of them when the chunk is whole blocks).

@@ -51,9 +51,19 @@ const fn pick(w: i32, x: i32, y: i32, z: i32) -> i32 {
     w | (x << 2) | (y << 4) | (z << 6)
 }
 
-/// Byte shuffles rotating every 32-bit word right by 16 and by 8 bits.
-pub(super) const ROT16_BYTES: [u8; 16] = [2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13];
+/// The byte shuffle rotating every 32-bit word right by 8 bits.
 pub(super) const ROT8_BYTES: [u8; 16] = [1, 2, 3, 0, 5, 6, 7, 4, 9, 10, 11, 8, 13, 14, 15, 12];
+
+/// The byte shuffle rotating every 32-bit word right by 16 bits, for 16 or 32 bytes.
+///
+/// Read with a volatile load so that it stays one `pshufb`: from a known constant mask LLVM
+/// emits `pshuflw` + `pshufhw` instead, two shuffles on the critical path and on port 5.
+#[repr(align(32))]
+pub(super) struct Rot16Mask(pub(super) [u8; 32]);
+pub(super) static ROT16_MASK: Rot16Mask = Rot16Mask([
+    2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13, //
+    2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13,
+]);
 
 // ---------------------------------------------------------------------------------------------
 // Word-level operations on __m128i.
@@ -157,8 +167,11 @@ impl LaneWords for __m128i {
 
     #[inline(always)]
     unsafe fn rot16(self) -> Self {
-        // SAFETY: SSSE3; see the trait. The mask array has 16 bytes.
-        unsafe { _mm_shuffle_epi8(self, load128(ROT16_BYTES.as_ptr())) }
+        // SAFETY: SSSE3; see the trait. The mask is 32-byte aligned and at least 16 bytes.
+        unsafe {
+            let mask = core::ptr::read_volatile(ROT16_MASK.0.as_ptr().cast::<__m128i>());
+            _mm_shuffle_epi8(self, mask)
+        }
     }
 
     #[inline(always)]
@@ -208,33 +221,58 @@ impl LaneWords for __m128i {
 // ---------------------------------------------------------------------------------------------
 // Transposed compression, any number of lanes per vector.
 
+/// Four independent G functions, `cols[k] = [a, b, c, d]` with message words `x[k]`, `y[k]`,
+/// interleaved step by step so that the four dependency chains overlap.
 #[inline(always)]
-unsafe fn g<V: LaneWords>(v: &mut [V; 16], a: usize, b: usize, c: usize, d: usize, x: V, y: V) {
+unsafe fn g4<V: LaneWords>(v: &mut [V; 16], cols: [[usize; 4]; 4], x: [V; 4], y: [V; 4]) {
     // SAFETY: forwarded from the caller (see `LaneWords`).
     unsafe {
-        v[a] = v[a].add(v[b]).add(x);
-        v[d] = v[d].xor(v[a]).rot16();
-        v[c] = v[c].add(v[d]);
-        v[b] = v[b].xor(v[c]).rot12();
-        v[a] = v[a].add(v[b]).add(y);
-        v[d] = v[d].xor(v[a]).rot8();
-        v[c] = v[c].add(v[d]);
-        v[b] = v[b].xor(v[c]).rot7();
+        for (&[a, b, _, _], x) in cols.iter().zip(x) {
+            v[a] = v[a].add(x).add(v[b]);
+        }
+        for &[a, _, _, d] in &cols {
+            v[d] = v[d].xor(v[a]).rot16();
+        }
+        for &[_, _, c, d] in &cols {
+            v[c] = v[c].add(v[d]);
+        }
+        for &[_, b, c, _] in &cols {
+            v[b] = v[b].xor(v[c]).rot12();
+        }
+        for (&[a, b, _, _], y) in cols.iter().zip(y) {
+            v[a] = v[a].add(y).add(v[b]);
+        }
+        for &[a, _, _, d] in &cols {
+            v[d] = v[d].xor(v[a]).rot8();
+        }
+        for &[_, _, c, d] in &cols {
+            v[c] = v[c].add(v[d]);
+        }
+        for &[_, b, c, _] in &cols {
+            v[b] = v[b].xor(v[c]).rot7();
+        }
     }
 }
 
 #[inline(always)]
 unsafe fn round<V: LaneWords>(v: &mut [V; 16], m: &[V; 16], s: &[usize; 16]) {
+    const COLUMNS: [[usize; 4]; 4] = [[0, 4, 8, 12], [1, 5, 9, 13], [2, 6, 10, 14], [3, 7, 11, 15]];
+    const DIAGONALS: [[usize; 4]; 4] =
+        [[0, 5, 10, 15], [1, 6, 11, 12], [2, 7, 8, 13], [3, 4, 9, 14]];
     // SAFETY: forwarded from the caller (see `LaneWords`).
     unsafe {
-        g(v, 0, 4, 8, 12, m[s[0]], m[s[1]]);
-        g(v, 1, 5, 9, 13, m[s[2]], m[s[3]]);
-        g(v, 2, 6, 10, 14, m[s[4]], m[s[5]]);
-        g(v, 3, 7, 11, 15, m[s[6]], m[s[7]]);
-        g(v, 0, 5, 10, 15, m[s[8]], m[s[9]]);
-        g(v, 1, 6, 11, 12, m[s[10]], m[s[11]]);
-        g(v, 2, 7, 8, 13, m[s[12]], m[s[13]]);
-        g(v, 3, 4, 9, 14, m[s[14]], m[s[15]]);
+        g4(
+            v,
+            COLUMNS,
+            [0, 2, 4, 6].map(|i| m[s[i]]),
+            [1, 3, 5, 7].map(|i| m[s[i]]),
+        );
+        g4(
+            v,
+            DIAGONALS,
+            [8, 10, 12, 14].map(|i| m[s[i]]),
+            [9, 11, 13, 15].map(|i| m[s[i]]),
+        );
     }
 }
 
@@ -427,11 +465,11 @@ unsafe fn g_rows(rows: &mut [__m128i; 4], mx: __m128i, my: __m128i) {
     // SAFETY: forwarded from the caller (compiled with SSE4.1).
     unsafe {
         let [a, b, c, d] = rows;
-        *a = a.add(*b).add(mx);
+        *a = a.add(mx).add(*b);
         *d = d.xor(*a).rot16();
         *c = c.add(*d);
         *b = b.xor(*c).rot12();
-        *a = a.add(*b).add(my);
+        *a = a.add(my).add(*b);
         *d = d.xor(*a).rot8();
         *c = c.add(*d);
         *b = b.xor(*c).rot7();

@@ -1,0 +1,6 @@
+//! The parts of the `arbor` command that are worth testing and fuzzing on their own: the
+//! algorithm table, file-name escaping and the checksum-list parser.
+
+pub mod algorithm;
+pub mod checklist;
+pub mod escape;

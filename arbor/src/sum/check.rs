@@ -1,0 +1,347 @@
+//! Check mode: read checksum lists, hash each listed file and report `NAME: OK` or
+//! `NAME: FAILED`. Lines are hashed in parallel batches and reported in list order.
+//!
+//! The three tools report alike in outline and differ in detail:
+//! - `arbor`: every malformed line is reported with its list and line number and fails the run
+//!   (coreutils' `-w --strict` always on); unreadable files print `NAME: FAILED (reason)` as b3sum
+//!   does; each list ends with coreutils' summary warnings.
+//! - `b3sum`: malformed lines and unreadable files count as failures; one summary at the end.
+//! - `b2sum`: coreutils 9.1 exactly, including `FAILED open or read` and per-list summaries.
+
+use super::input::{self, ReadOptions};
+use super::output::{coreutils_error, coreutils_quote, Reporter};
+use super::progress::Progress;
+use super::{CheckOptions, Settings, Tool};
+use arbor::algorithm::{Mode, Spec, SpecError};
+use arbor::checklist::{self, Entry, Line, ParseError};
+use arbor::escape;
+use rayon::prelude::*;
+use std::ffi::OsStr;
+use std::io::{self, Read};
+use std::path::{Path, PathBuf};
+
+/// Lines hashed at a time.
+const BATCH: usize = 1024;
+
+/// What became of one line.
+enum Outcome {
+    Ignored,
+    Malformed(ParseError),
+    /// The line names an algorithm this build lacks.
+    Unavailable(Entry, SpecError),
+    /// The file does not exist and `--ignore-missing` skips it.
+    Missing,
+    /// The file could not be read.
+    Unreadable(Entry, io::Error),
+    Checked(Entry, bool),
+}
+
+/// Per-list counts, for the summary and the exit status.
+#[derive(Default)]
+struct Counts {
+    /// Properly formatted lines.
+    entries: u64,
+    malformed: u64,
+    unreadable: u64,
+    mismatched: u64,
+    verified: u64,
+}
+
+/// Checks every list in `settings.files`; returns whether all listed files matched.
+pub fn run(
+    settings: &Settings,
+    options: CheckOptions,
+    _spec: &Spec,
+    reporter: &mut Reporter,
+) -> bool {
+    let tool = settings.tool;
+    let mut ok = true;
+    let mut b3sum_failures = 0u64;
+    for list in &settings.files {
+        let list_name = list.to_string_lossy();
+        let text = match read_list(list) {
+            Ok(text) => text,
+            Err(e) => {
+                match tool {
+                    Tool::B3sum => {
+                        // b3sum stops at an unreadable list.
+                        return !reporter_fatal(reporter, &e.to_string());
+                    }
+                    Tool::B2sum => reporter.message(&format!(
+                        "{}: {}",
+                        coreutils_quote(list.as_encoded_bytes()),
+                        coreutils_error(&e)
+                    )),
+                    Tool::Arbor => reporter.message(&format!("{list_name}: {e}")),
+                }
+                ok = false;
+                continue;
+            }
+        };
+        let counts = check_list(settings, options, reporter, &list_name, &text);
+        match tool {
+            Tool::B3sum => {
+                b3sum_failures += counts.malformed + counts.unreadable + counts.mismatched;
+            }
+            Tool::Arbor | Tool::B2sum => {
+                ok &= summarize(tool, options, reporter, list, &counts);
+            }
+        }
+    }
+    if tool == Tool::B3sum && b3sum_failures > 0 {
+        reporter.message(&format!(
+            "WARNING: {b3sum_failures} computed checksum{} did NOT match",
+            plural(b3sum_failures)
+        ));
+        ok = false;
+    }
+    ok
+}
+
+fn reporter_fatal(reporter: &mut Reporter, message: &str) -> bool {
+    let _ = reporter.fatal(message);
+    true
+}
+
+fn read_list(list: &OsStr) -> io::Result<Vec<u8>> {
+    if list == "-" {
+        let mut text = Vec::new();
+        io::stdin().lock().read_to_end(&mut text)?;
+        Ok(text)
+    } else {
+        std::fs::read(list)
+    }
+}
+
+fn check_list(
+    settings: &Settings,
+    options: CheckOptions,
+    reporter: &mut Reporter,
+    list_name: &str,
+    text: &[u8],
+) -> Counts {
+    let mut lines: Vec<&[u8]> = text.split(|&b| b == b'\n').collect();
+    if lines.last() == Some(&&b""[..]) {
+        lines.pop();
+    }
+    let read = ReadOptions {
+        no_mmap: settings.no_mmap,
+    };
+    let progress = Progress::none();
+    let mut counts = Counts::default();
+    for (batch_index, batch) in lines.chunks(BATCH).enumerate() {
+        let outcomes: Vec<Outcome> = batch
+            .par_iter()
+            .map(|line| check_line(settings, options, read, &progress, line))
+            .collect();
+        for (i, outcome) in outcomes.into_iter().enumerate() {
+            let line_number = batch_index * BATCH + i + 1;
+            report(
+                settings.tool,
+                options,
+                reporter,
+                list_name,
+                line_number,
+                outcome,
+                &mut counts,
+            );
+        }
+    }
+    counts
+}
+
+fn check_line(
+    settings: &Settings,
+    options: CheckOptions,
+    read: ReadOptions,
+    progress: &Progress,
+    line: &[u8],
+) -> Outcome {
+    let entry = match checklist::parse_line(line, settings.algorithm, settings.tool.dialect()) {
+        Ok(Line::Entry(entry)) => entry,
+        Ok(Line::Ignored) => return Outcome::Ignored,
+        Err(e) => return Outcome::Malformed(e),
+    };
+    let spec = match Spec::new(entry.algorithm, entry.expected.len() as u64, Mode::Plain) {
+        Ok(spec) => spec,
+        Err(e) => return Outcome::Unavailable(entry, e),
+    };
+    let path = path_from_bytes(&entry.path);
+    let result = if path == Path::new("-") {
+        input::hash_stdin(&spec, progress)
+    } else {
+        input::hash_file(&spec, &path, read, progress)
+    };
+    match result {
+        Ok(mut digest) => {
+            let matched = digest.take(entry.expected.len()) == entry.expected;
+            Outcome::Checked(entry, matched)
+        }
+        Err(e) if options.ignore_missing && e.kind() == io::ErrorKind::NotFound => Outcome::Missing,
+        Err(e) => Outcome::Unreadable(entry, e),
+    }
+}
+
+#[cfg(unix)]
+fn path_from_bytes(bytes: &[u8]) -> PathBuf {
+    use std::os::unix::ffi::OsStrExt;
+    PathBuf::from(OsStr::from_bytes(bytes))
+}
+
+#[cfg(not(unix))]
+fn path_from_bytes(bytes: &[u8]) -> PathBuf {
+    PathBuf::from(String::from_utf8_lossy(bytes).into_owned())
+}
+
+/// The name as the tool prints it in a result line, with the leading backslash if escaped.
+fn display_name(tool: Tool, entry: &Entry) -> Vec<u8> {
+    let (text, escaped) = match tool {
+        Tool::B2sum => {
+            let listed = escape::for_coreutils_report(&entry.path);
+            (listed.text.into_owned(), listed.escaped)
+        }
+        Tool::Arbor | Tool::B3sum => (entry.listed.clone(), entry.escaped),
+    };
+    let mut name = Vec::with_capacity(text.len() + 1);
+    if escaped {
+        name.push(b'\\');
+    }
+    name.extend_from_slice(&text);
+    name
+}
+
+fn report(
+    tool: Tool,
+    options: CheckOptions,
+    reporter: &mut Reporter,
+    list_name: &str,
+    line_number: usize,
+    outcome: Outcome,
+    counts: &mut Counts,
+) {
+    let print = |reporter: &mut Reporter, name: &[u8], verdict: &str| {
+        if !options.status {
+            reporter.put(name);
+            reporter.put(verdict.as_bytes());
+            reporter.put(b"\n");
+        }
+    };
+    match outcome {
+        Outcome::Ignored => {}
+        Outcome::Missing => counts.entries += 1,
+        Outcome::Malformed(e) => {
+            counts.malformed += 1;
+            match tool {
+                Tool::Arbor => reporter.message(&format!(
+                    "{list_name}:{line_number}: improperly formatted checksum line: {e}"
+                )),
+                Tool::B3sum => reporter.message(&e.to_string()),
+                Tool::B2sum if options.warn => reporter.message(&format!(
+                    "{}: {line_number}: improperly formatted BLAKE2b checksum line",
+                    coreutils_quote(list_name.as_bytes())
+                )),
+                Tool::B2sum => {}
+            }
+        }
+        Outcome::Unavailable(entry, e) => {
+            counts.entries += 1;
+            counts.unreadable += 1;
+            print(
+                reporter,
+                &display_name(tool, &entry),
+                &format!(": FAILED ({e})"),
+            );
+        }
+        Outcome::Unreadable(entry, e) => {
+            counts.entries += 1;
+            counts.unreadable += 1;
+            let name = display_name(tool, &entry);
+            match tool {
+                Tool::B2sum => {
+                    reporter.message(&format!(
+                        "{}: {}",
+                        coreutils_quote(&entry.path),
+                        coreutils_error(&e)
+                    ));
+                    print(reporter, &name, ": FAILED open or read");
+                }
+                Tool::Arbor | Tool::B3sum => print(reporter, &name, &format!(": FAILED ({e})")),
+            }
+        }
+        Outcome::Checked(entry, matched) => {
+            counts.entries += 1;
+            let name = display_name(tool, &entry);
+            if matched {
+                counts.verified += 1;
+                if !options.quiet {
+                    print(reporter, &name, ": OK");
+                }
+            } else {
+                counts.mismatched += 1;
+                print(reporter, &name, ": FAILED");
+            }
+        }
+    }
+}
+
+/// Prints coreutils' end-of-list warnings; returns whether the list passed.
+fn summarize(
+    tool: Tool,
+    options: CheckOptions,
+    reporter: &mut Reporter,
+    list: &OsStr,
+    counts: &Counts,
+) -> bool {
+    let list_name = match tool {
+        Tool::B2sum => coreutils_quote(list.as_encoded_bytes()),
+        _ => list.to_string_lossy().into_owned(),
+    };
+    if counts.entries == 0 {
+        reporter.message(&format!(
+            "{list_name}: no properly formatted checksum lines found"
+        ));
+        return false;
+    }
+    if !options.status {
+        if counts.malformed > 0 {
+            let n = counts.malformed;
+            let (noun, verb) = if n == 1 {
+                ("line", "is")
+            } else {
+                ("lines", "are")
+            };
+            reporter.message(&format!("WARNING: {n} {noun} {verb} improperly formatted"));
+        }
+        if counts.unreadable > 0 {
+            let n = counts.unreadable;
+            reporter.message(&format!(
+                "WARNING: {n} listed file{} could not be read",
+                plural(n)
+            ));
+        }
+        if counts.mismatched > 0 {
+            let n = counts.mismatched;
+            reporter.message(&format!(
+                "WARNING: {n} computed checksum{} did NOT match",
+                plural(n)
+            ));
+        }
+    }
+    let compared = counts.verified + counts.mismatched;
+    if options.ignore_missing && compared == 0 {
+        reporter.message(&format!("{list_name}: no file was verified"));
+    }
+    let strict = options.strict || tool == Tool::Arbor;
+    compared > 0
+        && counts.unreadable == 0
+        && counts.mismatched == 0
+        && !(strict && counts.malformed > 0)
+}
+
+fn plural(n: u64) -> &'static str {
+    if n == 1 {
+        ""
+    } else {
+        "s"
+    }
+}

@@ -1,0 +1,92 @@
+//! Feeding one input to a hasher: standard input and pipes stream through a buffer, small files
+//! are read whole, and large regular files are memory-mapped and hashed on all cores.
+
+use super::progress::Progress;
+use arbor::algorithm::{Digest, Spec};
+use std::fs::File;
+use std::io::{self, Read};
+use std::path::Path;
+
+/// Files at least this large are memory-mapped (as b3sum does); below it a single read is cheaper.
+pub const MMAP_MIN: u64 = 16 * 1024;
+
+/// Mapped files are hashed in pieces of this size so that the progress bar moves; a power of two,
+/// so the pieces split BLAKE3's tree where it would split anyway.
+const PIECE: usize = 64 << 20;
+
+const BUFFER: usize = 256 * 1024;
+
+/// How to read files.
+#[derive(Clone, Copy, Debug)]
+pub struct ReadOptions {
+    /// Never memory-map (and so hash each file on one thread, as b3sum does).
+    pub no_mmap: bool,
+}
+
+/// Hashes everything on standard input.
+pub fn hash_stdin(spec: &Spec, progress: &Progress) -> io::Result<Digest> {
+    hash_stream(spec, io::stdin().lock(), progress)
+}
+
+/// Hashes the file at `path`.
+pub fn hash_file(
+    spec: &Spec,
+    path: &Path,
+    options: ReadOptions,
+    progress: &Progress,
+) -> io::Result<Digest> {
+    let mut file = File::open(path)?;
+    let metadata = file.metadata()?;
+    if !metadata.is_file() {
+        // Pipes, devices; reading a directory fails here with the system's "Is a directory".
+        return hash_stream(spec, file, progress);
+    }
+    let size = metadata.len();
+    if size < MMAP_MIN {
+        let mut data = Vec::with_capacity(size as usize + 1);
+        file.read_to_end(&mut data)?;
+        progress.advance(data.len() as u64);
+        return Ok(spec.hash(&data));
+    }
+    if options.no_mmap {
+        return hash_stream(spec, file, progress);
+    }
+    // SAFETY: the map is read-only and private to this function. If another process truncates the
+    // file while it is hashed, reading the lost pages raises SIGBUS; b3sum and every mmap-based
+    // checksum tool accept that risk for the speed.
+    let map = match unsafe { memmap2::Mmap::map(&file) } {
+        Ok(map) => map,
+        // Some file systems cannot map; read them instead.
+        Err(_) => return hash_stream(spec, file, progress),
+    };
+    let multithreaded = spec.algorithm().is_multithreaded();
+    if !multithreaded {
+        // One pass from start to end: let the kernel read ahead.
+        let _ = map.advise(memmap2::Advice::Sequential);
+    }
+    let mut hasher = spec.hasher();
+    for piece in map.chunks(PIECE) {
+        if multithreaded {
+            hasher.update_parallel(piece);
+        } else {
+            hasher.update(piece);
+        }
+        progress.advance(piece.len() as u64);
+    }
+    Ok(hasher.finalize())
+}
+
+fn hash_stream(spec: &Spec, mut reader: impl Read, progress: &Progress) -> io::Result<Digest> {
+    let mut hasher = spec.hasher();
+    let mut buffer = vec![0u8; BUFFER];
+    loop {
+        let n = match reader.read(&mut buffer) {
+            Ok(0) => return Ok(hasher.finalize()),
+            Ok(n) => n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        hasher.update(&buffer[..n]);
+        progress.advance(n as u64);
+    }
+}

@@ -1,0 +1,210 @@
+//! `arbor sum`: hash files or check lists of hashes. The same engine serves the b3sum and b2sum
+//! drop-in modes; [`Tool`] holds the few places where their conventions differ.
+
+pub mod args;
+mod check;
+mod compute;
+pub mod dropin;
+mod input;
+mod output;
+mod progress;
+mod walk;
+
+use arbor::algorithm::{Algorithm, Mode, Spec};
+use arbor::checklist::Dialect;
+use arbor::escape::Style;
+use output::Reporter;
+use std::ffi::OsString;
+use std::io::Read;
+use std::process::ExitCode;
+
+/// Whose behaviour the program imitates: it names the program in messages and picks the output
+/// and check-list conventions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tool {
+    /// `arbor sum`: b3sum's output conventions with coreutils' check options, every algorithm.
+    Arbor,
+    /// Invoked as `b3sum`.
+    B3sum,
+    /// Invoked as `b2sum` (GNU coreutils).
+    B2sum,
+}
+
+impl Tool {
+    /// The program name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Tool::Arbor => "arbor",
+            Tool::B3sum => "b3sum",
+            Tool::B2sum => "b2sum",
+        }
+    }
+
+    fn style(self) -> Style {
+        match self {
+            Tool::Arbor | Tool::B3sum => Style::B3sum,
+            Tool::B2sum => Style::Coreutils,
+        }
+    }
+
+    fn dialect(self) -> Dialect {
+        match self {
+            Tool::Arbor => Dialect::Arbor,
+            Tool::B3sum => Dialect::B3sum,
+            Tool::B2sum => Dialect::Coreutils,
+        }
+    }
+}
+
+/// How hash lines look.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Format {
+    /// BSD-style `TAG (NAME) = HEX`.
+    pub tag: bool,
+    /// The hash alone.
+    pub no_names: bool,
+    /// The raw hash bytes, no newline.
+    pub raw: bool,
+    /// NUL instead of newline after each line, names unescaped.
+    pub zero: bool,
+    /// coreutils' binary-mode mark, `HEX *NAME`.
+    pub binary: bool,
+}
+
+/// Options of `-c/--check`.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct CheckOptions {
+    /// No `OK` lines.
+    pub quiet: bool,
+    /// No output at all; the exit status tells.
+    pub status: bool,
+    /// Malformed lines make the exit status non-zero (always so for `arbor`).
+    pub strict: bool,
+    /// A message for each malformed line (always so for `arbor`).
+    pub warn: bool,
+    /// Skip listed files that do not exist.
+    pub ignore_missing: bool,
+}
+
+/// Everything a run needs, whichever command line it came from.
+#[derive(Clone, Debug)]
+pub struct Settings {
+    pub tool: Tool,
+    /// The name that prefixes messages: the tool's, except that coreutils uses its `argv[0]`.
+    pub program: String,
+    pub algorithm: Algorithm,
+    /// Output bytes; `None` for the algorithm's default.
+    pub length: Option<u64>,
+    /// b3sum's `--seek`: the first output byte.
+    pub seek: u64,
+    /// Read a key from standard input.
+    pub keyed: bool,
+    pub derive_key: Option<String>,
+    pub format: Format,
+    /// Check lists instead of hashing.
+    pub check: Option<CheckOptions>,
+    pub recursive: bool,
+    pub num_threads: Option<usize>,
+    pub no_mmap: bool,
+    /// Files to hash or lists to check; `-` is standard input.
+    pub files: Vec<OsString>,
+}
+
+/// Runs a parsed command line to its exit status.
+pub fn run(mut settings: Settings) -> ExitCode {
+    let mut reporter = Reporter::new(settings.tool, settings.program.clone());
+    if settings.files.is_empty() {
+        settings.files.push("-".into());
+    }
+    if settings.format.raw && settings.files.len() > 1 {
+        return reporter.fatal("Only one filename can be provided when using --raw");
+    }
+    let spec = match build_spec(&settings) {
+        Ok(spec) => spec,
+        Err(message) => return reporter.fatal(&message),
+    };
+    let mut pool = rayon::ThreadPoolBuilder::new();
+    if let Some(threads) = settings.num_threads {
+        pool = pool.num_threads(threads);
+    }
+    let pool = match pool.build() {
+        Ok(pool) => pool,
+        Err(e) => return reporter.fatal(&format!("cannot start threads: {e}")),
+    };
+    let ok = pool.install(|| match settings.check {
+        Some(options) => check::run(&settings, options, &spec, &mut reporter),
+        None => compute::run(&settings, &spec, &mut reporter),
+    });
+    reporter.finish(ok)
+}
+
+/// Turns the algorithm flags (and a key from standard input) into a [`Spec`].
+fn build_spec(settings: &Settings) -> Result<Spec, String> {
+    let algorithm = settings.algorithm;
+    if !algorithm.is_available() {
+        return Err(format!(
+            "-a {algorithm}: the Tillich-Zémor hash is not available in this build"
+        ));
+    }
+    let mode = if settings.keyed {
+        Mode::Keyed(read_key(settings.tool, algorithm)?)
+    } else if let Some(context) = &settings.derive_key {
+        Mode::DeriveKey(context.clone())
+    } else {
+        Mode::Plain
+    };
+    let length = settings
+        .length
+        .unwrap_or_else(|| algorithm.default_length());
+    if settings.seek != 0 && algorithm != Algorithm::Blake3 {
+        return Err("--seek: only BLAKE3 has an extendable output".into());
+    }
+    Spec::new(algorithm, length, mode).map_err(|e| match e {
+        arbor::algorithm::SpecError::Length { .. } => format!("-l/--length: {e}"),
+        arbor::algorithm::SpecError::KeyLength { .. } => format!("--keyed: {e}"),
+        arbor::algorithm::SpecError::DeriveKey { .. } => format!("--derive-key: {e}"),
+        arbor::algorithm::SpecError::Unavailable { .. } => format!("-a/--algorithm: {e}"),
+    })
+}
+
+/// Reads the raw key bytes from standard input, one more than the longest key at most, so that
+/// an overlong key is reported rather than cut.
+fn read_key(tool: Tool, algorithm: Algorithm) -> Result<Vec<u8>, String> {
+    let Some((min, max)) = algorithm.key_lengths() else {
+        return Err(format!("--keyed: {algorithm} has no keyed mode"));
+    };
+    let mut key = Vec::with_capacity(max + 1);
+    std::io::stdin()
+        .lock()
+        .take(max as u64 + 1)
+        .read_to_end(&mut key)
+        .map_err(|e| format!("--keyed: cannot read the key from standard input: {e}"))?;
+    if tool == Tool::B3sum {
+        // b3sum's own wording.
+        if key.len() < max {
+            return Err(format!(
+                "expected {max} key bytes from stdin, found {}",
+                key.len()
+            ));
+        } else if key.len() > max {
+            return Err(format!("read more than {max} key bytes from stdin"));
+        }
+    }
+    if key.len() > max {
+        return Err(format!(
+            "--keyed: {algorithm} takes a key of at most {max} bytes on standard input, found more"
+        ));
+    }
+    if key.len() < min {
+        let wanted = if min == max {
+            format!("exactly {min}")
+        } else {
+            format!("{min} to {max}")
+        };
+        return Err(format!(
+            "--keyed: {algorithm} takes a key of {wanted} bytes on standard input, found {}",
+            key.len()
+        ));
+    }
+    Ok(key)
+}
