@@ -27,8 +27,31 @@ pub(crate) fn compress_lane_list<'a, V: Variant>(
         list[used] = lane;
         used += 1;
     }
-    V::compress_lanes(p, &mut list[..used], blocks, stride);
+    match &mut list[..used] {
+        [lane] if blocks == 1 || stride == V::BLOCKBYTES => {
+            compress_lone_lane::<V>(p, lane, blocks)
+        }
+        lanes => V::compress_lanes(p, lanes, blocks, stride),
+    }
     list.map(|lane| lane.count)
+}
+
+/// One lane on the single-stream kernels, which beat a multi-lane kernel with idle lanes. The
+/// lane's blocks are contiguous.
+fn compress_lone_lane<V: Variant>(p: Platform, lane: &mut Lane<'_, V::Word>, blocks: usize) {
+    let block = V::BLOCKBYTES;
+    let whole = blocks - usize::from(lane.last.is_some());
+    if whole > 0 {
+        V::compress_blocks(p, lane.h, &lane.input[..whole * block], &mut lane.count);
+    }
+    if let Some(last) = lane.last {
+        let mut final_block = V::ZERO_BLOCK;
+        final_block
+            .as_mut()
+            .copy_from_slice(&lane.input[whole * block..(whole + 1) * block]);
+        lane.count = lane.count.wrapping_add(last.len as u128);
+        V::compress_final(p, lane.h, &final_block, lane.count, last.last_node);
+    }
 }
 
 /// A run of blocks a job can compress next: `lane.input` holds `blocks` contiguous blocks, and

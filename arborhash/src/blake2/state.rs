@@ -93,7 +93,9 @@ impl<V: Variant> State<V> {
         }
         // Compress every whole block except the last one, which may be final.
         let whole = (input.len() - 1) / block * block;
-        V::compress_blocks(p, &mut self.words, &input[..whole], &mut self.count);
+        if whole > 0 {
+            V::compress_blocks(p, &mut self.words, &input[..whole], &mut self.count);
+        }
         let rest = &input[whole..];
         self.buf.as_mut()[..rest.len()].copy_from_slice(rest);
         self.buflen = rest.len();
