@@ -8,8 +8,13 @@ echo "== rust: fmt, clippy"
 cargo fmt --all --check
 cargo clippy --workspace --all-targets --all-features -- -D warnings
 
-echo "== rust: no_std core builds"
+echo "== rust: no_std core builds; non-x86 targets build (portable backend only)"
 cargo build -p arborhash --no-default-features
+if rustup target add aarch64-unknown-linux-gnu >/dev/null 2>&1; then
+  RUSTFLAGS="-D warnings" cargo check -p arborhash --target aarch64-unknown-linux-gnu --all-features
+else
+  echo "note: aarch64 target unavailable; skipped the non-x86 build check"
+fi
 
 echo "== rust: tests (every backend is forced inside the tests)"
 cargo test --workspace --all-features

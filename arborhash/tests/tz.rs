@@ -245,6 +245,7 @@ fn field_axioms_on_random_elements() {
 fn parsing_round_trips_and_rejects_invalid_encodings() {
     let h = tz::sum(b"abc");
     assert_eq!(Hash::from_bytes(&h.as_bytes()), Ok(h));
+    assert_eq!(Hash::try_from(&h.as_bytes()[..]), Ok(h));
     assert_eq!(Hash::from_hex(h.to_hex().to_uppercase()), Ok(h));
     assert_eq!(h.to_string().parse::<Hash>(), Ok(h));
     assert_eq!(format!("{h}"), h.to_hex().as_str());

@@ -154,7 +154,7 @@ fn peers() -> Vec<Contestant> {
     let row = |name, implementation, backend, kernel| {
         Contestant::new(name, implementation, backend, Group::Peer, kernel)
     };
-    let blake2b_auto = auto(&[("avx2", "avx2"), ("", "portable")]);
+    let blake2b_auto = auto(&[("avx2", "avx2"), ("sse4.1", "sse41"), ("", "portable")]);
     let blake2s_auto = auto(&[("avx2", "avx2"), ("sse4.1", "sse41"), ("", "portable")]);
     let blake3_auto = auto(&[
         ("avx512vl", "avx512"),

@@ -15,18 +15,10 @@
 //! a group of one or two remaining lanes takes the two-lane SSE path (compiled here with VEX
 //! encodings) instead of padding to four.
 
-#[cfg(not(target_arch = "x86_64"))]
-pub(crate) use super::portable::{compress_blocks, compress_final, compress_lanes};
-
-#[cfg(target_arch = "x86_64")]
 use super::kernels::BLOCKBYTES;
-#[cfg(target_arch = "x86_64")]
 use super::sse41::{compress_group, pair, LaneWords};
-#[cfg(target_arch = "x86_64")]
 use super::IV;
-#[cfg(target_arch = "x86_64")]
 use crate::blake2::{Lane, SIGMA};
-#[cfg(target_arch = "x86_64")]
 use core::arch::x86_64::*;
 
 /// Compresses each whole block of `blocks` (none final), adding `BLOCKBYTES` to `count` before
@@ -34,7 +26,6 @@ use core::arch::x86_64::*;
 ///
 /// # Safety
 /// The CPU must support AVX2.
-#[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 pub(crate) unsafe fn compress_blocks(h: &mut [u64; 8], blocks: &[u8], count: &mut u128) {
     // SAFETY: AVX2 is enabled here; every block comes from `chunks_exact`.
@@ -53,7 +44,6 @@ pub(crate) unsafe fn compress_blocks(h: &mut [u64; 8], blocks: &[u8], count: &mu
 ///
 /// # Safety
 /// The CPU must support AVX2.
-#[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 pub(crate) unsafe fn compress_final(
     h: &mut [u64; 8],
@@ -81,7 +71,6 @@ pub(crate) unsafe fn compress_final(
 /// # Safety
 /// The CPU must support AVX2, and every lane's input must hold
 /// `(blocks - 1) * stride + BLOCKBYTES` bytes when `blocks > 0` (checked by `kernels.rs`).
-#[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 pub(crate) unsafe fn compress_lanes(lanes: &mut [Lane<'_, u64>], blocks: usize, stride: usize) {
     for group in lanes.chunks_mut(4) {
@@ -97,7 +86,6 @@ pub(crate) unsafe fn compress_lanes(lanes: &mut [Lane<'_, u64>], blocks: usize, 
     }
 }
 
-#[cfg(target_arch = "x86_64")]
 #[inline(always)]
 unsafe fn load_h(h: &[u64; 8]) -> [__m256i; 2] {
     let p = h.as_ptr() as *const __m256i;
@@ -105,7 +93,6 @@ unsafe fn load_h(h: &[u64; 8]) -> [__m256i; 2] {
     unsafe { [_mm256_loadu_si256(p), _mm256_loadu_si256(p.add(1))] }
 }
 
-#[cfg(target_arch = "x86_64")]
 #[inline(always)]
 unsafe fn store_h(h: &mut [u64; 8], hv: [__m256i; 2]) {
     let p = h.as_mut_ptr() as *mut __m256i;
@@ -120,7 +107,6 @@ unsafe fn store_h(h: &mut [u64; 8], hv: [__m256i; 2]) {
 ///
 /// # Safety
 /// AVX2; `block` readable for 128 bytes.
-#[cfg(target_arch = "x86_64")]
 #[inline(always)]
 unsafe fn rows_compress(h: &mut [__m256i; 2], block: *const u8, count: u128, f0: u64, f1: u64) {
     // SAFETY: the caller's contract.
@@ -158,7 +144,6 @@ unsafe fn rows_compress(h: &mut [__m256i; 2], block: *const u8, count: u128, f0:
 ///
 /// # Safety
 /// AVX2.
-#[cfg(target_arch = "x86_64")]
 #[inline(always)]
 unsafe fn quad(m: &[__m128i; 8], i: u8, j: u8, k: u8, l: u8) -> __m256i {
     // SAFETY: the caller guarantees AVX2.
@@ -169,7 +154,6 @@ unsafe fn quad(m: &[__m128i; 8], i: u8, j: u8, k: u8, l: u8) -> __m256i {
 ///
 /// # Safety
 /// AVX2.
-#[cfg(target_arch = "x86_64")]
 #[inline(always)]
 unsafe fn rows_round<const R: usize>(v: &mut [__m256i; 4], m: &[__m128i; 8]) {
     let s = &SIGMA[R];
@@ -194,7 +178,6 @@ unsafe fn rows_round<const R: usize>(v: &mut [__m256i; 4], m: &[__m128i; 8]) {
 
 /// # Safety
 /// AVX2.
-#[cfg(target_arch = "x86_64")]
 #[inline(always)]
 unsafe fn rows_g(v: &mut [__m256i; 4], x: __m256i, y: __m256i) {
     // SAFETY: the caller guarantees AVX2.
@@ -214,7 +197,6 @@ unsafe fn rows_g(v: &mut [__m256i; 4], x: __m256i, y: __m256i) {
 
 /// # Safety
 /// AVX2.
-#[cfg(target_arch = "x86_64")]
 #[inline(always)]
 unsafe fn rotr32(x: __m256i) -> __m256i {
     // SAFETY: the caller guarantees AVX2.
@@ -223,7 +205,6 @@ unsafe fn rotr32(x: __m256i) -> __m256i {
 
 /// # Safety
 /// AVX2.
-#[cfg(target_arch = "x86_64")]
 #[inline(always)]
 unsafe fn rotr24(x: __m256i) -> __m256i {
     // SAFETY: the caller guarantees AVX2.
@@ -238,7 +219,6 @@ unsafe fn rotr24(x: __m256i) -> __m256i {
 
 /// # Safety
 /// AVX2.
-#[cfg(target_arch = "x86_64")]
 #[inline(always)]
 unsafe fn rotr16(x: __m256i) -> __m256i {
     // SAFETY: the caller guarantees AVX2; `ROTR16` is an aligned static.
@@ -247,7 +227,6 @@ unsafe fn rotr16(x: __m256i) -> __m256i {
 
 /// The byte shuffle that rotates each 64-bit word right by 16, read with a volatile load for the
 /// reason given at sse41.rs's `ROTR16`.
-#[cfg(target_arch = "x86_64")]
 static ROTR16: __m256i = {
     let half: [u8; 16] = [2, 3, 4, 5, 6, 7, 0, 1, 10, 11, 12, 13, 14, 15, 8, 9];
     // SAFETY: any 32 bytes are a valid `__m256i`.
@@ -256,14 +235,12 @@ static ROTR16: __m256i = {
 
 /// # Safety
 /// AVX2.
-#[cfg(target_arch = "x86_64")]
 #[inline(always)]
 unsafe fn rotr63(x: __m256i) -> __m256i {
     // SAFETY: the caller guarantees AVX2.
     unsafe { _mm256_or_si256(_mm256_add_epi64(x, x), _mm256_srli_epi64(x, 63)) }
 }
 
-#[cfg(target_arch = "x86_64")]
 impl LaneWords<4> for __m256i {
     // SAFETY (every method): the caller guarantees AVX2; `load_message` also relies on its
     // pointers being readable for a block.
@@ -319,7 +296,7 @@ impl LaneWords<4> for __m256i {
     }
 }
 
-#[cfg(all(test, target_arch = "x86_64"))]
+#[cfg(test)]
 mod tests {
     use super::super::sse41::tests::{check, Kernels};
 

@@ -3,7 +3,9 @@
 //! Everything above this module (the parameter block, buffering, trees, the batch scheduler) is
 //! written once against these functions; each backend module implements the same three.
 
-use super::{avx2, portable, sse41};
+use super::portable;
+#[cfg(target_arch = "x86_64")]
+use super::{avx2, sse41};
 use crate::blake2::Lane;
 use crate::platform::{Backend, Platform};
 
@@ -17,9 +19,13 @@ pub(crate) fn compress_blocks(p: Platform, h: &mut [u64; 8], blocks: &[u8], coun
     debug_assert_eq!(blocks.len() % BLOCKBYTES, 0);
     match p.backend() {
         Backend::Portable => portable::compress_blocks(h, blocks, count),
+        #[cfg(target_arch = "x86_64")]
         // SAFETY: a `Platform` for this backend proves the CPU supports it.
         Backend::Sse41 => unsafe { sse41::compress_blocks(h, blocks, count) },
+        #[cfg(target_arch = "x86_64")]
         Backend::Avx2 => unsafe { avx2::compress_blocks(h, blocks, count) },
+        #[cfg(not(target_arch = "x86_64"))]
+        Backend::Sse41 | Backend::Avx2 => unreachable!("x86 backends are only selected on x86-64"),
     }
 }
 
@@ -35,9 +41,13 @@ pub(crate) fn compress_final(
 ) {
     match p.backend() {
         Backend::Portable => portable::compress_final(h, block, count, last_node),
+        #[cfg(target_arch = "x86_64")]
         // SAFETY: a `Platform` for this backend proves the CPU supports it.
         Backend::Sse41 => unsafe { sse41::compress_final(h, block, count, last_node) },
+        #[cfg(target_arch = "x86_64")]
         Backend::Avx2 => unsafe { avx2::compress_final(h, block, count, last_node) },
+        #[cfg(not(target_arch = "x86_64"))]
+        Backend::Sse41 | Backend::Avx2 => unreachable!("x86 backends are only selected on x86-64"),
     }
 }
 
@@ -68,9 +78,13 @@ pub(crate) fn compress_lanes(
     }
     match p.backend() {
         Backend::Portable => portable::compress_lanes(lanes, blocks, stride),
+        #[cfg(target_arch = "x86_64")]
         // SAFETY: a `Platform` for this backend proves the CPU supports it; input lengths are
         // checked above.
         Backend::Sse41 => unsafe { sse41::compress_lanes(lanes, blocks, stride) },
+        #[cfg(target_arch = "x86_64")]
         Backend::Avx2 => unsafe { avx2::compress_lanes(lanes, blocks, stride) },
+        #[cfg(not(target_arch = "x86_64"))]
+        Backend::Sse41 | Backend::Avx2 => unreachable!("x86 backends are only selected on x86-64"),
     }
 }

@@ -12,9 +12,11 @@
 //! assert_eq!(mac.as_bytes().len(), 32);
 //! ```
 
+#[cfg(target_arch = "x86_64")]
 mod avx2;
 pub(crate) mod kernels;
 mod portable;
+#[cfg(target_arch = "x86_64")]
 mod sse41;
 
 /// The initialization vector (the SHA-512 IV).

@@ -21,16 +21,9 @@
 //! The AVX2 backend has its own single-stream kernel with one `__m256i` per row; it measured
 //! faster than this one compiled with AVX2 enabled (see avx2.rs).
 
-#[cfg(not(target_arch = "x86_64"))]
-pub(crate) use super::portable::{compress_blocks, compress_final, compress_lanes};
-
-#[cfg(target_arch = "x86_64")]
 use super::kernels::BLOCKBYTES;
-#[cfg(target_arch = "x86_64")]
 use super::IV;
-#[cfg(target_arch = "x86_64")]
 use crate::blake2::{Lane, LastBlock, SIGMA};
-#[cfg(target_arch = "x86_64")]
 use core::arch::x86_64::*;
 
 /// Compresses each whole block of `blocks` (none final), adding `BLOCKBYTES` to `count` before
@@ -38,7 +31,6 @@ use core::arch::x86_64::*;
 ///
 /// # Safety
 /// The CPU must support SSE4.1.
-#[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "sse4.1")]
 pub(crate) unsafe fn compress_blocks(h: &mut [u64; 8], blocks: &[u8], count: &mut u128) {
     // SAFETY: SSE4.1 is enabled here; every block pointer comes from `chunks_exact`, so each
@@ -58,7 +50,6 @@ pub(crate) unsafe fn compress_blocks(h: &mut [u64; 8], blocks: &[u8], count: &mu
 ///
 /// # Safety
 /// The CPU must support SSE4.1.
-#[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "sse4.1")]
 pub(crate) unsafe fn compress_final(
     h: &mut [u64; 8],
@@ -86,7 +77,6 @@ pub(crate) unsafe fn compress_final(
 /// # Safety
 /// The CPU must support SSE4.1, and every lane's input must hold
 /// `(blocks - 1) * stride + BLOCKBYTES` bytes when `blocks > 0` (checked by `kernels.rs`).
-#[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "sse4.1")]
 pub(crate) unsafe fn compress_lanes(lanes: &mut [Lane<'_, u64>], blocks: usize, stride: usize) {
     for group in lanes.chunks_mut(2) {
@@ -98,7 +88,6 @@ pub(crate) unsafe fn compress_lanes(lanes: &mut [Lane<'_, u64>], blocks: usize, 
 // ---------------------------------------------------------------------------------------------
 // Single stream: row-vectorised compression.
 
-#[cfg(target_arch = "x86_64")]
 #[inline(always)]
 unsafe fn load_h(h: &[u64; 8]) -> [__m128i; 4] {
     let p = h.as_ptr() as *const __m128i;
@@ -106,7 +95,6 @@ unsafe fn load_h(h: &[u64; 8]) -> [__m128i; 4] {
     unsafe { core::array::from_fn(|i| _mm_loadu_si128(p.add(i))) }
 }
 
-#[cfg(target_arch = "x86_64")]
 #[inline(always)]
 unsafe fn store_h(h: &mut [u64; 8], hv: [__m128i; 4]) {
     let p = h.as_mut_ptr() as *mut __m128i;
@@ -121,7 +109,6 @@ unsafe fn store_h(h: &mut [u64; 8], hv: [__m128i; 4]) {
 ///
 /// # Safety
 /// SSE4.1; `block` readable for 128 bytes.
-#[cfg(target_arch = "x86_64")]
 #[inline(always)]
 unsafe fn rows_compress(h: &mut [__m128i; 4], block: *const u8, count: u128, f0: u64, f1: u64) {
     // SAFETY: the caller's contract.
@@ -169,7 +156,6 @@ unsafe fn rows_compress(h: &mut [__m128i; 4], block: *const u8, count: u128, f0:
 ///
 /// # Safety
 /// SSE4.1.
-#[cfg(target_arch = "x86_64")]
 #[inline(always)]
 pub(super) unsafe fn pair(m: &[__m128i; 8], i: u8, j: u8) -> __m128i {
     let (a, b) = (m[i as usize / 2], m[j as usize / 2]);
@@ -190,7 +176,6 @@ pub(super) unsafe fn pair(m: &[__m128i; 8], i: u8, j: u8) -> __m128i {
 ///
 /// # Safety
 /// SSE4.1.
-#[cfg(target_arch = "x86_64")]
 #[inline(always)]
 unsafe fn rows_round<const R: usize>(v: &mut [__m128i; 8], m: &[__m128i; 8]) {
     let s = &SIGMA[R];
@@ -228,7 +213,6 @@ unsafe fn rows_round<const R: usize>(v: &mut [__m128i; 8], m: &[__m128i; 8]) {
 ///
 /// # Safety
 /// SSE4.1.
-#[cfg(target_arch = "x86_64")]
 #[inline(always)]
 unsafe fn rows_g(v: &mut [__m128i; 8], x: [__m128i; 2], y: [__m128i; 2]) {
     // SAFETY: the caller guarantees SSE4.1.
@@ -255,7 +239,6 @@ unsafe fn rows_g(v: &mut [__m128i; 8], x: [__m128i; 2], y: [__m128i; 2]) {
 
 /// # Safety
 /// SSE2 (the x86-64 baseline).
-#[cfg(target_arch = "x86_64")]
 #[inline(always)]
 unsafe fn rotr32(x: __m128i) -> __m128i {
     // SAFETY: the caller guarantees SSE2.
@@ -264,7 +247,6 @@ unsafe fn rotr32(x: __m128i) -> __m128i {
 
 /// # Safety
 /// SSSE3.
-#[cfg(target_arch = "x86_64")]
 #[inline(always)]
 unsafe fn rotr24(x: __m128i) -> __m128i {
     // SAFETY: the caller guarantees SSSE3.
@@ -276,7 +258,6 @@ unsafe fn rotr24(x: __m128i) -> __m128i {
 
 /// # Safety
 /// SSSE3.
-#[cfg(target_arch = "x86_64")]
 #[inline(always)]
 unsafe fn rotr16(x: __m128i) -> __m128i {
     // SAFETY: the caller guarantees SSSE3; `ROTR16` is an aligned static.
@@ -287,7 +268,6 @@ unsafe fn rotr16(x: __m128i) -> __m128i {
 /// so that LLVM cannot see the constant: given one, it rewrites this rotation as two word
 /// shuffles (`pshuflw` + `pshufhw`), doubling the latency of a step on G's dependency chain. The
 /// load does not depend on the data, so it stays off that chain.
-#[cfg(target_arch = "x86_64")]
 static ROTR16: __m128i = {
     let bytes: [u8; 16] = [2, 3, 4, 5, 6, 7, 0, 1, 10, 11, 12, 13, 14, 15, 8, 9];
     // SAFETY: any 16 bytes are a valid `__m128i`.
@@ -296,7 +276,6 @@ static ROTR16: __m128i = {
 
 /// # Safety
 /// SSE2 (the x86-64 baseline).
-#[cfg(target_arch = "x86_64")]
 #[inline(always)]
 unsafe fn rotr63(x: __m128i) -> __m128i {
     // SAFETY: the caller guarantees SSE2.
@@ -310,7 +289,6 @@ unsafe fn rotr63(x: __m128i) -> __m128i {
 ///
 /// Every method requires the CPU feature of its implementation (SSE4.1 here, AVX2 for
 /// `__m256i`): that is the safety contract of each `unsafe fn` below.
-#[cfg(target_arch = "x86_64")]
 pub(super) trait LaneWords<const N: usize>: Copy {
     unsafe fn add(self, other: Self) -> Self;
     unsafe fn xor(self, other: Self) -> Self;
@@ -329,7 +307,6 @@ pub(super) trait LaneWords<const N: usize>: Copy {
     unsafe fn load_message(blocks: [*const u8; N]) -> [Self; 16];
 }
 
-#[cfg(target_arch = "x86_64")]
 impl LaneWords<2> for __m128i {
     // SAFETY (every method): the caller guarantees SSE4.1; `load_message` also relies on its
     // pointers being readable for a block.
@@ -391,7 +368,6 @@ impl LaneWords<2> for __m128i {
 ///
 /// # Safety
 /// `V`'s CPU feature; every lane's input holds `(blocks - 1) * stride + BLOCKBYTES` bytes.
-#[cfg(target_arch = "x86_64")]
 #[inline(always)]
 pub(super) unsafe fn compress_group<V: LaneWords<N>, const N: usize>(
     lanes: &mut [Lane<'_, u64>],
@@ -484,7 +460,6 @@ pub(super) unsafe fn compress_group<V: LaneWords<N>, const N: usize>(
 ///
 /// # Safety
 /// `V`'s CPU feature.
-#[cfg(target_arch = "x86_64")]
 #[inline(always)]
 unsafe fn lanes_round<V: LaneWords<N>, const N: usize, const R: usize>(
     v: &mut [V; 16],
@@ -506,7 +481,6 @@ unsafe fn lanes_round<V: LaneWords<N>, const N: usize, const R: usize>(
 
 /// # Safety
 /// `V`'s CPU feature.
-#[cfg(target_arch = "x86_64")]
 #[inline(always)]
 unsafe fn lanes_g<V: LaneWords<N>, const N: usize>(
     v: &mut [V; 16],
@@ -528,7 +502,7 @@ unsafe fn lanes_g<V: LaneWords<N>, const N: usize>(
 }
 
 /// Differential tests against the portable kernels, shared with avx2.rs.
-#[cfg(all(test, target_arch = "x86_64"))]
+#[cfg(test)]
 pub(super) mod tests {
     use super::super::{kernels::BLOCKBYTES, portable, IV};
     use crate::blake2::{Lane, LastBlock};

@@ -8,16 +8,9 @@
 //! a group of one to four remaining lanes takes the four-lane SSE path (compiled here with VEX
 //! encodings) instead of padding to eight.
 
-#[cfg(not(target_arch = "x86_64"))]
-pub(crate) use super::portable::{compress_blocks, compress_final, compress_lanes};
-
-#[cfg(target_arch = "x86_64")]
 use super::kernels::BLOCKBYTES;
-#[cfg(target_arch = "x86_64")]
 use super::sse41::{self, compress_group, LaneWords};
-#[cfg(target_arch = "x86_64")]
 use crate::blake2::Lane;
-#[cfg(target_arch = "x86_64")]
 use core::arch::x86_64::*;
 
 /// Compresses each whole block of `blocks` (none final), adding `BLOCKBYTES` to `count` before
@@ -25,7 +18,6 @@ use core::arch::x86_64::*;
 ///
 /// # Safety
 /// The CPU must support AVX2.
-#[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 pub(crate) unsafe fn compress_blocks(h: &mut [u32; 8], blocks: &[u8], count: &mut u128) {
     // SAFETY: AVX2 implies SSE4.1, all the row kernel needs.
@@ -37,7 +29,6 @@ pub(crate) unsafe fn compress_blocks(h: &mut [u32; 8], blocks: &[u8], count: &mu
 ///
 /// # Safety
 /// The CPU must support AVX2.
-#[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 pub(crate) unsafe fn compress_final(
     h: &mut [u32; 8],
@@ -55,7 +46,6 @@ pub(crate) unsafe fn compress_final(
 /// # Safety
 /// The CPU must support AVX2, and every lane's input must hold
 /// `(blocks - 1) * stride + BLOCKBYTES` bytes when `blocks > 0` (checked by `kernels.rs`).
-#[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 pub(crate) unsafe fn compress_lanes(lanes: &mut [Lane<'_, u32>], blocks: usize, stride: usize) {
     for group in lanes.chunks_mut(8) {
@@ -73,14 +63,12 @@ pub(crate) unsafe fn compress_lanes(lanes: &mut [Lane<'_, u32>], blocks: usize, 
 
 /// The byte shuffle that rotates each 32-bit word right by 16, read with a volatile load for the
 /// reason given at sse41.rs's `ROTR16`.
-#[cfg(target_arch = "x86_64")]
 static ROTR16: __m256i = {
     let half: [u8; 16] = [2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13];
     // SAFETY: any 32 bytes are a valid `__m256i`.
     unsafe { core::mem::transmute::<[[u8; 16]; 2], __m256i>([half, half]) }
 };
 
-#[cfg(target_arch = "x86_64")]
 impl LaneWords<8> for __m256i {
     // SAFETY (every method): the caller guarantees AVX2; `load_message` also relies on its
     // pointers being readable for a block.
@@ -151,7 +139,7 @@ impl LaneWords<8> for __m256i {
     }
 }
 
-#[cfg(all(test, target_arch = "x86_64"))]
+#[cfg(test)]
 mod tests {
     use super::super::sse41::tests::{check, Kernels};
 

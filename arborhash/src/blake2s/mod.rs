@@ -9,9 +9,11 @@
 //! assert_eq!(&blake2s(b"abc").to_hex()[..16], "508c5e8c327c14e2");
 //! ```
 
+#[cfg(target_arch = "x86_64")]
 mod avx2;
 pub(crate) mod kernels;
 mod portable;
+#[cfg(target_arch = "x86_64")]
 mod sse41;
 
 /// The initialization vector (the SHA-256 IV; BLAKE3 uses the same one).

@@ -21,16 +21,9 @@
 //! The AVX2 backend reuses [`rows_compress_blocks`] and [`rows_compress_final`] for a single
 //! stream, compiled inside its `#[target_feature(enable = "avx2")]` functions (VEX encodings).
 
-#[cfg(not(target_arch = "x86_64"))]
-pub(crate) use super::portable::{compress_blocks, compress_final, compress_lanes};
-
-#[cfg(target_arch = "x86_64")]
 use super::kernels::BLOCKBYTES;
-#[cfg(target_arch = "x86_64")]
 use super::IV;
-#[cfg(target_arch = "x86_64")]
 use crate::blake2::{Lane, LastBlock, SIGMA};
-#[cfg(target_arch = "x86_64")]
 use core::arch::x86_64::*;
 
 /// Compresses each whole block of `blocks` (none final), adding `BLOCKBYTES` to `count` before
@@ -38,7 +31,6 @@ use core::arch::x86_64::*;
 ///
 /// # Safety
 /// The CPU must support SSE4.1.
-#[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "sse4.1")]
 pub(crate) unsafe fn compress_blocks(h: &mut [u32; 8], blocks: &[u8], count: &mut u128) {
     // SAFETY: SSE4.1 is enabled here, which is all the row kernel needs.
@@ -50,7 +42,6 @@ pub(crate) unsafe fn compress_blocks(h: &mut [u32; 8], blocks: &[u8], count: &mu
 ///
 /// # Safety
 /// The CPU must support SSE4.1.
-#[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "sse4.1")]
 pub(crate) unsafe fn compress_final(
     h: &mut [u32; 8],
@@ -68,7 +59,6 @@ pub(crate) unsafe fn compress_final(
 /// # Safety
 /// The CPU must support SSE4.1, and every lane's input must hold
 /// `(blocks - 1) * stride + BLOCKBYTES` bytes when `blocks > 0` (checked by `kernels.rs`).
-#[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "sse4.1")]
 pub(crate) unsafe fn compress_lanes(lanes: &mut [Lane<'_, u32>], blocks: usize, stride: usize) {
     for group in lanes.chunks_mut(4) {
@@ -84,7 +74,6 @@ pub(crate) unsafe fn compress_lanes(lanes: &mut [Lane<'_, u32>], blocks: usize, 
 ///
 /// # Safety
 /// The CPU must support SSE4.1; only call from a function compiled with it enabled.
-#[cfg(target_arch = "x86_64")]
 #[inline(always)]
 pub(super) unsafe fn rows_compress_blocks(h: &mut [u32; 8], blocks: &[u8], count: &mut u128) {
     // SAFETY: the caller guarantees SSE4.1; every block pointer comes from `chunks_exact`, so
@@ -103,7 +92,6 @@ pub(super) unsafe fn rows_compress_blocks(h: &mut [u32; 8], blocks: &[u8], count
 ///
 /// # Safety
 /// The CPU must support SSE4.1; only call from a function compiled with it enabled.
-#[cfg(target_arch = "x86_64")]
 #[inline(always)]
 pub(super) unsafe fn rows_compress_final(
     h: &mut [u32; 8],
@@ -125,7 +113,6 @@ pub(super) unsafe fn rows_compress_final(
     }
 }
 
-#[cfg(target_arch = "x86_64")]
 #[inline(always)]
 unsafe fn load_h(h: &[u32; 8]) -> [__m128i; 2] {
     let p = h.as_ptr() as *const __m128i;
@@ -133,7 +120,6 @@ unsafe fn load_h(h: &[u32; 8]) -> [__m128i; 2] {
     unsafe { [_mm_loadu_si128(p), _mm_loadu_si128(p.add(1))] }
 }
 
-#[cfg(target_arch = "x86_64")]
 #[inline(always)]
 unsafe fn store_h(h: &mut [u32; 8], hv: [__m128i; 2]) {
     let p = h.as_mut_ptr() as *mut __m128i;
@@ -148,7 +134,6 @@ unsafe fn store_h(h: &mut [u32; 8], hv: [__m128i; 2]) {
 ///
 /// # Safety
 /// SSE4.1; `block` readable for 64 bytes.
-#[cfg(target_arch = "x86_64")]
 #[inline(always)]
 unsafe fn rows_compress(h: &mut [__m128i; 2], block: *const u8, count: u128, f0: u32, f1: u32) {
     // SAFETY: the caller's contract.
@@ -184,7 +169,6 @@ unsafe fn rows_compress(h: &mut [__m128i; 2], block: *const u8, count: u128, f0:
 ///
 /// # Safety
 /// SSE4.1.
-#[cfg(target_arch = "x86_64")]
 #[inline(always)]
 unsafe fn gather(m: &[i32; 16], i: u8, j: u8, k: u8, l: u8) -> __m128i {
     let w = |n: u8| m[n as usize];
@@ -196,7 +180,6 @@ unsafe fn gather(m: &[i32; 16], i: u8, j: u8, k: u8, l: u8) -> __m128i {
 ///
 /// # Safety
 /// SSE4.1.
-#[cfg(target_arch = "x86_64")]
 #[inline(always)]
 unsafe fn rows_round<const R: usize>(v: &mut [__m128i; 4], m: &[i32; 16]) {
     let s = &SIGMA[R];
@@ -225,7 +208,6 @@ unsafe fn rows_round<const R: usize>(v: &mut [__m128i; 4], m: &[i32; 16]) {
 ///
 /// # Safety
 /// SSE4.1.
-#[cfg(target_arch = "x86_64")]
 #[inline(always)]
 unsafe fn rows_g(v: &mut [__m128i; 4], x: __m128i, y: __m128i) {
     // SAFETY: the caller guarantees SSE4.1.
@@ -245,7 +227,6 @@ unsafe fn rows_g(v: &mut [__m128i; 4], x: __m128i, y: __m128i) {
 
 /// # Safety
 /// SSSE3.
-#[cfg(target_arch = "x86_64")]
 #[inline(always)]
 unsafe fn rotr16(x: __m128i) -> __m128i {
     // SAFETY: the caller guarantees SSSE3; `ROTR16` is an aligned static.
@@ -256,7 +237,6 @@ unsafe fn rotr16(x: __m128i) -> __m128i {
 /// so that LLVM cannot see the constant: given one, it rewrites this rotation as two word
 /// shuffles (`pshuflw` + `pshufhw`), doubling the latency of a step on G's dependency chain. The
 /// load does not depend on the data, so it stays off that chain.
-#[cfg(target_arch = "x86_64")]
 static ROTR16: __m128i = {
     let bytes: [u8; 16] = [2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13];
     // SAFETY: any 16 bytes are a valid `__m128i`.
@@ -265,7 +245,6 @@ static ROTR16: __m128i = {
 
 /// # Safety
 /// SSSE3.
-#[cfg(target_arch = "x86_64")]
 #[inline(always)]
 unsafe fn rotr8(x: __m128i) -> __m128i {
     // SAFETY: the caller guarantees SSSE3.
@@ -277,7 +256,6 @@ unsafe fn rotr8(x: __m128i) -> __m128i {
 
 /// # Safety
 /// SSE2 (the x86-64 baseline).
-#[cfg(target_arch = "x86_64")]
 #[inline(always)]
 unsafe fn rotr12(x: __m128i) -> __m128i {
     // SAFETY: the caller guarantees SSE2.
@@ -286,7 +264,6 @@ unsafe fn rotr12(x: __m128i) -> __m128i {
 
 /// # Safety
 /// SSE2 (the x86-64 baseline).
-#[cfg(target_arch = "x86_64")]
 #[inline(always)]
 unsafe fn rotr7(x: __m128i) -> __m128i {
     // SAFETY: the caller guarantees SSE2.
@@ -300,7 +277,6 @@ unsafe fn rotr7(x: __m128i) -> __m128i {
 ///
 /// Every method requires the CPU feature of its implementation (SSE4.1 here, AVX2 for
 /// `__m256i`): that is the safety contract of each `unsafe fn` below.
-#[cfg(target_arch = "x86_64")]
 pub(super) trait LaneWords<const N: usize>: Copy {
     unsafe fn add(self, other: Self) -> Self;
     unsafe fn xor(self, other: Self) -> Self;
@@ -319,7 +295,6 @@ pub(super) trait LaneWords<const N: usize>: Copy {
     unsafe fn load_message(blocks: [*const u8; N]) -> [Self; 16];
 }
 
-#[cfg(target_arch = "x86_64")]
 impl LaneWords<4> for __m128i {
     // SAFETY (every method): the caller guarantees SSE4.1; `load_message` also relies on its
     // pointers being readable for a block.
@@ -385,7 +360,6 @@ impl LaneWords<4> for __m128i {
 ///
 /// # Safety
 /// `V`'s CPU feature; every lane's input holds `(blocks - 1) * stride + BLOCKBYTES` bytes.
-#[cfg(target_arch = "x86_64")]
 #[inline(always)]
 pub(super) unsafe fn compress_group<V: LaneWords<N>, const N: usize>(
     lanes: &mut [Lane<'_, u32>],
@@ -476,7 +450,6 @@ pub(super) unsafe fn compress_group<V: LaneWords<N>, const N: usize>(
 ///
 /// # Safety
 /// `V`'s CPU feature.
-#[cfg(target_arch = "x86_64")]
 #[inline(always)]
 unsafe fn lanes_round<V: LaneWords<N>, const N: usize, const R: usize>(
     v: &mut [V; 16],
@@ -498,7 +471,6 @@ unsafe fn lanes_round<V: LaneWords<N>, const N: usize, const R: usize>(
 
 /// # Safety
 /// `V`'s CPU feature.
-#[cfg(target_arch = "x86_64")]
 #[inline(always)]
 unsafe fn lanes_g<V: LaneWords<N>, const N: usize>(
     v: &mut [V; 16],
@@ -520,7 +492,7 @@ unsafe fn lanes_g<V: LaneWords<N>, const N: usize>(
 }
 
 /// Differential tests against the portable kernels, shared with avx2.rs.
-#[cfg(all(test, target_arch = "x86_64"))]
+#[cfg(test)]
 pub(super) mod tests {
     use super::super::{kernels::BLOCKBYTES, portable};
     use crate::blake2::{Lane, LastBlock};

@@ -273,6 +273,9 @@ mod tests {
 
 #[cfg(all(test, feature = "std"))]
 mod timing {
+    //! Kernel throughput beside the `blake3` crate, printed, never asserted. Run with
+    //! `cargo test --release -p arborhash --lib --all-features print_throughput -- --ignored
+    //! --nocapture`.
     use super::super::kernels::{Lane, BLOCK_LEN};
     use super::super::{portable, sse41};
     use std::hint::black_box;
@@ -399,6 +402,14 @@ mod timing {
             })
         );
         let big = vec![0x5Au8; 1 << 20];
+        for backend in crate::Backend::ALL {
+            let r = crate::platform::with_backend(backend, || {
+                rate(big.len(), || {
+                    black_box(crate::blake3::hash(black_box(&big)));
+                })
+            });
+            println!("arborhash::blake3::hash 1 MiB, {backend}: {r:.3} GB/s");
+        }
         type HashLanes = unsafe fn(&[Lane<'_>], usize, u8, &mut [[u8; 32]]);
         let tree = |hash_lanes: HashLanes| {
             let chunks: Vec<Lane<'_>> = big

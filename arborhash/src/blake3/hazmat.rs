@@ -36,8 +36,8 @@
 
 use core::fmt;
 
-use super::tree::{chunk_output, hash_all, parent_output, Params, CHUNK_LEN};
-use super::{context_key, Hash, Hasher, OutputReader, KEY_LEN};
+use super::tree::{chunk_output, hash_all, parent_output, Params};
+use super::{context_key, Hash, Hasher, OutputReader, CHUNK_LEN, KEY_LEN};
 use crate::platform::Platform;
 
 /// A non-root hash of a chunk or subtree.

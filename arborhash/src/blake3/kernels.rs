@@ -3,7 +3,9 @@
 //! The tree, the hasher, the batch API and the extended output are written once against these
 //! functions; each backend module implements the same four.
 
-use super::{avx2, portable, sse41};
+use super::portable;
+#[cfg(target_arch = "x86_64")]
+use super::{avx2, sse41};
 use crate::platform::{Backend, Platform};
 
 /// Bytes in a block.
@@ -39,9 +41,13 @@ pub(crate) fn compress_in_place(
 ) {
     match p.backend() {
         Backend::Portable => portable::compress_in_place(cv, block, block_len, counter, flags),
+        #[cfg(target_arch = "x86_64")]
         // SAFETY: a `Platform` for this backend proves the CPU supports it.
         Backend::Sse41 => unsafe { sse41::compress_in_place(cv, block, block_len, counter, flags) },
+        #[cfg(target_arch = "x86_64")]
         Backend::Avx2 => unsafe { avx2::compress_in_place(cv, block, block_len, counter, flags) },
+        #[cfg(not(target_arch = "x86_64"))]
+        Backend::Sse41 | Backend::Avx2 => unreachable!("x86 backends are only selected on x86-64"),
     }
 }
 
@@ -63,9 +69,13 @@ pub(crate) fn hash_lanes(
     }
     match p.backend() {
         Backend::Portable => portable::hash_lanes(lanes, blocks, flags, out),
+        #[cfg(target_arch = "x86_64")]
         // SAFETY: a `Platform` for this backend proves the CPU supports it; lengths are checked.
         Backend::Sse41 => unsafe { sse41::hash_lanes(lanes, blocks, flags, out) },
+        #[cfg(target_arch = "x86_64")]
         Backend::Avx2 => unsafe { avx2::hash_lanes(lanes, blocks, flags, out) },
+        #[cfg(not(target_arch = "x86_64"))]
+        Backend::Sse41 | Backend::Avx2 => unreachable!("x86 backends are only selected on x86-64"),
     }
 }
 
@@ -94,8 +104,12 @@ pub(crate) fn xof_many(
     assert_eq!(out.len() % BLOCK_LEN, 0, "xof output must be whole blocks");
     match p.backend() {
         Backend::Portable => portable::xof_many(cv, block, block_len, counter, flags, out),
+        #[cfg(target_arch = "x86_64")]
         // SAFETY: a `Platform` for this backend proves the CPU supports it.
         Backend::Sse41 => unsafe { sse41::xof_many(cv, block, block_len, counter, flags, out) },
+        #[cfg(target_arch = "x86_64")]
         Backend::Avx2 => unsafe { avx2::xof_many(cv, block, block_len, counter, flags, out) },
+        #[cfg(not(target_arch = "x86_64"))]
+        Backend::Sse41 | Backend::Avx2 => unreachable!("x86 backends are only selected on x86-64"),
     }
 }

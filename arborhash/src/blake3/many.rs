@@ -20,7 +20,7 @@
 use super::kernels::{self, Lane, BLOCK_LEN};
 use super::tree::{
     hash_all, parent_lane, words_from_le, CvBytes, Params, CHUNK_END, CHUNK_LEN, CHUNK_START,
-    PARENT, ROOT,
+    EMPTY_LANE, PARENT, ROOT,
 };
 use super::{context_key, Hash, KEY_LEN, OUT_LEN};
 use crate::platform::Platform;
@@ -134,15 +134,6 @@ impl<'a> Message<'a> {
         }
     }
 }
-
-const EMPTY_LANE: Lane<'static> = Lane {
-    input: &[],
-    cv: [0; 8],
-    counter: 0,
-    flags_start: 0,
-    flags_end: 0,
-    last_block_len: 0,
-};
 
 /// Messages whose chunks fit in `WAVE_CHUNKS` slots, hashed together.
 struct Wave<'a> {

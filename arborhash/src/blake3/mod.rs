@@ -10,6 +10,7 @@
 //! assert_eq!(hasher.finalize(), hash);
 //! ```
 
+#[cfg(target_arch = "x86_64")]
 mod avx2;
 mod hash;
 mod hasher;
@@ -18,6 +19,7 @@ pub(crate) mod kernels;
 pub mod many;
 mod output;
 mod portable;
+#[cfg(target_arch = "x86_64")]
 mod sse41;
 mod tree;
 

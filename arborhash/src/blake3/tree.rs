@@ -26,8 +26,12 @@ pub(crate) const DERIVE_KEY_MATERIAL: u8 = 1 << 6;
 pub(crate) const BATCH_CHUNKS: usize = 64;
 
 /// Subtrees at least this long are split into halves hashed on two threads by the rayon
-/// variants. Measured on the 2-core development machine (AVX2): below 128 KiB per half the
-/// thread hand-off costs more than it saves (see `benches/blake3.rs`, group `blake3/rayon`).
+/// variants, so no task is shorter than 128 KiB. On the shared 2-core development machine
+/// (AVX2, heavily loaded while measured) neither this crate's nor the `blake3` crate's
+/// `update_rayon` beat `update` at any size from 64 KiB to 4 MiB, so the threshold could not be
+/// placed by measurement there; 128 KiB per task keeps the rayon hand-off (a few µs) below 5 %
+/// of a task (about 60 µs at 2.2 GB/s). `benches/blake3.rs`, group `blake3/rayon_threshold`,
+/// measures it on a quiet machine.
 #[cfg(feature = "rayon")]
 pub(crate) const PARALLEL_MIN_SUBTREE: usize = 256 * 1024;
 
@@ -156,7 +160,8 @@ pub(crate) fn chunk_output(p: Platform, chunk: &[u8], counter: u64, params: Para
     }
 }
 
-const EMPTY_LANE: Lane<'static> = Lane {
+/// A placeholder to initialise lane arrays with.
+pub(crate) const EMPTY_LANE: Lane<'static> = Lane {
     input: &[],
     cv: [0; 8],
     counter: 0,

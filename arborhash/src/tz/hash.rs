@@ -183,6 +183,13 @@ impl core::str::FromStr for Hash {
     }
 }
 
+impl TryFrom<&[u8]> for Hash {
+    type Error = ParseError;
+    fn try_from(bytes: &[u8]) -> Result<Hash, ParseError> {
+        Hash::from_bytes(bytes)
+    }
+}
+
 impl From<Hash> for [u8; OUT_LEN] {
     fn from(hash: Hash) -> Self {
         hash.as_bytes()

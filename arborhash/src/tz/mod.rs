@@ -30,14 +30,15 @@
 //!
 //! # Speed
 //!
-//! The input is processed in windows of 8 bytes: tables of byte matrices (entries of degree at
-//! most 8, built at compile time) are multiplied up to a window matrix with entries of degree at
-//! most 64 by carry-less multiplication, and the running hash is multiplied by it with one
-//! reduction per entry and window. The SSE4.1 backend uses PCLMULQDQ and the AVX2 backend
-//! VPCLMULQDQ on two independent halves of the input at once; each needs those instructions in
-//! addition to its backend's features and otherwise falls back to the next slower backend (the AVX2
-//! backend to the PCLMULQDQ code, and either to the portable one). The portable backend works bit by
-//! bit, a few operations per bit.
+//! The vector backends process the input in windows of 8 bytes: tables of byte matrices (entries
+//! of degree at most 8, built at compile time) are multiplied up to the window's matrix (entries of
+//! degree at most 64) with carry-less multiplication, and the running hash is multiplied by it with
+//! one reduction per entry and window. The SSE4.1 backend does this with PCLMULQDQ; the AVX2
+//! backend with VPCLMULQDQ on two halves of the input at once (one per 128-bit lane), multiplying
+//! the two results at the end. Each needs its carry-less multiply besides its backend's CPU
+//! features and otherwise falls back: the AVX2 backend to the PCLMULQDQ code, either of them to the
+//! portable code. The portable backend applies the bit matrices one bit at a time (a shift, a few
+//! XORs and a mask per bit and row).
 
 // The 256-bit carry-less multiply (`_mm256_clmulepi64_epi128`, feature `vpclmulqdq`) is stable
 // since Rust 1.89, later than the workspace's declared minimum.
