@@ -6,6 +6,7 @@
 use arborhash::blake2b::{self, blake2bp, Params as Blake2bParams};
 use arborhash::blake2s::{self, blake2sp, Params as Blake2sParams};
 use arborhash::blake3::{self, many as blake3_many, Hasher as Blake3Hasher};
+use arborhash::tz;
 use std::fmt;
 
 /// A hash algorithm `arbor sum` can compute.
@@ -100,15 +101,10 @@ impl Algorithm {
         }
     }
 
-    /// Whether this build can compute the algorithm (the Tillich-Zémor hash waits for
-    /// `arborhash::tz`).
-    pub fn is_available(self) -> bool {
-        self != Algorithm::Tz
-    }
-
-    /// Whether hashing one large input can use several threads.
+    /// Whether hashing one large input can use several threads: BLAKE3's tree and the
+    /// Tillich-Zémor matrix product split; BLAKE2's chains do not.
     pub fn is_multithreaded(self) -> bool {
-        self == Algorithm::Blake3
+        matches!(self, Algorithm::Blake3 | Algorithm::Tz)
     }
 }
 
@@ -138,20 +134,21 @@ pub enum SpecError {
     KeyLength { algorithm: Algorithm, length: usize },
     /// Key derivation is a BLAKE3 mode.
     DeriveKey { algorithm: Algorithm },
-    /// The algorithm is not in this build.
-    Unavailable { algorithm: Algorithm },
 }
 
 impl fmt::Display for SpecError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {
-            SpecError::Length { algorithm, length } => {
-                let (min, max) = algorithm.lengths();
-                write!(
+            SpecError::Length { algorithm, length } => match algorithm.lengths() {
+                (min, max) if min == max => write!(
+                    f,
+                    "length {length} is out of range for {algorithm}: it takes exactly {min} bytes"
+                ),
+                (min, max) => write!(
                     f,
                     "length {length} is out of range for {algorithm}: it takes {min} to {max} bytes"
-                )
-            }
+                ),
+            },
             SpecError::KeyLength { algorithm, length } => match algorithm.key_lengths() {
                 Some((min, max)) if min == max => write!(
                     f,
@@ -165,9 +162,6 @@ impl fmt::Display for SpecError {
             },
             SpecError::DeriveKey { algorithm } => {
                 write!(f, "--derive-key is a BLAKE3 mode; {algorithm} has none")
-            }
-            SpecError::Unavailable { algorithm } => {
-                write!(f, "{algorithm} is not available in this build")
             }
         }
     }
@@ -186,9 +180,6 @@ pub struct Spec {
 impl Spec {
     /// Checks that `algorithm` can produce `length` bytes in `mode`.
     pub fn new(algorithm: Algorithm, length: u64, mode: Mode) -> Result<Spec, SpecError> {
-        if !algorithm.is_available() {
-            return Err(SpecError::Unavailable { algorithm });
-        }
         let (min, max) = algorithm.lengths();
         if !(min..=max).contains(&length) {
             return Err(SpecError::Length { algorithm, length });
@@ -260,7 +251,7 @@ impl Spec {
             (Algorithm::Blake2sp, _) => {
                 Inner::Blake2sp(blake2sp::Params::new().hash_length(len).key(key).to_state())
             }
-            (Algorithm::Tz, _) => unreachable!("Spec::new rejects unavailable algorithms"),
+            (Algorithm::Tz, _) => Inner::Tz(tz::Hasher::new()),
         };
         Hasher { inner }
     }
@@ -319,6 +310,7 @@ enum Inner {
     Blake2s(blake2s::State),
     Blake2bp(blake2bp::State),
     Blake2sp(blake2sp::State),
+    Tz(tz::Hasher),
 }
 
 /// An incremental hash of one input.
@@ -345,6 +337,9 @@ impl Hasher {
             Inner::Blake2sp(h) => {
                 h.update(input);
             }
+            Inner::Tz(h) => {
+                h.update(input);
+            }
         }
     }
 
@@ -352,6 +347,9 @@ impl Hasher {
     pub fn update_parallel(&mut self, input: &[u8]) {
         match &mut self.inner {
             Inner::Blake3(h) => {
+                h.update_rayon(input);
+            }
+            Inner::Tz(h) => {
                 h.update_rayon(input);
             }
             _ => self.update(input),
@@ -370,6 +368,7 @@ impl Hasher {
             Inner::Blake2s(h) => fixed(h.finalize().as_bytes()),
             Inner::Blake2bp(h) => fixed(h.finalize().as_bytes()),
             Inner::Blake2sp(h) => fixed(h.finalize().as_bytes()),
+            Inner::Tz(h) => fixed(&h.finalize().as_bytes()),
         }
     }
 }

@@ -290,6 +290,42 @@ fn known_answers_for_every_blake2_variant() {
     }
 }
 
+#[test]
+fn known_answers_for_tillich_zemor() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/testvectors/tz.json");
+    let Ok(text) = std::fs::read_to_string(&path) else {
+        eprintln!(
+            "note: {} is absent; skipping the known-answer test",
+            path.display()
+        );
+        return;
+    };
+    let json: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let mut checked = 0;
+    for case in json["cases"].as_array().unwrap() {
+        let len = case["input_len"].as_u64().unwrap() as usize;
+        let input: Vec<u8> = match case["input"].as_str() {
+            Some(hex) => (0..hex.len())
+                .step_by(2)
+                .map(|i| u8::from_str_radix(&hex[i..i + 2], 16).unwrap())
+                .collect(),
+            None if case["pattern"] == "mod251" => (0..len).map(|i| (i % 251) as u8).collect(),
+            None => continue,
+        };
+        std::fs::write(dir.path().join("in"), &input).unwrap();
+        let run = arbor_sum(dir.path(), &os(&["--no-names", "-a", "tz", "in"]), b"");
+        assert_eq!(
+            run.stdout_text().trim_end(),
+            case["hash"].as_str().unwrap(),
+            "tz, {len} bytes: {}",
+            run.stderr
+        );
+        checked += 1;
+    }
+    assert!(checked > 0);
+}
+
 struct Kat {
     algorithm: String,
     input: Vec<u8>,

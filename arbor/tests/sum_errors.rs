@@ -122,8 +122,8 @@ fn bad_flags_name_the_flag() {
         ),
         (&["-a", "md5", "size-1"][..], &["--algorithm", "md5"][..]),
         (
-            &["-a", "tz", "size-1"][..],
-            &["tz", "not available in this build"][..],
+            &["-a", "tz", "-l", "32", "size-1"][..],
+            &["--length", "tz", "exactly 64"][..],
         ),
         (
             &["-a", "blake2b", "--derive-key", "x", "size-1"][..],
@@ -185,19 +185,21 @@ fn malformed_and_truncated_lists_are_reported() {
     assert!(run.stdout_text().contains("gone: FAILED (No such file"));
     let run = arbor_sum(dir, &os(&["-c", "--ignore-missing", "-"]), &list);
     assert_eq!(run.code, Some(0), "{}", run.stderr);
-    // A TZ line cannot be checked in this build, and says so.
-    let run = arbor_sum(
+    // Tillich-Zémor lines are checked like the others; it has no keyed mode.
+    let list = arbor_sum(
         dir,
-        &os(&["-c", "-"]),
-        format!("TZ (size-1) = {}\n", "00".repeat(64)).as_bytes(),
+        &os(&["--tag", "-a", "tz", "size-1", "size-16385"]),
+        b"",
+    )
+    .stdout;
+    assert!(list.starts_with(b"TZ (size-1) = "));
+    let run = arbor_sum(dir, &os(&["-c", "-"]), &list);
+    assert_eq!(
+        (run.code, run.stdout_text().matches(": OK").count()),
+        (Some(0), 2)
     );
-    assert_error(&run, &[]);
-    assert!(
-        run.stdout_text()
-            .contains("size-1: FAILED (tz is not available"),
-        "{}",
-        run.stdout_text()
-    );
+    let run = arbor_sum(dir, &os(&["--keyed", "-a", "tz", "size-1"]), &[0; 32]);
+    assert_error(&run, &["--keyed", "tz has no keyed mode"]);
 }
 
 #[test]

@@ -27,8 +27,8 @@ const BATCH: usize = 1024;
 enum Outcome {
     Ignored,
     Malformed(ParseError),
-    /// The line names an algorithm this build lacks.
-    Unavailable(Entry, SpecError),
+    /// The line's algorithm cannot produce its length (the parser already rules this out).
+    Unusable(Entry, SpecError),
     /// The file does not exist and `--ignore-missing` skips it.
     Missing,
     /// The file could not be read.
@@ -155,7 +155,7 @@ fn check_line(
     };
     let spec = match Spec::new(entry.algorithm, entry.expected.len() as u64, Mode::Plain) {
         Ok(spec) => spec,
-        Err(e) => return Outcome::Unavailable(entry, e),
+        Err(e) => return Outcome::Unusable(entry, e),
     };
     let path = path_from_bytes(&entry.path);
     let result = if path == Path::new("-") {
@@ -234,7 +234,7 @@ fn report(
                 Tool::B2sum => {}
             }
         }
-        Outcome::Unavailable(entry, e) => {
+        Outcome::Unusable(entry, e) => {
             counts.entries += 1;
             counts.unreadable += 1;
             print(

@@ -143,11 +143,6 @@ pub fn run(mut settings: Settings) -> ExitCode {
 /// Turns the algorithm flags (and a key from standard input) into a [`Spec`].
 fn build_spec(settings: &Settings) -> Result<Spec, String> {
     let algorithm = settings.algorithm;
-    if !algorithm.is_available() {
-        return Err(format!(
-            "-a {algorithm}: the Tillich-Zémor hash is not available in this build"
-        ));
-    }
     let mode = if settings.keyed {
         Mode::Keyed(read_key(settings.tool, algorithm)?)
     } else if let Some(context) = &settings.derive_key {
@@ -165,7 +160,6 @@ fn build_spec(settings: &Settings) -> Result<Spec, String> {
         arbor::algorithm::SpecError::Length { .. } => format!("-l/--length: {e}"),
         arbor::algorithm::SpecError::KeyLength { .. } => format!("--keyed: {e}"),
         arbor::algorithm::SpecError::DeriveKey { .. } => format!("--derive-key: {e}"),
-        arbor::algorithm::SpecError::Unavailable { .. } => format!("-a/--algorithm: {e}"),
     })
 }
 
