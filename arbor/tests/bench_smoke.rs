@@ -194,6 +194,24 @@ fn sizes_writes_markdown_json_and_svg() {
     let svg = read("sizes.svg");
     assert!(svg.contains("<svg") && svg.contains("</svg>"));
     assert!(svg.contains("NULL-MEMCPY"), "legend names the series");
+
+    // Replotting a saved run measures nothing and rewrites the Markdown and the plot.
+    let replot = dir.join("replot");
+    let json_path = dir.join("sizes.json");
+    arbor(&[
+        "bench",
+        "sizes",
+        "--from-json",
+        json_path.to_str().unwrap(),
+        "--out",
+        replot.to_str().unwrap(),
+    ]);
+    assert_eq!(
+        std::fs::read_to_string(replot.join("sizes.md")).unwrap(),
+        md
+    );
+    assert!(replot.join("sizes.svg").exists());
+    assert!(!replot.join("sizes.json").exists());
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

@@ -1,5 +1,6 @@
 //! SVG line charts of throughput against message size (plotters, SVG backend only), both axes
-//! logarithmic so that hashes and memcpy fit on one chart.
+//! logarithmic so that hashes and memcpy fit on one chart. Sizes are plotted as their base-2
+//! logarithm so that the ticks fall on powers of two.
 
 use plotters::prelude::*;
 use std::path::Path;
@@ -21,8 +22,9 @@ const PANEL_WIDTH: u32 = 900;
 const LEGEND_LINE: u32 = 18;
 const LEGEND_COLUMNS: usize = 2;
 
-fn size_label(bytes: &f64) -> String {
-    let b = bytes.round();
+/// Labels a tick at log2(size).
+fn size_label(log2_bytes: &f64) -> String {
+    let b = log2_bytes.exp2().round();
     if b >= 1024.0 * 1024.0 {
         format!("{:.0} MiB", b / (1024.0 * 1024.0))
     } else if b >= 1024.0 {
@@ -54,11 +56,14 @@ pub fn write_svg(path: &Path, panels: &[Panel]) -> Result<(), String> {
         let (chart_area, legend_area) = column.split_vertically(CHART_HEIGHT);
         let points = || panel.series.iter().flat_map(|s| s.points.iter());
         let positive = |v: f64| v.is_finite() && v > 0.0;
-        let xs = points().map(|p| p.0).filter(|&x| positive(x));
+        let xs = points()
+            .map(|p| p.0)
+            .filter(|&x| positive(x))
+            .map(f64::log2);
         let ys = points().map(|p| p.1).filter(|&y| positive(y));
-        let (x_min, x_max) = xs.fold((f64::MAX, 0.0f64), |(a, b), x| (a.min(x), b.max(x)));
+        let (x_min, x_max) = xs.fold((f64::MAX, f64::MIN), |(a, b), x| (a.min(x), b.max(x)));
         let (y_min, y_max) = ys.fold((f64::MAX, 0.0f64), |(a, b), y| (a.min(y), b.max(y)));
-        if x_max <= 0.0 || y_max <= 0.0 {
+        if x_min > x_max || y_max <= 0.0 {
             continue;
         }
         let mut chart = ChartBuilder::on(&chart_area)
@@ -67,7 +72,7 @@ pub fn write_svg(path: &Path, panels: &[Panel]) -> Result<(), String> {
             .x_label_area_size(45)
             .y_label_area_size(60)
             .build_cartesian_2d(
-                (x_min..x_max.max(x_min * 2.0)).log_scale(),
+                x_min..x_max.max(x_min + 1.0),
                 (y_min * 0.8..y_max * 1.25).log_scale(),
             )
             .map_err(|e| err(&e))?;
@@ -85,8 +90,8 @@ pub fn write_svg(path: &Path, panels: &[Panel]) -> Result<(), String> {
             let line = s
                 .points
                 .iter()
-                .copied()
-                .filter(|&(x, y)| positive(x) && positive(y));
+                .filter(|&&(x, y)| positive(x) && positive(y))
+                .map(|&(x, y)| (x.log2(), y));
             chart
                 .draw_series(LineSeries::new(line, style))
                 .map_err(|e| err(&e))?;

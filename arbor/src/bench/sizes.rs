@@ -7,7 +7,7 @@ use super::measure;
 use super::plot::{self, Panel, Series};
 use super::table::Table;
 use clap::Args;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -36,12 +36,15 @@ pub struct SizesArgs {
     /// separate alternatives with commas).
     #[arg(long)]
     pub filter: Option<String>,
+    /// Measure nothing: rewrite sizes.md and sizes.svg under `--out` from this sizes.json.
+    #[arg(long, value_name = "SIZES_JSON")]
+    pub from_json: Option<PathBuf>,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, Deserialize)]
 struct Row {
     name: String,
-    implementation: &'static str,
+    implementation: String,
     backend: String,
     /// Median GB/s at each size, one thread.
     one_thread_gb_per_s: Vec<f64>,
@@ -49,10 +52,10 @@ struct Row {
     all_threads_gb_per_s: Vec<f64>,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, Deserialize)]
 struct Report {
     cpu: String,
-    features: Vec<&'static str>,
+    features: Vec<String>,
     threads: usize,
     sizes: Vec<u64>,
     rows: Vec<Row>,
@@ -87,7 +90,7 @@ fn measure_row(c: &Contestant, sizes: &[u64], args: &SizesArgs, threads: usize) 
     }
     Row {
         name: c.name.clone(),
-        implementation: c.implementation,
+        implementation: c.implementation.to_string(),
         backend: c.backend.clone(),
         one_thread_gb_per_s: one,
         all_threads_gb_per_s: all,
@@ -95,10 +98,11 @@ fn measure_row(c: &Contestant, sizes: &[u64], args: &SizesArgs, threads: usize) 
 }
 
 fn markdown(report: &Report) -> String {
-    let mut out = String::new();
-    for line in cpu::header() {
-        out.push_str(&format!("{line}  \n"));
-    }
+    let mut out = format!(
+        "CPU: {}  \nfeatures: {}  \n",
+        report.cpu,
+        report.features.join(" ")
+    );
     let headers: Vec<String> = ["contestant", "implementation", "backend"]
         .iter()
         .map(|s| s.to_string())
@@ -110,7 +114,7 @@ fn markdown(report: &Report) -> String {
         out.push_str(&format!("\nGB/s, {title}:\n\n"));
         let mut t = Table::new(&headers);
         for r in &report.rows {
-            let mut cells = vec![r.name.clone(), r.implementation.into(), r.backend.clone()];
+            let mut cells = vec![r.name.clone(), r.implementation.clone(), r.backend.clone()];
             let values = if all {
                 &r.all_threads_gb_per_s
             } else {
@@ -132,7 +136,7 @@ fn panels(report: &Report) -> Vec<Panel> {
             // NULL-NOP measures the call, not bytes: its "throughput" would only stretch the axis.
             .filter(|r| r.name != "NULL-NOP")
             .map(|r| Series {
-                label: [r.name.as_str(), r.implementation, r.backend.as_str()]
+                label: [r.name.as_str(), &r.implementation, &r.backend]
                     .into_iter()
                     .filter(|part| *part != "-")
                     .collect::<Vec<_>>()
@@ -158,8 +162,21 @@ fn panels(report: &Report) -> Vec<Panel> {
     ]
 }
 
-/// Measures every size and writes sizes.md, sizes.json and sizes.svg under `--out`.
+/// Measures every size (or reads `--from-json`) and writes sizes.md, sizes.json and sizes.svg
+/// under `--out`.
 pub fn run(args: &SizesArgs) -> Result<(), String> {
+    let report = match &args.from_json {
+        Some(path) => {
+            let text = std::fs::read_to_string(path)
+                .map_err(|e| format!("reading {}: {e}", path.display()))?;
+            serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?
+        }
+        None => measure(args)?,
+    };
+    write(args, &report)
+}
+
+fn measure(args: &SizesArgs) -> Result<Report, String> {
     let sizes = sizes(args.min_size, args.max_size);
     if sizes.is_empty() {
         return Err("--min-size is larger than --max-size".into());
@@ -176,13 +193,16 @@ pub fn run(args: &SizesArgs) -> Result<(), String> {
             measure_row(c, &sizes, args, threads)
         })
         .collect();
-    let report = Report {
+    Ok(Report {
         cpu: cpu::model(),
-        features: cpu::features(),
+        features: cpu::features().into_iter().map(String::from).collect(),
         threads,
         sizes,
         rows,
-    };
+    })
+}
+
+fn write(args: &SizesArgs, report: &Report) -> Result<(), String> {
     std::fs::create_dir_all(&args.out)
         .map_err(|e| format!("creating {}: {e}", args.out.display()))?;
     let write = |name: &str, text: String| {
@@ -190,13 +210,17 @@ pub fn run(args: &SizesArgs) -> Result<(), String> {
         std::fs::write(&path, text).map_err(|e| format!("writing {}: {e}", path.display()))?;
         Ok::<_, String>(path)
     };
-    let md = markdown(&report);
+    let md = markdown(report);
     print!("{md}");
-    let json = serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?;
-    let written = [write("sizes.md", md)?, write("sizes.json", json + "\n")?];
+    let mut written = vec![write("sizes.md", md)?];
+    if args.from_json.is_none() {
+        let json = serde_json::to_string_pretty(report).map_err(|e| e.to_string())?;
+        written.push(write("sizes.json", json + "\n")?);
+    }
     let svg = args.out.join("sizes.svg");
-    plot::write_svg(&svg, &panels(&report))?;
-    for path in written.iter().chain([&svg]) {
+    plot::write_svg(&svg, &panels(report))?;
+    written.push(svg);
+    for path in &written {
         println!("wrote {}", path.display());
     }
     Ok(())
