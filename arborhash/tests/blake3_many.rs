@@ -4,7 +4,7 @@
 #[path = "reference/blake3.rs"]
 mod reference;
 
-use arborhash::blake3::{self, many, Hash};
+use arborhash::blake3::{many, Hash};
 use arborhash::platform::{with_backend, Backend};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;

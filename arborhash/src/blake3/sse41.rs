@@ -781,8 +781,11 @@ pub(super) mod tests {
         pub degree: usize,
         pub compress_in_place: fn(&mut [u32; 8], &[u8; BLOCK_LEN], u8, u64, u8),
         pub hash_lanes: fn(&[Lane<'_>], usize, u8, &mut [[u8; 32]]),
-        pub xof_many: fn(&[u32; 8], &[u8; BLOCK_LEN], u8, u64, u8, &mut [u8]),
+        pub xof_many: XofMany,
     }
+
+    /// `xof_many`'s signature: cv, block, block length, counter, flags, output.
+    pub(crate) type XofMany = fn(&[u32; 8], &[u8; BLOCK_LEN], u8, u64, u8, &mut [u8]);
 
     fn kernels() -> Option<Kernels> {
         if !std::is_x86_feature_detected!("sse4.1") {
