@@ -43,7 +43,6 @@
 // The 256-bit carry-less multiply (`_mm256_clmulepi64_epi128`, feature `vpclmulqdq`) is stable
 // since Rust 1.89, later than the workspace's declared minimum.
 #[cfg(target_arch = "x86_64")]
-#[allow(clippy::incompatible_msrv)]
 mod avx2;
 mod gf127;
 mod hash;
