@@ -10,7 +10,7 @@
 #[cfg(target_arch = "x86_64")]
 use super::{avx2, sse41};
 use super::{hash::Hash, portable};
-use crate::platform::{Backend, Platform};
+use crate::platform::Platform;
 
 /// Which carry-less-multiply code a platform can run.
 #[derive(Clone, Copy)]
@@ -27,6 +27,7 @@ enum Clmul {
 
 #[cfg(target_arch = "x86_64")]
 fn clmul(p: Platform) -> Clmul {
+    use crate::platform::Backend;
     match p.backend() {
         Backend::Portable => Clmul::None,
         Backend::Sse41 | Backend::Avx2 if !pclmulqdq_detected() => Clmul::None,

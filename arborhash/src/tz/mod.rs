@@ -50,6 +50,7 @@ mod kernels;
 mod portable;
 #[cfg(target_arch = "x86_64")]
 mod sse41;
+#[cfg(target_arch = "x86_64")]
 mod tables;
 #[cfg(target_arch = "x86_64")]
 mod window;
