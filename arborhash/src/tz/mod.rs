@@ -41,7 +41,7 @@
 //! XORs and a mask per bit and row).
 
 // The 256-bit carry-less multiply (`_mm256_clmulepi64_epi128`, feature `vpclmulqdq`) is stable
-// since Rust 1.89, later than the workspace's declared minimum.
+// since Rust 1.89, hence the workspace's minimum Rust version.
 #[cfg(target_arch = "x86_64")]
 mod avx2;
 mod gf127;
