@@ -288,7 +288,7 @@ fn parse_bits(digits: &[u8]) -> Result<u64, ParseError> {
         .filter(|s| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()))
         .and_then(|s| s.parse().ok())
         .ok_or(ParseError::TagLength)?;
-    if bits == 0 || bits % 8 != 0 {
+    if bits == 0 || !bits.is_multiple_of(8) {
         return Err(ParseError::TagLength);
     }
     Ok(bits / 8)
@@ -318,7 +318,7 @@ enum HexCase {
 }
 
 fn decode_hex(hex: &[u8], case: HexCase) -> Result<Vec<u8>, ParseError> {
-    if hex.len() % 2 != 0 {
+    if !hex.len().is_multiple_of(2) {
         return Err(ParseError::HashLength);
     }
     let digit = |c: u8| match c {

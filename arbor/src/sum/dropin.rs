@@ -236,7 +236,7 @@ fn parse_bits(text: &str) -> Result<u64, Vec<String>> {
             "maximum digest length for \u{2018}BLAKE2b\u{2019} is 512 bits".into(),
         ]);
     }
-    if bits % 8 != 0 {
+    if !bits.is_multiple_of(8) {
         return Err(vec![invalid, "length is not a multiple of 8".into()]);
     }
     Ok(bits / 8)

@@ -130,7 +130,7 @@ pub fn max_subtree_len(input_offset: u64) -> Option<u64> {
     if input_offset == 0 {
         return None;
     }
-    if input_offset % CHUNK_LEN as u64 != 0 {
+    if !input_offset.is_multiple_of(CHUNK_LEN as u64) {
         return Some(0);
     }
     let chunk_index = input_offset / CHUNK_LEN as u64;
@@ -150,7 +150,7 @@ pub fn left_subtree_len(input_len: u64) -> u64 {
 }
 
 fn check_subtree(input_offset: u64, len: u64) -> Result<u64, SubtreeError> {
-    if input_offset % CHUNK_LEN as u64 != 0 {
+    if !input_offset.is_multiple_of(CHUNK_LEN as u64) {
         return Err(SubtreeError::OffsetNotChunkAligned {
             offset: input_offset,
         });

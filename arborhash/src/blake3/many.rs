@@ -258,7 +258,7 @@ impl<'a> Wave<'a> {
             kernels::hash_lanes(p, &lanes[..n], blocks, self.params.flags, &mut out);
             for (cv, &k) in out.iter().zip(&which[..n]) {
                 let m = &self.messages[k];
-                if m.last_chunk().len() % BLOCK_LEN == 0 {
+                if m.last_chunk().len().is_multiple_of(BLOCK_LEN) {
                     self.cvs[m.slot + m.chunks - 1] = *cv;
                 } else {
                     last_cvs[k] = words_from_le(cv);

@@ -230,7 +230,7 @@ pub(crate) fn parent_lane(pair: &[u8], params: Params, flags_end: u8) -> Lane<'_
 /// with index `counter`. With `parallel`, halves of large subtrees run on two rayon threads.
 fn subtree_cv(p: Platform, input: &[u8], counter: u64, params: Params, parallel: bool) -> CvBytes {
     let n = input.len() / CHUNK_LEN;
-    debug_assert!(n.is_power_of_two() && input.len() % CHUNK_LEN == 0);
+    debug_assert!(n.is_power_of_two() && input.len().is_multiple_of(CHUNK_LEN));
     if n <= BATCH_CHUNKS {
         let mut cvs = [[0u8; 32]; BATCH_CHUNKS];
         chunk_cvs(p, input, counter, params, &mut cvs[..n]);
