@@ -12,7 +12,7 @@ pub const BATCH: usize = 16;
 
 /// Our hashes: the only path through which `arbor bench` reaches `arborhash`'s algorithms.
 pub mod ours {
-    pub use arborhash::{blake2b, blake2bp, blake2s, blake2sp, blake3};
+    pub use arborhash::{blake2b, blake2bp, blake2s, blake2sp, blake3, tz};
 }
 
 /// Hashes one message; returns a word of the digest, so the work cannot be optimised away.
@@ -275,6 +275,7 @@ fn ours_on(backend: Backend) -> Vec<Contestant> {
             one(|m| word(ours::blake2sp::blake2sp(m).as_bytes())),
         ),
         row("BLAKE3", one(|m| word(ours::blake3::hash(m).as_bytes()))),
+        row("TZ", one(|m| word(&ours::tz::sum(m).as_bytes()))),
         row(
             &format!("BLAKE2b x{BATCH}"),
             many(|ms| {

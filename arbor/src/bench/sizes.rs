@@ -69,8 +69,8 @@ fn sizes(min: u64, max: u64) -> Vec<u64> {
 
 fn size_name(bytes: u64) -> String {
     match bytes {
-        b if b >= 1 << 20 && b % (1 << 20) == 0 => format!("{} MiB", b >> 20),
-        b if b >= 1 << 10 && b % (1 << 10) == 0 => format!("{} KiB", b >> 10),
+        b if b >= 1 << 20 && b.is_multiple_of(1 << 20) => format!("{} MiB", b >> 20),
+        b if b >= 1 << 10 && b.is_multiple_of(1 << 10) => format!("{} KiB", b >> 10),
         b => format!("{b} B"),
     }
 }
