@@ -20,7 +20,7 @@ echo "== rust: tests (every backend is forced inside the tests)"
 cargo test --workspace --all-features
 
 echo "== rust: the ARBORHASH_BACKEND override, once per backend"
-for backend in portable sse41 avx2; do
+for backend in portable sse41 avx2 avx512; do
   ARBORHASH_BACKEND=$backend cargo test -p arborhash --all-features --test backend_env -q
 done
 

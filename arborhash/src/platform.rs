@@ -1,10 +1,13 @@
 //! Choosing the SIMD backend.
 //!
-//! Every algorithm in this crate has a portable backend and, on x86-64, SSE4.1 and AVX2 backends.
-//! The best one the CPU supports is detected once, at first use, and cached. Users and tests can
-//! override the choice:
+//! Every algorithm in this crate has a portable backend and, on x86-64, SSE4.1, AVX2 and AVX-512
+//! backends. The AVX-512 backend (AVX-512F with AVX-512VL) runs BLAKE3's 16-lane kernels and the
+//! AVX-512VL rotations; algorithms without a kernel of their own for it run their AVX2 kernels
+//! there. The best backend the CPU supports is detected once, at first use, and cached. Users and
+//! tests can override the choice:
 //!
-//! - the environment variable `ARBORHASH_BACKEND=portable|sse41|avx2`, read once at first use;
+//! - the environment variable `ARBORHASH_BACKEND=portable|sse41|avx2|avx512`, read once at first
+//!   use;
 //! - [`force_backend`], for the whole process;
 //! - [`with_backend`] (with `std`), for the calling thread during one closure, which is what the
 //!   tests use to exercise each backend while running in parallel.
@@ -28,11 +31,19 @@ pub enum Backend {
     Sse41,
     /// x86-64 AVX2 (256-bit vectors).
     Avx2,
+    /// x86-64 AVX-512F and AVX-512VL (512-bit vectors, and rotations on 128/256-bit ones), with
+    /// AVX2.
+    Avx512,
 }
 
 impl Backend {
     /// All backends, slowest first.
-    pub const ALL: [Backend; 3] = [Backend::Portable, Backend::Sse41, Backend::Avx2];
+    pub const ALL: [Backend; 4] = [
+        Backend::Portable,
+        Backend::Sse41,
+        Backend::Avx2,
+        Backend::Avx512,
+    ];
 
     /// The name used by `ARBORHASH_BACKEND` and in reports.
     pub fn name(self) -> &'static str {
@@ -40,6 +51,7 @@ impl Backend {
             Backend::Portable => "portable",
             Backend::Sse41 => "sse41",
             Backend::Avx2 => "avx2",
+            Backend::Avx512 => "avx512",
         }
     }
 
@@ -61,6 +73,7 @@ impl Backend {
             Backend::Portable => true,
             Backend::Sse41 => sse41_detected(),
             Backend::Avx2 => avx2_detected(),
+            Backend::Avx512 => avx512_detected(),
         }
     }
 
@@ -68,6 +81,7 @@ impl Backend {
         match v {
             1 => Backend::Sse41,
             2 => Backend::Avx2,
+            3 => Backend::Avx512,
             _ => Backend::Portable,
         }
     }
@@ -104,6 +118,12 @@ fn sse41_detected() -> bool {
 fn avx2_detected() -> bool {
     std::is_x86_feature_detected!("avx2")
 }
+#[cfg(all(target_arch = "x86_64", feature = "std"))]
+fn avx512_detected() -> bool {
+    std::is_x86_feature_detected!("avx512f")
+        && std::is_x86_feature_detected!("avx512vl")
+        && avx2_detected()
+}
 #[cfg(all(target_arch = "x86_64", not(feature = "std")))]
 fn sse41_detected() -> bool {
     cfg!(target_feature = "sse4.1")
@@ -112,6 +132,14 @@ fn sse41_detected() -> bool {
 fn avx2_detected() -> bool {
     cfg!(target_feature = "avx2")
 }
+#[cfg(all(target_arch = "x86_64", not(feature = "std")))]
+fn avx512_detected() -> bool {
+    cfg!(all(
+        target_feature = "avx512f",
+        target_feature = "avx512vl",
+        target_feature = "avx2"
+    ))
+}
 #[cfg(not(target_arch = "x86_64"))]
 fn sse41_detected() -> bool {
     false
@@ -120,10 +148,16 @@ fn sse41_detected() -> bool {
 fn avx2_detected() -> bool {
     false
 }
+#[cfg(not(target_arch = "x86_64"))]
+fn avx512_detected() -> bool {
+    false
+}
 
 /// The best backend the running CPU supports, ignoring any override.
 pub fn best_supported() -> Backend {
-    if avx2_detected() {
+    if avx512_detected() {
+        Backend::Avx512
+    } else if avx2_detected() {
         Backend::Avx2
     } else if sse41_detected() {
         Backend::Sse41
@@ -142,7 +176,7 @@ fn clamp(requested: Backend) -> Backend {
 
 // Process-wide state, packed in one byte so that reading it is one relaxed load:
 // bit 7 set once initialised; bits 0-1 the active backend; bit 6 set if a backend was requested,
-// bits 2-3 the requested one.
+// bits 2-3 the requested one. Two bits hold all four backends.
 static GLOBAL: AtomicU8 = AtomicU8::new(0);
 const INIT: u8 = 0x80;
 const HAS_REQUEST: u8 = 0x40;
@@ -204,7 +238,7 @@ pub fn env_error() -> Option<std::string::String> {
         return None;
     }
     Some(std::format!(
-        "ARBORHASH_BACKEND={value:?} is not one of portable, sse41, avx2; using {}",
+        "ARBORHASH_BACKEND={value:?} is not one of portable, sse41, avx2, avx512; using {}",
         best_supported()
     ))
 }
@@ -304,18 +338,14 @@ mod tests {
             assert_eq!(Backend::from_name(b.name()), Some(b));
         }
         assert_eq!(Backend::from_name("SSE4.1"), Some(Backend::Sse41));
-        assert_eq!(Backend::from_name("avx512"), None);
+        assert_eq!(Backend::from_name("avx512"), Some(Backend::Avx512));
+        assert_eq!(Backend::from_name("avx1024"), None);
     }
 
     #[test]
     fn pack_round_trips() {
         for a in Backend::ALL {
-            for r in [
-                None,
-                Some(Backend::Portable),
-                Some(Backend::Sse41),
-                Some(Backend::Avx2),
-            ] {
+            for r in core::iter::once(None).chain(Backend::ALL.map(Some)) {
                 let sel = Selection {
                     requested: r,
                     active: a,

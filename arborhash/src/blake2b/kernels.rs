@@ -23,9 +23,11 @@ pub(crate) fn compress_blocks(p: Platform, h: &mut [u64; 8], blocks: &[u8], coun
         // SAFETY: a `Platform` for this backend proves the CPU supports it.
         Backend::Sse41 => unsafe { sse41::compress_blocks(h, blocks, count) },
         #[cfg(target_arch = "x86_64")]
-        Backend::Avx2 => unsafe { avx2::compress_blocks(h, blocks, count) },
+        Backend::Avx2 | Backend::Avx512 => unsafe { avx2::compress_blocks(h, blocks, count) },
         #[cfg(not(target_arch = "x86_64"))]
-        Backend::Sse41 | Backend::Avx2 => unreachable!("x86 backends are only selected on x86-64"),
+        Backend::Sse41 | Backend::Avx2 | Backend::Avx512 => {
+            unreachable!("x86 backends are only selected on x86-64")
+        }
     }
 }
 
@@ -45,9 +47,13 @@ pub(crate) fn compress_final(
         // SAFETY: a `Platform` for this backend proves the CPU supports it.
         Backend::Sse41 => unsafe { sse41::compress_final(h, block, count, last_node) },
         #[cfg(target_arch = "x86_64")]
-        Backend::Avx2 => unsafe { avx2::compress_final(h, block, count, last_node) },
+        Backend::Avx2 | Backend::Avx512 => unsafe {
+            avx2::compress_final(h, block, count, last_node)
+        },
         #[cfg(not(target_arch = "x86_64"))]
-        Backend::Sse41 | Backend::Avx2 => unreachable!("x86 backends are only selected on x86-64"),
+        Backend::Sse41 | Backend::Avx2 | Backend::Avx512 => {
+            unreachable!("x86 backends are only selected on x86-64")
+        }
     }
 }
 
@@ -56,7 +62,7 @@ pub(crate) fn degree(p: Platform) -> usize {
     match p.backend() {
         Backend::Portable => 1,
         Backend::Sse41 => 2,
-        Backend::Avx2 => 4,
+        Backend::Avx2 | Backend::Avx512 => 4,
     }
 }
 
@@ -83,8 +89,10 @@ pub(crate) fn compress_lanes(
         // checked above.
         Backend::Sse41 => unsafe { sse41::compress_lanes(lanes, blocks, stride) },
         #[cfg(target_arch = "x86_64")]
-        Backend::Avx2 => unsafe { avx2::compress_lanes(lanes, blocks, stride) },
+        Backend::Avx2 | Backend::Avx512 => unsafe { avx2::compress_lanes(lanes, blocks, stride) },
         #[cfg(not(target_arch = "x86_64"))]
-        Backend::Sse41 | Backend::Avx2 => unreachable!("x86 backends are only selected on x86-64"),
+        Backend::Sse41 | Backend::Avx2 | Backend::Avx512 => {
+            unreachable!("x86 backends are only selected on x86-64")
+        }
     }
 }

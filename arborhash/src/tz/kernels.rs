@@ -30,9 +30,10 @@ fn clmul(p: Platform) -> Clmul {
     use crate::platform::Backend;
     match p.backend() {
         Backend::Portable => Clmul::None,
-        Backend::Sse41 | Backend::Avx2 if !pclmulqdq_detected() => Clmul::None,
-        Backend::Avx2 if vpclmulqdq_detected() => Clmul::Vpclmul,
-        Backend::Sse41 | Backend::Avx2 => Clmul::Pclmul,
+        // The AVX-512 backend has no kernel of its own here: it runs the AVX2 one.
+        Backend::Sse41 | Backend::Avx2 | Backend::Avx512 if !pclmulqdq_detected() => Clmul::None,
+        Backend::Avx2 | Backend::Avx512 if vpclmulqdq_detected() => Clmul::Vpclmul,
+        Backend::Sse41 | Backend::Avx2 | Backend::Avx512 => Clmul::Pclmul,
     }
 }
 
