@@ -1,5 +1,5 @@
-// Package blake3 implements the BLAKE3 hash function with SSE4.1 and AVX2
-// assembly chosen at run time on amd64 and a pure Go fallback (build tag
+// Package blake3 implements the BLAKE3 hash function with SSE4.1, AVX2 and
+// AVX-512VL assembly chosen at run time on amd64 and a pure Go fallback (build tag
 // purego, or any other architecture).
 //
 // The API follows github.com/zeebo/blake3, so switching is a change of import

@@ -28,3 +28,23 @@ func hashManyAVX2(inputs *[8]*byte, blocks uint64, key *[8]uint32, counters *[16
 //
 //go:noescape
 func hashManyAVX(inputs *[4]*byte, blocks uint64, key *[8]uint32, counters *[8]uint32, flags uint32, flagsStart uint32, flagsEnd uint32, out *[4][8]uint32)
+
+// compressAVX512 compresses block into the chaining value cv and writes the 16-word output to out.
+//
+//go:noescape
+func compressAVX512(cv *[8]uint32, block *[64]byte, counter uint64, blockLen uint32, flags uint32, out *[16]uint32)
+
+// compressBlocksAVX512 compresses n full 64-byte blocks into cv; the first gets flags|flagsStart.
+//
+//go:noescape
+func compressBlocksAVX512(cv *[8]uint32, blocks *byte, n uint64, counter uint64, flags uint32, flagsStart uint32)
+
+// hashManyAVX512 hashes one input per lane; see hashMany in the generator.
+//
+//go:noescape
+func hashManyAVX512(inputs *[8]*byte, blocks uint64, key *[8]uint32, counters *[16]uint32, flags uint32, flagsStart uint32, flagsEnd uint32, out *[8][8]uint32)
+
+// hashManyAVX512x4 hashes one input per lane; see hashMany in the generator.
+//
+//go:noescape
+func hashManyAVX512x4(inputs *[4]*byte, blocks uint64, key *[8]uint32, counters *[8]uint32, flags uint32, flagsStart uint32, flagsEnd uint32, out *[4][8]uint32)

@@ -7,13 +7,21 @@ import "golang.org/x/sys/cpu"
 //go:generate sh -c "cd ../internal/asmgen && go run ./blake3 -pkg blake3 -out ../../blake3/blake3_amd64.s -stubs ../../blake3/blake3_stubs_amd64.go"
 
 // The kernels in use; tests switch them to cover every path on one CPU.
+// Each level implies the ones before it.
 var (
 	useSSE41 = cpu.X86.HasSSE41
 	useAVX2  = cpu.X86.HasAVX2 && cpu.X86.HasSSE41
+	// AVX-512VL gives the XMM and YMM kernels a one-instruction rotation;
+	// no ZMM register is used.
+	useAVX512 = useAVX2 && cpu.X86.HasAVX512F && cpu.X86.HasAVX512VL
 )
 
 func compress(cv *[8]uint32, block *[BlockSize]byte, counter uint64, blockLen, flags uint32, out *[16]uint32) {
-	if useSSE41 {
+	switch {
+	case useAVX512:
+		compressAVX512(cv, block, counter, blockLen, flags, out)
+		return
+	case useSSE41:
 		compressSSE41(cv, block, counter, blockLen, flags, out)
 		return
 	}
@@ -23,7 +31,11 @@ func compress(cv *[8]uint32, block *[BlockSize]byte, counter uint64, blockLen, f
 // compressBlocks compresses the full blocks of data (a non-empty multiple of
 // BlockSize) into cv in sequence; the first block gets flags|flagsStart.
 func compressBlocks(cv *[8]uint32, data []byte, counter uint64, flags, flagsStart uint32) {
-	if useSSE41 {
+	switch {
+	case useAVX512:
+		compressBlocksAVX512(cv, &data[0], uint64(len(data)/BlockSize), counter, flags, flagsStart)
+		return
+	case useSSE41:
 		compressBlocksSSE41(cv, &data[0], uint64(len(data)/BlockSize), counter, flags, flagsStart)
 		return
 	}
@@ -31,8 +43,9 @@ func compressBlocks(cv *[8]uint32, data []byte, counter uint64, flags, flagsStar
 }
 
 // hashMany runs j's lanes through the widest kernel that is not mostly idle:
-// AVX2 for five to eight lanes, four lanes below (VEX-encoded where AVX2 is
-// available, SSE4.1 otherwise), and the single compression for one lane.
+// eight YMM lanes for five to eight lanes, four XMM lanes below, and the
+// single compression for one lane. The AVX-512VL kernels take precedence
+// over AVX2/AVX (VEX) over SSE4.1.
 func hashMany(j *laneJob, blocks int, key *[8]uint32, flags, flagsStart, flagsEnd uint32, out *[maxLanes][8]uint32) {
 	switch {
 	case useAVX2 && j.n > 4:
@@ -48,7 +61,11 @@ func hashMany(j *laneJob, blocks int, key *[8]uint32, flags, flagsStart, flagsEn
 			ctr[l] = uint32(j.counters[src])
 			ctr[8+l] = uint32(j.counters[src] >> 32)
 		}
-		hashManyAVX2(&in, uint64(blocks), key, &ctr, flags, flagsStart, flagsEnd, out)
+		if useAVX512 {
+			hashManyAVX512(&in, uint64(blocks), key, &ctr, flags, flagsStart, flagsEnd, out)
+		} else {
+			hashManyAVX2(&in, uint64(blocks), key, &ctr, flags, flagsStart, flagsEnd, out)
+		}
 	case useSSE41 && j.n > 1:
 		for first := 0; first < j.n; first += 4 {
 			var in [4]*byte
@@ -63,9 +80,12 @@ func hashMany(j *laneJob, blocks int, key *[8]uint32, flags, flagsStart, flagsEn
 				ctr[4+l] = uint32(j.counters[src] >> 32)
 			}
 			var o [4][8]uint32
-			if useAVX2 {
+			switch {
+			case useAVX512:
+				hashManyAVX512x4(&in, uint64(blocks), key, &ctr, flags, flagsStart, flagsEnd, &o)
+			case useAVX2:
 				hashManyAVX(&in, uint64(blocks), key, &ctr, flags, flagsStart, flagsEnd, &o)
-			} else {
+			default:
 				hashManySSE41(&in, uint64(blocks), key, &ctr, flags, flagsStart, flagsEnd, &o)
 			}
 			for l := 0; l < 4 && first+l < j.n; l++ {

@@ -14,6 +14,15 @@ func BenchmarkKernelCompress(b *testing.B) {
 			compressSSE41(&cv, &block, 0, 64, 0, &out)
 		}
 	})
+	b.Run("avx512", func(b *testing.B) {
+		if !useAVX512 {
+			b.Skip("no AVX-512VL")
+		}
+		b.SetBytes(64)
+		for i := 0; i < b.N; i++ {
+			compressAVX512(&cv, &block, 0, 64, 0, &out)
+		}
+	})
 	b.Run("generic", func(b *testing.B) {
 		b.SetBytes(64)
 		for i := 0; i < b.N; i++ {
@@ -38,6 +47,24 @@ func BenchmarkKernelHashMany(b *testing.B) {
 		b.SetBytes(8 * ChunkSize)
 		for i := 0; i < b.N; i++ {
 			hashManyAVX2(&in8, 16, &iv, &ctr, 0, 1, 2, &out)
+		}
+	})
+	b.Run("avx512", func(b *testing.B) {
+		if !useAVX512 {
+			b.Skip("no AVX-512VL")
+		}
+		b.SetBytes(8 * ChunkSize)
+		for i := 0; i < b.N; i++ {
+			hashManyAVX512(&in8, 16, &iv, &ctr, 0, 1, 2, &out)
+		}
+	})
+	b.Run("avx512x4", func(b *testing.B) {
+		if !useAVX512 {
+			b.Skip("no AVX-512VL")
+		}
+		b.SetBytes(4 * ChunkSize)
+		for i := 0; i < b.N; i++ {
+			hashManyAVX512x4(&in4, 16, &iv, &ctr4, 0, 1, 2, &out4)
 		}
 	})
 	b.Run("sse41", func(b *testing.B) {
