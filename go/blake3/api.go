@@ -89,12 +89,9 @@ func (h *Hasher) BlockSize() int { return BlockSize }
 func (h *Hasher) Sum(b []byte) []byte {
 	var out output
 	h.h.rootOutput(&out)
-	var w [16]uint32
-	compress(&out.cv, &out.block, 0, out.blockLen, out.flags|flagRoot, &w)
-	n := len(b)
-	b = append(b, make([]byte, h.size)...)
-	wordsToBytes(w[:h.size/4], b[n:])
-	return b
+	var block [BlockSize]byte
+	out.rootBlock(0, &block)
+	return append(b, block[:h.size]...)
 }
 
 // Digest returns a reader over the extended output (up to 2^64 bytes) of
@@ -106,27 +103,24 @@ func (h *Hasher) Digest() *Digest {
 }
 
 // Sum256 returns the 32-byte BLAKE3 hash of data.
-func Sum256(data []byte) (sum [32]byte) {
-	var w [16]uint32
-	sumWords(data, &w)
-	wordsToBytes(w[:8], sum[:])
-	return sum
+func Sum256(data []byte) [32]byte {
+	var out [BlockSize]byte
+	sumBlock(data, &out)
+	return [32]byte(out[:32])
 }
 
 // Sum512 returns the first 64 bytes of the extended BLAKE3 output of data.
 func Sum512(data []byte) (sum [64]byte) {
-	var w [16]uint32
-	sumWords(data, &w)
-	wordsToBytes(w[:], sum[:])
+	sumBlock(data, &sum)
 	return sum
 }
 
-// sumWords writes the first output block of the unkeyed hash of data to w.
-func sumWords(data []byte, w *[16]uint32) {
+// sumBlock writes the first output block of the unkeyed hash of data to out.
+func sumBlock(data []byte, out *[BlockSize]byte) {
 	if len(data) > ChunkSize {
-		var out output
-		sumOutput(&out, data)
-		compress(&out.cv, &out.block, 0, out.blockLen, out.flags|flagRoot, w)
+		var o output
+		sumOutput(&o, data)
+		o.rootBlock(0, out)
 		return
 	}
 	// A single chunk is the root: compress it straight into the output.
@@ -140,7 +134,7 @@ func sumWords(data []byte, w *[16]uint32) {
 	}
 	var block [BlockSize]byte
 	copy(block[:], data)
-	compress(&cv, &block, 0, uint32(len(data)), start|flagChunkEnd|flagRoot, w)
+	compress(&cv, &block, 0, uint32(len(data)), start|flagChunkEnd|flagRoot, out)
 }
 
 // sumOutput sets o to the root output of a message longer than one chunk,

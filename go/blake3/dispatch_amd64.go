@@ -16,16 +16,29 @@ var (
 	useAVX512 = useAVX2 && cpu.X86.HasAVX512F && cpu.X86.HasAVX512VL
 )
 
-func compress(cv *[8]uint32, block *[BlockSize]byte, counter uint64, blockLen, flags uint32, out *[16]uint32) {
+// compress compresses block with the chaining value cv and writes the 64
+// output bytes to out.
+func compress(cv *[8]uint32, block *[BlockSize]byte, counter uint64, blockLen, flags uint32, out *[BlockSize]byte) {
 	switch {
 	case useAVX512:
 		compressAVX512(cv, block, counter, blockLen, flags, out)
-		return
 	case useSSE41:
 		compressSSE41(cv, block, counter, blockLen, flags, out)
-		return
+	default:
+		compressGeneric(cv, block, counter, blockLen, flags, out)
 	}
-	compressGeneric(cv, block, counter, blockLen, flags, out)
+}
+
+// compressCV replaces cv by the chaining value of block.
+func compressCV(cv *[8]uint32, block *[BlockSize]byte, counter uint64, blockLen, flags uint32) {
+	switch {
+	case useAVX512:
+		compressCVAVX512(cv, block, counter, blockLen, flags)
+	case useSSE41:
+		compressCVSSE41(cv, block, counter, blockLen, flags)
+	default:
+		compressCVGeneric(cv, block, counter, blockLen, flags)
+	}
 }
 
 // compressBlocks compresses the full blocks of data (a non-empty multiple of

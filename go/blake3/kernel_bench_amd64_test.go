@@ -7,7 +7,7 @@ import "testing"
 func BenchmarkKernelCompress(b *testing.B) {
 	var cv [8]uint32
 	var block [64]byte
-	var out [16]uint32
+	var out [64]byte
 	b.Run("sse41", func(b *testing.B) {
 		b.SetBytes(64)
 		for i := 0; i < b.N; i++ {

@@ -24,20 +24,13 @@ func hashParentLanes(j *laneJob, key *[8]uint32, flags uint32, out *[maxLanes][8
 	hashMany(j, 1, key, flags|flagParent, 0, 0, out)
 }
 
-// compressChain compresses block into cv in place (non-extended output).
-func compressChain(cv *[8]uint32, block *[BlockSize]byte, counter uint64, blockLen, flags uint32) {
-	var o [16]uint32
-	compress(cv, block, counter, blockLen, flags, &o)
-	copy(cv[:], o[:8])
-}
-
 // parentCV returns the chaining value of the parent of left and right.
 func parentCV(left, right *[8]uint32, key *[8]uint32, flags uint32) [8]uint32 {
 	var block [BlockSize]byte
 	wordsToBytes(left[:], block[:32])
 	wordsToBytes(right[:], block[32:])
 	cv := *key
-	compressChain(&cv, &block, 0, BlockSize, flags|flagParent)
+	compressCV(&cv, &block, 0, BlockSize, flags|flagParent)
 	return cv
 }
 

@@ -51,11 +51,13 @@ func main() {
 		DATA(4*i, U32(w))
 	}
 	compressSSE41()
+	compressCVSSE41()
 	compressBlocksSSE41()
 	hashManySSE41()
 	hashManyAVX2()
 	hashManyAVX()
 	compressAVX512()
+	compressCVAVX512()
 	compressBlocksAVX512()
 	hashManyAVX512()
 	hashManyAVX512x4()
@@ -178,8 +180,10 @@ func (s rowISA) loadState(counter, blockLen, flags Register, row3 VecPhysical) {
 	PINSRD(U8(3), flags, row3)
 }
 
-func compressSSE41()       { compressOne("compressSSE41", rowSSE41) }
-func compressAVX512()      { compressOne("compressAVX512", rowAVX512) }
+func compressSSE41()       { compressOne("compressSSE41", rowSSE41, false) }
+func compressAVX512()      { compressOne("compressAVX512", rowAVX512, false) }
+func compressCVSSE41()     { compressOne("compressCVSSE41", rowSSE41, true) }
+func compressCVAVX512()    { compressOne("compressCVAVX512", rowAVX512, true) }
 func compressBlocksSSE41() { compressBlocks("compressBlocksSSE41", rowSSE41) }
 func compressBlocksAVX512() {
 	compressBlocks("compressBlocksAVX512", rowAVX512)
@@ -191,11 +195,18 @@ func compressBlocksAVX512() {
 // half and would put the shuffle on the critical path), so lane i of the
 // diagonal step is the G whose b is v[4+i]. Message vectors follow that lane
 // order (see msgPos); the next round's vectors are derived from the current
-// ones with PSHUFD and BLENDPS (see permuteVectors).
-func compressOne(name string, s rowISA) {
-	TEXT(name, NOSPLIT, "func(cv *[8]uint32, block *[64]byte, counter uint64, blockLen uint32, flags uint32, out *[16]uint32)")
+// ones with PSHUFD and BLENDPS (see permuteVectors). With cvOnly the
+// function replaces cv by the next chaining value; otherwise it writes the
+// 64 output bytes (16 little-endian words) to out.
+func compressOne(name string, s rowISA, cvOnly bool) {
+	if cvOnly {
+		TEXT(name, NOSPLIT, "func(cv *[8]uint32, block *[64]byte, counter uint64, blockLen uint32, flags uint32)")
+		Doc(name + " compresses block into the chaining value cv in place.")
+	} else {
+		TEXT(name, NOSPLIT, "func(cv *[8]uint32, block *[64]byte, counter uint64, blockLen uint32, flags uint32, out *[64]byte)")
+		Doc(name + " compresses block with the chaining value cv and writes the 64 output bytes to out.")
+	}
 	Pragma("noescape")
-	Doc(name + " compresses block into the chaining value cv and writes the 16-word output to out.")
 	cv := Load(Param("cv"), RAX)
 	block := Load(Param("block"), RBX)
 	row := [4]VecPhysical{X0, X1, X2, X3}
@@ -208,10 +219,16 @@ func compressOne(name string, s rowISA) {
 	s.loadState(RCX, EDX, ESI, row[3])
 	s.masks()
 	compressRounds(s, row, block)
-	out := Load(Param("out"), RDX)
-	tmp := X8
 	s.xor(row[2], row[0])
 	s.xor(row[3], row[1])
+	if cvOnly {
+		s.store(row[0], Mem{Base: cv})
+		s.store(row[1], Mem{Base: cv, Disp: 16})
+		RET()
+		return
+	}
+	out := Load(Param("out"), RDX)
+	tmp := X8
 	s.load(Mem{Base: cv}, tmp)
 	s.xor(tmp, row[2])
 	s.load(Mem{Base: cv, Disp: 16}, tmp)
