@@ -8691,3 +8691,1052 @@ hashManyAVX512x4_notlast:
 	VMOVDQU      X6, 80(AX)
 	VMOVDQU      X7, 112(AX)
 	RET
+
+// func hashManyAVX512x16(inputs *[16]*byte, blocks uint64, key *[8]uint32, counters *[32]uint32, flags uint32, flagsStart uint32, flagsEnd uint32, out *[16][8]uint32)
+// Requires: AVX, AVX512F
+TEXT ·hashManyAVX512x16(SB), $2240-56
+	LEAQ         (SP), DI
+	ADDQ         $0x3f, DI
+	ANDQ         $-64, DI
+	MOVQ         inputs+0(FP), R8
+	XORQ         R9, R9
+	MOVQ         blocks+8(FP), BX
+	MOVQ         key+16(FP), AX
+	MOVL         (AX), CX
+	VPBROADCASTD CX, Z0
+	VMOVDQU32    Z0, 1024(DI)
+	MOVL         4(AX), CX
+	VPBROADCASTD CX, Z1
+	VMOVDQU32    Z1, 1088(DI)
+	MOVL         8(AX), CX
+	VPBROADCASTD CX, Z2
+	VMOVDQU32    Z2, 1152(DI)
+	MOVL         12(AX), CX
+	VPBROADCASTD CX, Z3
+	VMOVDQU32    Z3, 1216(DI)
+	MOVL         16(AX), CX
+	VPBROADCASTD CX, Z4
+	VMOVDQU32    Z4, 1280(DI)
+	MOVL         20(AX), CX
+	VPBROADCASTD CX, Z5
+	VMOVDQU32    Z5, 1344(DI)
+	MOVL         24(AX), CX
+	VPBROADCASTD CX, Z6
+	VMOVDQU32    Z6, 1408(DI)
+	MOVL         28(AX), CX
+	VPBROADCASTD CX, Z7
+	VMOVDQU32    Z7, 1472(DI)
+	MOVQ         counters+24(FP), AX
+	VMOVDQU32    (AX), Z0
+	VMOVDQU32    Z0, 1536(DI)
+	VMOVDQU32    64(AX), Z0
+	VMOVDQU32    Z0, 1600(DI)
+	MOVL         $0x6a09e667, AX
+	VPBROADCASTD AX, Z0
+	VMOVDQU32    Z0, 1856(DI)
+	MOVL         $0xbb67ae85, AX
+	VPBROADCASTD AX, Z0
+	VMOVDQU32    Z0, 1920(DI)
+	MOVL         $0x3c6ef372, AX
+	VPBROADCASTD AX, Z0
+	VMOVDQU32    Z0, 1984(DI)
+	MOVL         $0xa54ff53a, AX
+	VPBROADCASTD AX, Z0
+	VMOVDQU32    Z0, 2048(DI)
+	MOVL         $0x00000040, AX
+	VPBROADCASTD AX, Z0
+	VMOVDQU32    Z0, 2112(DI)
+	MOVL         flags+32(FP), CX
+	MOVL         flagsStart+36(FP), DX
+	ORL          CX, DX
+	MOVL         flagsEnd+40(FP), SI
+
+hashManyAVX512x16_block:
+	CMPQ BX, $0x01
+	JNE  hashManyAVX512x16_notlast
+	ORL  SI, DX
+
+hashManyAVX512x16_notlast:
+	MOVQ          (R8), R10
+	VMOVDQU32     (R10)(R9*1), Z0
+	MOVQ          8(R8), R10
+	VMOVDQU32     (R10)(R9*1), Z1
+	MOVQ          16(R8), R10
+	VMOVDQU32     (R10)(R9*1), Z2
+	MOVQ          24(R8), R10
+	VMOVDQU32     (R10)(R9*1), Z3
+	MOVQ          32(R8), R10
+	VMOVDQU32     (R10)(R9*1), Z4
+	MOVQ          40(R8), R10
+	VMOVDQU32     (R10)(R9*1), Z5
+	MOVQ          48(R8), R10
+	VMOVDQU32     (R10)(R9*1), Z6
+	MOVQ          56(R8), R10
+	VMOVDQU32     (R10)(R9*1), Z7
+	MOVQ          64(R8), R10
+	VMOVDQU32     (R10)(R9*1), Z8
+	MOVQ          72(R8), R10
+	VMOVDQU32     (R10)(R9*1), Z9
+	MOVQ          80(R8), R10
+	VMOVDQU32     (R10)(R9*1), Z10
+	MOVQ          88(R8), R10
+	VMOVDQU32     (R10)(R9*1), Z11
+	MOVQ          96(R8), R10
+	VMOVDQU32     (R10)(R9*1), Z12
+	MOVQ          104(R8), R10
+	VMOVDQU32     (R10)(R9*1), Z13
+	MOVQ          112(R8), R10
+	VMOVDQU32     (R10)(R9*1), Z14
+	MOVQ          120(R8), R10
+	VMOVDQU32     (R10)(R9*1), Z15
+	VPUNPCKLDQ    Z1, Z0, Z16
+	VPUNPCKHDQ    Z1, Z0, Z17
+	VPUNPCKLDQ    Z3, Z2, Z18
+	VPUNPCKHDQ    Z3, Z2, Z19
+	VPUNPCKLQDQ   Z18, Z16, Z0
+	VPUNPCKHQDQ   Z18, Z16, Z1
+	VPUNPCKLQDQ   Z19, Z17, Z2
+	VPUNPCKHQDQ   Z19, Z17, Z3
+	VPUNPCKLDQ    Z5, Z4, Z20
+	VPUNPCKHDQ    Z5, Z4, Z21
+	VPUNPCKLDQ    Z7, Z6, Z22
+	VPUNPCKHDQ    Z7, Z6, Z23
+	VPUNPCKLQDQ   Z22, Z20, Z4
+	VPUNPCKHQDQ   Z22, Z20, Z5
+	VPUNPCKLQDQ   Z23, Z21, Z6
+	VPUNPCKHQDQ   Z23, Z21, Z7
+	VPUNPCKLDQ    Z9, Z8, Z24
+	VPUNPCKHDQ    Z9, Z8, Z25
+	VPUNPCKLDQ    Z11, Z10, Z26
+	VPUNPCKHDQ    Z11, Z10, Z27
+	VPUNPCKLQDQ   Z26, Z24, Z8
+	VPUNPCKHQDQ   Z26, Z24, Z9
+	VPUNPCKLQDQ   Z27, Z25, Z10
+	VPUNPCKHQDQ   Z27, Z25, Z11
+	VPUNPCKLDQ    Z13, Z12, Z28
+	VPUNPCKHDQ    Z13, Z12, Z29
+	VPUNPCKLDQ    Z15, Z14, Z30
+	VPUNPCKHDQ    Z15, Z14, Z31
+	VPUNPCKLQDQ   Z30, Z28, Z12
+	VPUNPCKHQDQ   Z30, Z28, Z13
+	VPUNPCKLQDQ   Z31, Z29, Z14
+	VPUNPCKHQDQ   Z31, Z29, Z15
+	VSHUFI32X4    $0x88, Z4, Z0, Z16
+	VSHUFI32X4    $0xdd, Z4, Z0, Z17
+	VSHUFI32X4    $0x88, Z12, Z8, Z18
+	VSHUFI32X4    $0xdd, Z12, Z8, Z19
+	VSHUFI32X4    $0x88, Z18, Z16, Z0
+	VSHUFI32X4    $0x88, Z19, Z17, Z4
+	VSHUFI32X4    $0xdd, Z18, Z16, Z8
+	VSHUFI32X4    $0xdd, Z19, Z17, Z12
+	VSHUFI32X4    $0x88, Z5, Z1, Z20
+	VSHUFI32X4    $0xdd, Z5, Z1, Z21
+	VSHUFI32X4    $0x88, Z13, Z9, Z22
+	VSHUFI32X4    $0xdd, Z13, Z9, Z23
+	VSHUFI32X4    $0x88, Z22, Z20, Z1
+	VSHUFI32X4    $0x88, Z23, Z21, Z5
+	VSHUFI32X4    $0xdd, Z22, Z20, Z9
+	VSHUFI32X4    $0xdd, Z23, Z21, Z13
+	VSHUFI32X4    $0x88, Z6, Z2, Z24
+	VSHUFI32X4    $0xdd, Z6, Z2, Z25
+	VSHUFI32X4    $0x88, Z14, Z10, Z26
+	VSHUFI32X4    $0xdd, Z14, Z10, Z27
+	VSHUFI32X4    $0x88, Z26, Z24, Z2
+	VSHUFI32X4    $0x88, Z27, Z25, Z6
+	VSHUFI32X4    $0xdd, Z26, Z24, Z10
+	VSHUFI32X4    $0xdd, Z27, Z25, Z14
+	VSHUFI32X4    $0x88, Z7, Z3, Z28
+	VSHUFI32X4    $0xdd, Z7, Z3, Z29
+	VSHUFI32X4    $0x88, Z15, Z11, Z30
+	VSHUFI32X4    $0xdd, Z15, Z11, Z31
+	VSHUFI32X4    $0x88, Z30, Z28, Z3
+	VSHUFI32X4    $0x88, Z31, Z29, Z7
+	VSHUFI32X4    $0xdd, Z30, Z28, Z11
+	VSHUFI32X4    $0xdd, Z31, Z29, Z15
+	VMOVDQU32     Z0, (DI)
+	VMOVDQU32     Z1, 64(DI)
+	VMOVDQU32     Z2, 128(DI)
+	VMOVDQU32     Z3, 192(DI)
+	VMOVDQU32     Z4, 256(DI)
+	VMOVDQU32     Z5, 320(DI)
+	VMOVDQU32     Z6, 384(DI)
+	VMOVDQU32     Z7, 448(DI)
+	VMOVDQU32     Z8, 512(DI)
+	VMOVDQU32     Z9, 576(DI)
+	VMOVDQU32     Z10, 640(DI)
+	VMOVDQU32     Z11, 704(DI)
+	VMOVDQU32     Z12, 768(DI)
+	VMOVDQU32     Z13, 832(DI)
+	VMOVDQU32     Z14, 896(DI)
+	VMOVDQU32     Z15, 960(DI)
+	VMOVDQU32     1024(DI), Z0
+	VMOVDQU32     1088(DI), Z1
+	VMOVDQU32     1152(DI), Z2
+	VMOVDQU32     1216(DI), Z3
+	VMOVDQU32     1280(DI), Z4
+	VMOVDQU32     1344(DI), Z5
+	VMOVDQU32     1408(DI), Z6
+	VMOVDQU32     1472(DI), Z7
+	VMOVDQU32     1856(DI), Z8
+	VMOVDQU32     1920(DI), Z9
+	VMOVDQU32     1984(DI), Z10
+	VMOVDQU32     2048(DI), Z11
+	VMOVDQU32     1536(DI), Z12
+	VMOVDQU32     1600(DI), Z13
+	VMOVDQU32     2112(DI), Z14
+	VPBROADCASTD  DX, Z15
+	VPADDD        (DI), Z0, Z0
+	VPADDD        128(DI), Z1, Z1
+	VPADDD        256(DI), Z2, Z2
+	VPADDD        384(DI), Z3, Z3
+	VPADDD        Z4, Z0, Z0
+	VPADDD        Z5, Z1, Z1
+	VPADDD        Z6, Z2, Z2
+	VPADDD        Z7, Z3, Z3
+	VPXORD        Z0, Z12, Z12
+	VPXORD        Z1, Z13, Z13
+	VPXORD        Z2, Z14, Z14
+	VPXORD        Z3, Z15, Z15
+	VPRORD        $0x10, Z12, Z12
+	VPRORD        $0x10, Z13, Z13
+	VPRORD        $0x10, Z14, Z14
+	VPRORD        $0x10, Z15, Z15
+	VPADDD        Z12, Z8, Z8
+	VPADDD        Z13, Z9, Z9
+	VPADDD        Z14, Z10, Z10
+	VPADDD        Z15, Z11, Z11
+	VPXORD        Z8, Z4, Z4
+	VPXORD        Z9, Z5, Z5
+	VPXORD        Z10, Z6, Z6
+	VPXORD        Z11, Z7, Z7
+	VPRORD        $0x0c, Z4, Z4
+	VPRORD        $0x0c, Z5, Z5
+	VPRORD        $0x0c, Z6, Z6
+	VPRORD        $0x0c, Z7, Z7
+	VPADDD        64(DI), Z0, Z0
+	VPADDD        192(DI), Z1, Z1
+	VPADDD        320(DI), Z2, Z2
+	VPADDD        448(DI), Z3, Z3
+	VPADDD        Z4, Z0, Z0
+	VPADDD        Z5, Z1, Z1
+	VPADDD        Z6, Z2, Z2
+	VPADDD        Z7, Z3, Z3
+	VPXORD        Z0, Z12, Z12
+	VPXORD        Z1, Z13, Z13
+	VPXORD        Z2, Z14, Z14
+	VPXORD        Z3, Z15, Z15
+	VPRORD        $0x08, Z12, Z12
+	VPRORD        $0x08, Z13, Z13
+	VPRORD        $0x08, Z14, Z14
+	VPRORD        $0x08, Z15, Z15
+	VPADDD        Z12, Z8, Z8
+	VPADDD        Z13, Z9, Z9
+	VPADDD        Z14, Z10, Z10
+	VPADDD        Z15, Z11, Z11
+	VPXORD        Z8, Z4, Z4
+	VPXORD        Z9, Z5, Z5
+	VPXORD        Z10, Z6, Z6
+	VPXORD        Z11, Z7, Z7
+	VPRORD        $0x07, Z4, Z4
+	VPRORD        $0x07, Z5, Z5
+	VPRORD        $0x07, Z6, Z6
+	VPRORD        $0x07, Z7, Z7
+	VPADDD        512(DI), Z0, Z0
+	VPADDD        640(DI), Z1, Z1
+	VPADDD        768(DI), Z2, Z2
+	VPADDD        896(DI), Z3, Z3
+	VPADDD        Z5, Z0, Z0
+	VPADDD        Z6, Z1, Z1
+	VPADDD        Z7, Z2, Z2
+	VPADDD        Z4, Z3, Z3
+	VPXORD        Z0, Z15, Z15
+	VPXORD        Z1, Z12, Z12
+	VPXORD        Z2, Z13, Z13
+	VPXORD        Z3, Z14, Z14
+	VPRORD        $0x10, Z15, Z15
+	VPRORD        $0x10, Z12, Z12
+	VPRORD        $0x10, Z13, Z13
+	VPRORD        $0x10, Z14, Z14
+	VPADDD        Z15, Z10, Z10
+	VPADDD        Z12, Z11, Z11
+	VPADDD        Z13, Z8, Z8
+	VPADDD        Z14, Z9, Z9
+	VPXORD        Z10, Z5, Z5
+	VPXORD        Z11, Z6, Z6
+	VPXORD        Z8, Z7, Z7
+	VPXORD        Z9, Z4, Z4
+	VPRORD        $0x0c, Z5, Z5
+	VPRORD        $0x0c, Z6, Z6
+	VPRORD        $0x0c, Z7, Z7
+	VPRORD        $0x0c, Z4, Z4
+	VPADDD        576(DI), Z0, Z0
+	VPADDD        704(DI), Z1, Z1
+	VPADDD        832(DI), Z2, Z2
+	VPADDD        960(DI), Z3, Z3
+	VPADDD        Z5, Z0, Z0
+	VPADDD        Z6, Z1, Z1
+	VPADDD        Z7, Z2, Z2
+	VPADDD        Z4, Z3, Z3
+	VPXORD        Z0, Z15, Z15
+	VPXORD        Z1, Z12, Z12
+	VPXORD        Z2, Z13, Z13
+	VPXORD        Z3, Z14, Z14
+	VPRORD        $0x08, Z15, Z15
+	VPRORD        $0x08, Z12, Z12
+	VPRORD        $0x08, Z13, Z13
+	VPRORD        $0x08, Z14, Z14
+	VPADDD        Z15, Z10, Z10
+	VPADDD        Z12, Z11, Z11
+	VPADDD        Z13, Z8, Z8
+	VPADDD        Z14, Z9, Z9
+	VPXORD        Z10, Z5, Z5
+	VPXORD        Z11, Z6, Z6
+	VPXORD        Z8, Z7, Z7
+	VPXORD        Z9, Z4, Z4
+	VPRORD        $0x07, Z5, Z5
+	VPRORD        $0x07, Z6, Z6
+	VPRORD        $0x07, Z7, Z7
+	VPRORD        $0x07, Z4, Z4
+	VPADDD        128(DI), Z0, Z0
+	VPADDD        192(DI), Z1, Z1
+	VPADDD        448(DI), Z2, Z2
+	VPADDD        256(DI), Z3, Z3
+	VPADDD        Z4, Z0, Z0
+	VPADDD        Z5, Z1, Z1
+	VPADDD        Z6, Z2, Z2
+	VPADDD        Z7, Z3, Z3
+	VPXORD        Z0, Z12, Z12
+	VPXORD        Z1, Z13, Z13
+	VPXORD        Z2, Z14, Z14
+	VPXORD        Z3, Z15, Z15
+	VPRORD        $0x10, Z12, Z12
+	VPRORD        $0x10, Z13, Z13
+	VPRORD        $0x10, Z14, Z14
+	VPRORD        $0x10, Z15, Z15
+	VPADDD        Z12, Z8, Z8
+	VPADDD        Z13, Z9, Z9
+	VPADDD        Z14, Z10, Z10
+	VPADDD        Z15, Z11, Z11
+	VPXORD        Z8, Z4, Z4
+	VPXORD        Z9, Z5, Z5
+	VPXORD        Z10, Z6, Z6
+	VPXORD        Z11, Z7, Z7
+	VPRORD        $0x0c, Z4, Z4
+	VPRORD        $0x0c, Z5, Z5
+	VPRORD        $0x0c, Z6, Z6
+	VPRORD        $0x0c, Z7, Z7
+	VPADDD        384(DI), Z0, Z0
+	VPADDD        640(DI), Z1, Z1
+	VPADDD        (DI), Z2, Z2
+	VPADDD        832(DI), Z3, Z3
+	VPADDD        Z4, Z0, Z0
+	VPADDD        Z5, Z1, Z1
+	VPADDD        Z6, Z2, Z2
+	VPADDD        Z7, Z3, Z3
+	VPXORD        Z0, Z12, Z12
+	VPXORD        Z1, Z13, Z13
+	VPXORD        Z2, Z14, Z14
+	VPXORD        Z3, Z15, Z15
+	VPRORD        $0x08, Z12, Z12
+	VPRORD        $0x08, Z13, Z13
+	VPRORD        $0x08, Z14, Z14
+	VPRORD        $0x08, Z15, Z15
+	VPADDD        Z12, Z8, Z8
+	VPADDD        Z13, Z9, Z9
+	VPADDD        Z14, Z10, Z10
+	VPADDD        Z15, Z11, Z11
+	VPXORD        Z8, Z4, Z4
+	VPXORD        Z9, Z5, Z5
+	VPXORD        Z10, Z6, Z6
+	VPXORD        Z11, Z7, Z7
+	VPRORD        $0x07, Z4, Z4
+	VPRORD        $0x07, Z5, Z5
+	VPRORD        $0x07, Z6, Z6
+	VPRORD        $0x07, Z7, Z7
+	VPADDD        64(DI), Z0, Z0
+	VPADDD        768(DI), Z1, Z1
+	VPADDD        576(DI), Z2, Z2
+	VPADDD        960(DI), Z3, Z3
+	VPADDD        Z5, Z0, Z0
+	VPADDD        Z6, Z1, Z1
+	VPADDD        Z7, Z2, Z2
+	VPADDD        Z4, Z3, Z3
+	VPXORD        Z0, Z15, Z15
+	VPXORD        Z1, Z12, Z12
+	VPXORD        Z2, Z13, Z13
+	VPXORD        Z3, Z14, Z14
+	VPRORD        $0x10, Z15, Z15
+	VPRORD        $0x10, Z12, Z12
+	VPRORD        $0x10, Z13, Z13
+	VPRORD        $0x10, Z14, Z14
+	VPADDD        Z15, Z10, Z10
+	VPADDD        Z12, Z11, Z11
+	VPADDD        Z13, Z8, Z8
+	VPADDD        Z14, Z9, Z9
+	VPXORD        Z10, Z5, Z5
+	VPXORD        Z11, Z6, Z6
+	VPXORD        Z8, Z7, Z7
+	VPXORD        Z9, Z4, Z4
+	VPRORD        $0x0c, Z5, Z5
+	VPRORD        $0x0c, Z6, Z6
+	VPRORD        $0x0c, Z7, Z7
+	VPRORD        $0x0c, Z4, Z4
+	VPADDD        704(DI), Z0, Z0
+	VPADDD        320(DI), Z1, Z1
+	VPADDD        896(DI), Z2, Z2
+	VPADDD        512(DI), Z3, Z3
+	VPADDD        Z5, Z0, Z0
+	VPADDD        Z6, Z1, Z1
+	VPADDD        Z7, Z2, Z2
+	VPADDD        Z4, Z3, Z3
+	VPXORD        Z0, Z15, Z15
+	VPXORD        Z1, Z12, Z12
+	VPXORD        Z2, Z13, Z13
+	VPXORD        Z3, Z14, Z14
+	VPRORD        $0x08, Z15, Z15
+	VPRORD        $0x08, Z12, Z12
+	VPRORD        $0x08, Z13, Z13
+	VPRORD        $0x08, Z14, Z14
+	VPADDD        Z15, Z10, Z10
+	VPADDD        Z12, Z11, Z11
+	VPADDD        Z13, Z8, Z8
+	VPADDD        Z14, Z9, Z9
+	VPXORD        Z10, Z5, Z5
+	VPXORD        Z11, Z6, Z6
+	VPXORD        Z8, Z7, Z7
+	VPXORD        Z9, Z4, Z4
+	VPRORD        $0x07, Z5, Z5
+	VPRORD        $0x07, Z6, Z6
+	VPRORD        $0x07, Z7, Z7
+	VPRORD        $0x07, Z4, Z4
+	VPADDD        192(DI), Z0, Z0
+	VPADDD        640(DI), Z1, Z1
+	VPADDD        832(DI), Z2, Z2
+	VPADDD        448(DI), Z3, Z3
+	VPADDD        Z4, Z0, Z0
+	VPADDD        Z5, Z1, Z1
+	VPADDD        Z6, Z2, Z2
+	VPADDD        Z7, Z3, Z3
+	VPXORD        Z0, Z12, Z12
+	VPXORD        Z1, Z13, Z13
+	VPXORD        Z2, Z14, Z14
+	VPXORD        Z3, Z15, Z15
+	VPRORD        $0x10, Z12, Z12
+	VPRORD        $0x10, Z13, Z13
+	VPRORD        $0x10, Z14, Z14
+	VPRORD        $0x10, Z15, Z15
+	VPADDD        Z12, Z8, Z8
+	VPADDD        Z13, Z9, Z9
+	VPADDD        Z14, Z10, Z10
+	VPADDD        Z15, Z11, Z11
+	VPXORD        Z8, Z4, Z4
+	VPXORD        Z9, Z5, Z5
+	VPXORD        Z10, Z6, Z6
+	VPXORD        Z11, Z7, Z7
+	VPRORD        $0x0c, Z4, Z4
+	VPRORD        $0x0c, Z5, Z5
+	VPRORD        $0x0c, Z6, Z6
+	VPRORD        $0x0c, Z7, Z7
+	VPADDD        256(DI), Z0, Z0
+	VPADDD        768(DI), Z1, Z1
+	VPADDD        128(DI), Z2, Z2
+	VPADDD        896(DI), Z3, Z3
+	VPADDD        Z4, Z0, Z0
+	VPADDD        Z5, Z1, Z1
+	VPADDD        Z6, Z2, Z2
+	VPADDD        Z7, Z3, Z3
+	VPXORD        Z0, Z12, Z12
+	VPXORD        Z1, Z13, Z13
+	VPXORD        Z2, Z14, Z14
+	VPXORD        Z3, Z15, Z15
+	VPRORD        $0x08, Z12, Z12
+	VPRORD        $0x08, Z13, Z13
+	VPRORD        $0x08, Z14, Z14
+	VPRORD        $0x08, Z15, Z15
+	VPADDD        Z12, Z8, Z8
+	VPADDD        Z13, Z9, Z9
+	VPADDD        Z14, Z10, Z10
+	VPADDD        Z15, Z11, Z11
+	VPXORD        Z8, Z4, Z4
+	VPXORD        Z9, Z5, Z5
+	VPXORD        Z10, Z6, Z6
+	VPXORD        Z11, Z7, Z7
+	VPRORD        $0x07, Z4, Z4
+	VPRORD        $0x07, Z5, Z5
+	VPRORD        $0x07, Z6, Z6
+	VPRORD        $0x07, Z7, Z7
+	VPADDD        384(DI), Z0, Z0
+	VPADDD        576(DI), Z1, Z1
+	VPADDD        704(DI), Z2, Z2
+	VPADDD        512(DI), Z3, Z3
+	VPADDD        Z5, Z0, Z0
+	VPADDD        Z6, Z1, Z1
+	VPADDD        Z7, Z2, Z2
+	VPADDD        Z4, Z3, Z3
+	VPXORD        Z0, Z15, Z15
+	VPXORD        Z1, Z12, Z12
+	VPXORD        Z2, Z13, Z13
+	VPXORD        Z3, Z14, Z14
+	VPRORD        $0x10, Z15, Z15
+	VPRORD        $0x10, Z12, Z12
+	VPRORD        $0x10, Z13, Z13
+	VPRORD        $0x10, Z14, Z14
+	VPADDD        Z15, Z10, Z10
+	VPADDD        Z12, Z11, Z11
+	VPADDD        Z13, Z8, Z8
+	VPADDD        Z14, Z9, Z9
+	VPXORD        Z10, Z5, Z5
+	VPXORD        Z11, Z6, Z6
+	VPXORD        Z8, Z7, Z7
+	VPXORD        Z9, Z4, Z4
+	VPRORD        $0x0c, Z5, Z5
+	VPRORD        $0x0c, Z6, Z6
+	VPRORD        $0x0c, Z7, Z7
+	VPRORD        $0x0c, Z4, Z4
+	VPADDD        320(DI), Z0, Z0
+	VPADDD        (DI), Z1, Z1
+	VPADDD        960(DI), Z2, Z2
+	VPADDD        64(DI), Z3, Z3
+	VPADDD        Z5, Z0, Z0
+	VPADDD        Z6, Z1, Z1
+	VPADDD        Z7, Z2, Z2
+	VPADDD        Z4, Z3, Z3
+	VPXORD        Z0, Z15, Z15
+	VPXORD        Z1, Z12, Z12
+	VPXORD        Z2, Z13, Z13
+	VPXORD        Z3, Z14, Z14
+	VPRORD        $0x08, Z15, Z15
+	VPRORD        $0x08, Z12, Z12
+	VPRORD        $0x08, Z13, Z13
+	VPRORD        $0x08, Z14, Z14
+	VPADDD        Z15, Z10, Z10
+	VPADDD        Z12, Z11, Z11
+	VPADDD        Z13, Z8, Z8
+	VPADDD        Z14, Z9, Z9
+	VPXORD        Z10, Z5, Z5
+	VPXORD        Z11, Z6, Z6
+	VPXORD        Z8, Z7, Z7
+	VPXORD        Z9, Z4, Z4
+	VPRORD        $0x07, Z5, Z5
+	VPRORD        $0x07, Z6, Z6
+	VPRORD        $0x07, Z7, Z7
+	VPRORD        $0x07, Z4, Z4
+	VPADDD        640(DI), Z0, Z0
+	VPADDD        768(DI), Z1, Z1
+	VPADDD        896(DI), Z2, Z2
+	VPADDD        832(DI), Z3, Z3
+	VPADDD        Z4, Z0, Z0
+	VPADDD        Z5, Z1, Z1
+	VPADDD        Z6, Z2, Z2
+	VPADDD        Z7, Z3, Z3
+	VPXORD        Z0, Z12, Z12
+	VPXORD        Z1, Z13, Z13
+	VPXORD        Z2, Z14, Z14
+	VPXORD        Z3, Z15, Z15
+	VPRORD        $0x10, Z12, Z12
+	VPRORD        $0x10, Z13, Z13
+	VPRORD        $0x10, Z14, Z14
+	VPRORD        $0x10, Z15, Z15
+	VPADDD        Z12, Z8, Z8
+	VPADDD        Z13, Z9, Z9
+	VPADDD        Z14, Z10, Z10
+	VPADDD        Z15, Z11, Z11
+	VPXORD        Z8, Z4, Z4
+	VPXORD        Z9, Z5, Z5
+	VPXORD        Z10, Z6, Z6
+	VPXORD        Z11, Z7, Z7
+	VPRORD        $0x0c, Z4, Z4
+	VPRORD        $0x0c, Z5, Z5
+	VPRORD        $0x0c, Z6, Z6
+	VPRORD        $0x0c, Z7, Z7
+	VPADDD        448(DI), Z0, Z0
+	VPADDD        576(DI), Z1, Z1
+	VPADDD        192(DI), Z2, Z2
+	VPADDD        960(DI), Z3, Z3
+	VPADDD        Z4, Z0, Z0
+	VPADDD        Z5, Z1, Z1
+	VPADDD        Z6, Z2, Z2
+	VPADDD        Z7, Z3, Z3
+	VPXORD        Z0, Z12, Z12
+	VPXORD        Z1, Z13, Z13
+	VPXORD        Z2, Z14, Z14
+	VPXORD        Z3, Z15, Z15
+	VPRORD        $0x08, Z12, Z12
+	VPRORD        $0x08, Z13, Z13
+	VPRORD        $0x08, Z14, Z14
+	VPRORD        $0x08, Z15, Z15
+	VPADDD        Z12, Z8, Z8
+	VPADDD        Z13, Z9, Z9
+	VPADDD        Z14, Z10, Z10
+	VPADDD        Z15, Z11, Z11
+	VPXORD        Z8, Z4, Z4
+	VPXORD        Z9, Z5, Z5
+	VPXORD        Z10, Z6, Z6
+	VPXORD        Z11, Z7, Z7
+	VPRORD        $0x07, Z4, Z4
+	VPRORD        $0x07, Z5, Z5
+	VPRORD        $0x07, Z6, Z6
+	VPRORD        $0x07, Z7, Z7
+	VPADDD        256(DI), Z0, Z0
+	VPADDD        704(DI), Z1, Z1
+	VPADDD        320(DI), Z2, Z2
+	VPADDD        64(DI), Z3, Z3
+	VPADDD        Z5, Z0, Z0
+	VPADDD        Z6, Z1, Z1
+	VPADDD        Z7, Z2, Z2
+	VPADDD        Z4, Z3, Z3
+	VPXORD        Z0, Z15, Z15
+	VPXORD        Z1, Z12, Z12
+	VPXORD        Z2, Z13, Z13
+	VPXORD        Z3, Z14, Z14
+	VPRORD        $0x10, Z15, Z15
+	VPRORD        $0x10, Z12, Z12
+	VPRORD        $0x10, Z13, Z13
+	VPRORD        $0x10, Z14, Z14
+	VPADDD        Z15, Z10, Z10
+	VPADDD        Z12, Z11, Z11
+	VPADDD        Z13, Z8, Z8
+	VPADDD        Z14, Z9, Z9
+	VPXORD        Z10, Z5, Z5
+	VPXORD        Z11, Z6, Z6
+	VPXORD        Z8, Z7, Z7
+	VPXORD        Z9, Z4, Z4
+	VPRORD        $0x0c, Z5, Z5
+	VPRORD        $0x0c, Z6, Z6
+	VPRORD        $0x0c, Z7, Z7
+	VPRORD        $0x0c, Z4, Z4
+	VPADDD        (DI), Z0, Z0
+	VPADDD        128(DI), Z1, Z1
+	VPADDD        512(DI), Z2, Z2
+	VPADDD        384(DI), Z3, Z3
+	VPADDD        Z5, Z0, Z0
+	VPADDD        Z6, Z1, Z1
+	VPADDD        Z7, Z2, Z2
+	VPADDD        Z4, Z3, Z3
+	VPXORD        Z0, Z15, Z15
+	VPXORD        Z1, Z12, Z12
+	VPXORD        Z2, Z13, Z13
+	VPXORD        Z3, Z14, Z14
+	VPRORD        $0x08, Z15, Z15
+	VPRORD        $0x08, Z12, Z12
+	VPRORD        $0x08, Z13, Z13
+	VPRORD        $0x08, Z14, Z14
+	VPADDD        Z15, Z10, Z10
+	VPADDD        Z12, Z11, Z11
+	VPADDD        Z13, Z8, Z8
+	VPADDD        Z14, Z9, Z9
+	VPXORD        Z10, Z5, Z5
+	VPXORD        Z11, Z6, Z6
+	VPXORD        Z8, Z7, Z7
+	VPXORD        Z9, Z4, Z4
+	VPRORD        $0x07, Z5, Z5
+	VPRORD        $0x07, Z6, Z6
+	VPRORD        $0x07, Z7, Z7
+	VPRORD        $0x07, Z4, Z4
+	VPADDD        768(DI), Z0, Z0
+	VPADDD        576(DI), Z1, Z1
+	VPADDD        960(DI), Z2, Z2
+	VPADDD        896(DI), Z3, Z3
+	VPADDD        Z4, Z0, Z0
+	VPADDD        Z5, Z1, Z1
+	VPADDD        Z6, Z2, Z2
+	VPADDD        Z7, Z3, Z3
+	VPXORD        Z0, Z12, Z12
+	VPXORD        Z1, Z13, Z13
+	VPXORD        Z2, Z14, Z14
+	VPXORD        Z3, Z15, Z15
+	VPRORD        $0x10, Z12, Z12
+	VPRORD        $0x10, Z13, Z13
+	VPRORD        $0x10, Z14, Z14
+	VPRORD        $0x10, Z15, Z15
+	VPADDD        Z12, Z8, Z8
+	VPADDD        Z13, Z9, Z9
+	VPADDD        Z14, Z10, Z10
+	VPADDD        Z15, Z11, Z11
+	VPXORD        Z8, Z4, Z4
+	VPXORD        Z9, Z5, Z5
+	VPXORD        Z10, Z6, Z6
+	VPXORD        Z11, Z7, Z7
+	VPRORD        $0x0c, Z4, Z4
+	VPRORD        $0x0c, Z5, Z5
+	VPRORD        $0x0c, Z6, Z6
+	VPRORD        $0x0c, Z7, Z7
+	VPADDD        832(DI), Z0, Z0
+	VPADDD        704(DI), Z1, Z1
+	VPADDD        640(DI), Z2, Z2
+	VPADDD        512(DI), Z3, Z3
+	VPADDD        Z4, Z0, Z0
+	VPADDD        Z5, Z1, Z1
+	VPADDD        Z6, Z2, Z2
+	VPADDD        Z7, Z3, Z3
+	VPXORD        Z0, Z12, Z12
+	VPXORD        Z1, Z13, Z13
+	VPXORD        Z2, Z14, Z14
+	VPXORD        Z3, Z15, Z15
+	VPRORD        $0x08, Z12, Z12
+	VPRORD        $0x08, Z13, Z13
+	VPRORD        $0x08, Z14, Z14
+	VPRORD        $0x08, Z15, Z15
+	VPADDD        Z12, Z8, Z8
+	VPADDD        Z13, Z9, Z9
+	VPADDD        Z14, Z10, Z10
+	VPADDD        Z15, Z11, Z11
+	VPXORD        Z8, Z4, Z4
+	VPXORD        Z9, Z5, Z5
+	VPXORD        Z10, Z6, Z6
+	VPXORD        Z11, Z7, Z7
+	VPRORD        $0x07, Z4, Z4
+	VPRORD        $0x07, Z5, Z5
+	VPRORD        $0x07, Z6, Z6
+	VPRORD        $0x07, Z7, Z7
+	VPADDD        448(DI), Z0, Z0
+	VPADDD        320(DI), Z1, Z1
+	VPADDD        (DI), Z2, Z2
+	VPADDD        384(DI), Z3, Z3
+	VPADDD        Z5, Z0, Z0
+	VPADDD        Z6, Z1, Z1
+	VPADDD        Z7, Z2, Z2
+	VPADDD        Z4, Z3, Z3
+	VPXORD        Z0, Z15, Z15
+	VPXORD        Z1, Z12, Z12
+	VPXORD        Z2, Z13, Z13
+	VPXORD        Z3, Z14, Z14
+	VPRORD        $0x10, Z15, Z15
+	VPRORD        $0x10, Z12, Z12
+	VPRORD        $0x10, Z13, Z13
+	VPRORD        $0x10, Z14, Z14
+	VPADDD        Z15, Z10, Z10
+	VPADDD        Z12, Z11, Z11
+	VPADDD        Z13, Z8, Z8
+	VPADDD        Z14, Z9, Z9
+	VPXORD        Z10, Z5, Z5
+	VPXORD        Z11, Z6, Z6
+	VPXORD        Z8, Z7, Z7
+	VPXORD        Z9, Z4, Z4
+	VPRORD        $0x0c, Z5, Z5
+	VPRORD        $0x0c, Z6, Z6
+	VPRORD        $0x0c, Z7, Z7
+	VPRORD        $0x0c, Z4, Z4
+	VPADDD        128(DI), Z0, Z0
+	VPADDD        192(DI), Z1, Z1
+	VPADDD        64(DI), Z2, Z2
+	VPADDD        256(DI), Z3, Z3
+	VPADDD        Z5, Z0, Z0
+	VPADDD        Z6, Z1, Z1
+	VPADDD        Z7, Z2, Z2
+	VPADDD        Z4, Z3, Z3
+	VPXORD        Z0, Z15, Z15
+	VPXORD        Z1, Z12, Z12
+	VPXORD        Z2, Z13, Z13
+	VPXORD        Z3, Z14, Z14
+	VPRORD        $0x08, Z15, Z15
+	VPRORD        $0x08, Z12, Z12
+	VPRORD        $0x08, Z13, Z13
+	VPRORD        $0x08, Z14, Z14
+	VPADDD        Z15, Z10, Z10
+	VPADDD        Z12, Z11, Z11
+	VPADDD        Z13, Z8, Z8
+	VPADDD        Z14, Z9, Z9
+	VPXORD        Z10, Z5, Z5
+	VPXORD        Z11, Z6, Z6
+	VPXORD        Z8, Z7, Z7
+	VPXORD        Z9, Z4, Z4
+	VPRORD        $0x07, Z5, Z5
+	VPRORD        $0x07, Z6, Z6
+	VPRORD        $0x07, Z7, Z7
+	VPRORD        $0x07, Z4, Z4
+	VPADDD        576(DI), Z0, Z0
+	VPADDD        704(DI), Z1, Z1
+	VPADDD        512(DI), Z2, Z2
+	VPADDD        960(DI), Z3, Z3
+	VPADDD        Z4, Z0, Z0
+	VPADDD        Z5, Z1, Z1
+	VPADDD        Z6, Z2, Z2
+	VPADDD        Z7, Z3, Z3
+	VPXORD        Z0, Z12, Z12
+	VPXORD        Z1, Z13, Z13
+	VPXORD        Z2, Z14, Z14
+	VPXORD        Z3, Z15, Z15
+	VPRORD        $0x10, Z12, Z12
+	VPRORD        $0x10, Z13, Z13
+	VPRORD        $0x10, Z14, Z14
+	VPRORD        $0x10, Z15, Z15
+	VPADDD        Z12, Z8, Z8
+	VPADDD        Z13, Z9, Z9
+	VPADDD        Z14, Z10, Z10
+	VPADDD        Z15, Z11, Z11
+	VPXORD        Z8, Z4, Z4
+	VPXORD        Z9, Z5, Z5
+	VPXORD        Z10, Z6, Z6
+	VPXORD        Z11, Z7, Z7
+	VPRORD        $0x0c, Z4, Z4
+	VPRORD        $0x0c, Z5, Z5
+	VPRORD        $0x0c, Z6, Z6
+	VPRORD        $0x0c, Z7, Z7
+	VPADDD        896(DI), Z0, Z0
+	VPADDD        320(DI), Z1, Z1
+	VPADDD        768(DI), Z2, Z2
+	VPADDD        64(DI), Z3, Z3
+	VPADDD        Z4, Z0, Z0
+	VPADDD        Z5, Z1, Z1
+	VPADDD        Z6, Z2, Z2
+	VPADDD        Z7, Z3, Z3
+	VPXORD        Z0, Z12, Z12
+	VPXORD        Z1, Z13, Z13
+	VPXORD        Z2, Z14, Z14
+	VPXORD        Z3, Z15, Z15
+	VPRORD        $0x08, Z12, Z12
+	VPRORD        $0x08, Z13, Z13
+	VPRORD        $0x08, Z14, Z14
+	VPRORD        $0x08, Z15, Z15
+	VPADDD        Z12, Z8, Z8
+	VPADDD        Z13, Z9, Z9
+	VPADDD        Z14, Z10, Z10
+	VPADDD        Z15, Z11, Z11
+	VPXORD        Z8, Z4, Z4
+	VPXORD        Z9, Z5, Z5
+	VPXORD        Z10, Z6, Z6
+	VPXORD        Z11, Z7, Z7
+	VPRORD        $0x07, Z4, Z4
+	VPRORD        $0x07, Z5, Z5
+	VPRORD        $0x07, Z6, Z6
+	VPRORD        $0x07, Z7, Z7
+	VPADDD        832(DI), Z0, Z0
+	VPADDD        (DI), Z1, Z1
+	VPADDD        128(DI), Z2, Z2
+	VPADDD        256(DI), Z3, Z3
+	VPADDD        Z5, Z0, Z0
+	VPADDD        Z6, Z1, Z1
+	VPADDD        Z7, Z2, Z2
+	VPADDD        Z4, Z3, Z3
+	VPXORD        Z0, Z15, Z15
+	VPXORD        Z1, Z12, Z12
+	VPXORD        Z2, Z13, Z13
+	VPXORD        Z3, Z14, Z14
+	VPRORD        $0x10, Z15, Z15
+	VPRORD        $0x10, Z12, Z12
+	VPRORD        $0x10, Z13, Z13
+	VPRORD        $0x10, Z14, Z14
+	VPADDD        Z15, Z10, Z10
+	VPADDD        Z12, Z11, Z11
+	VPADDD        Z13, Z8, Z8
+	VPADDD        Z14, Z9, Z9
+	VPXORD        Z10, Z5, Z5
+	VPXORD        Z11, Z6, Z6
+	VPXORD        Z8, Z7, Z7
+	VPXORD        Z9, Z4, Z4
+	VPRORD        $0x0c, Z5, Z5
+	VPRORD        $0x0c, Z6, Z6
+	VPRORD        $0x0c, Z7, Z7
+	VPRORD        $0x0c, Z4, Z4
+	VPADDD        192(DI), Z0, Z0
+	VPADDD        640(DI), Z1, Z1
+	VPADDD        384(DI), Z2, Z2
+	VPADDD        448(DI), Z3, Z3
+	VPADDD        Z5, Z0, Z0
+	VPADDD        Z6, Z1, Z1
+	VPADDD        Z7, Z2, Z2
+	VPADDD        Z4, Z3, Z3
+	VPXORD        Z0, Z15, Z15
+	VPXORD        Z1, Z12, Z12
+	VPXORD        Z2, Z13, Z13
+	VPXORD        Z3, Z14, Z14
+	VPRORD        $0x08, Z15, Z15
+	VPRORD        $0x08, Z12, Z12
+	VPRORD        $0x08, Z13, Z13
+	VPRORD        $0x08, Z14, Z14
+	VPADDD        Z15, Z10, Z10
+	VPADDD        Z12, Z11, Z11
+	VPADDD        Z13, Z8, Z8
+	VPADDD        Z14, Z9, Z9
+	VPXORD        Z10, Z5, Z5
+	VPXORD        Z11, Z6, Z6
+	VPXORD        Z8, Z7, Z7
+	VPXORD        Z9, Z4, Z4
+	VPRORD        $0x07, Z5, Z5
+	VPRORD        $0x07, Z6, Z6
+	VPRORD        $0x07, Z7, Z7
+	VPRORD        $0x07, Z4, Z4
+	VPADDD        704(DI), Z0, Z0
+	VPADDD        320(DI), Z1, Z1
+	VPADDD        64(DI), Z2, Z2
+	VPADDD        512(DI), Z3, Z3
+	VPADDD        Z4, Z0, Z0
+	VPADDD        Z5, Z1, Z1
+	VPADDD        Z6, Z2, Z2
+	VPADDD        Z7, Z3, Z3
+	VPXORD        Z0, Z12, Z12
+	VPXORD        Z1, Z13, Z13
+	VPXORD        Z2, Z14, Z14
+	VPXORD        Z3, Z15, Z15
+	VPRORD        $0x10, Z12, Z12
+	VPRORD        $0x10, Z13, Z13
+	VPRORD        $0x10, Z14, Z14
+	VPRORD        $0x10, Z15, Z15
+	VPADDD        Z12, Z8, Z8
+	VPADDD        Z13, Z9, Z9
+	VPADDD        Z14, Z10, Z10
+	VPADDD        Z15, Z11, Z11
+	VPXORD        Z8, Z4, Z4
+	VPXORD        Z9, Z5, Z5
+	VPXORD        Z10, Z6, Z6
+	VPXORD        Z11, Z7, Z7
+	VPRORD        $0x0c, Z4, Z4
+	VPRORD        $0x0c, Z5, Z5
+	VPRORD        $0x0c, Z6, Z6
+	VPRORD        $0x0c, Z7, Z7
+	VPADDD        960(DI), Z0, Z0
+	VPADDD        (DI), Z1, Z1
+	VPADDD        576(DI), Z2, Z2
+	VPADDD        384(DI), Z3, Z3
+	VPADDD        Z4, Z0, Z0
+	VPADDD        Z5, Z1, Z1
+	VPADDD        Z6, Z2, Z2
+	VPADDD        Z7, Z3, Z3
+	VPXORD        Z0, Z12, Z12
+	VPXORD        Z1, Z13, Z13
+	VPXORD        Z2, Z14, Z14
+	VPXORD        Z3, Z15, Z15
+	VPRORD        $0x08, Z12, Z12
+	VPRORD        $0x08, Z13, Z13
+	VPRORD        $0x08, Z14, Z14
+	VPRORD        $0x08, Z15, Z15
+	VPADDD        Z12, Z8, Z8
+	VPADDD        Z13, Z9, Z9
+	VPADDD        Z14, Z10, Z10
+	VPADDD        Z15, Z11, Z11
+	VPXORD        Z8, Z4, Z4
+	VPXORD        Z9, Z5, Z5
+	VPXORD        Z10, Z6, Z6
+	VPXORD        Z11, Z7, Z7
+	VPRORD        $0x07, Z4, Z4
+	VPRORD        $0x07, Z5, Z5
+	VPRORD        $0x07, Z6, Z6
+	VPRORD        $0x07, Z7, Z7
+	VPADDD        896(DI), Z0, Z0
+	VPADDD        128(DI), Z1, Z1
+	VPADDD        192(DI), Z2, Z2
+	VPADDD        448(DI), Z3, Z3
+	VPADDD        Z5, Z0, Z0
+	VPADDD        Z6, Z1, Z1
+	VPADDD        Z7, Z2, Z2
+	VPADDD        Z4, Z3, Z3
+	VPXORD        Z0, Z15, Z15
+	VPXORD        Z1, Z12, Z12
+	VPXORD        Z2, Z13, Z13
+	VPXORD        Z3, Z14, Z14
+	VPRORD        $0x10, Z15, Z15
+	VPRORD        $0x10, Z12, Z12
+	VPRORD        $0x10, Z13, Z13
+	VPRORD        $0x10, Z14, Z14
+	VPADDD        Z15, Z10, Z10
+	VPADDD        Z12, Z11, Z11
+	VPADDD        Z13, Z8, Z8
+	VPADDD        Z14, Z9, Z9
+	VPXORD        Z10, Z5, Z5
+	VPXORD        Z11, Z6, Z6
+	VPXORD        Z8, Z7, Z7
+	VPXORD        Z9, Z4, Z4
+	VPRORD        $0x0c, Z5, Z5
+	VPRORD        $0x0c, Z6, Z6
+	VPRORD        $0x0c, Z7, Z7
+	VPRORD        $0x0c, Z4, Z4
+	VPADDD        640(DI), Z0, Z0
+	VPADDD        768(DI), Z1, Z1
+	VPADDD        256(DI), Z2, Z2
+	VPADDD        832(DI), Z3, Z3
+	VPADDD        Z5, Z0, Z0
+	VPADDD        Z6, Z1, Z1
+	VPADDD        Z7, Z2, Z2
+	VPADDD        Z4, Z3, Z3
+	VPXORD        Z0, Z15, Z15
+	VPXORD        Z1, Z12, Z12
+	VPXORD        Z2, Z13, Z13
+	VPXORD        Z3, Z14, Z14
+	VPRORD        $0x08, Z15, Z15
+	VPRORD        $0x08, Z12, Z12
+	VPRORD        $0x08, Z13, Z13
+	VPRORD        $0x08, Z14, Z14
+	VPADDD        Z15, Z10, Z10
+	VPADDD        Z12, Z11, Z11
+	VPADDD        Z13, Z8, Z8
+	VPADDD        Z14, Z9, Z9
+	VPXORD        Z10, Z5, Z5
+	VPXORD        Z11, Z6, Z6
+	VPXORD        Z8, Z7, Z7
+	VPXORD        Z9, Z4, Z4
+	VPRORD        $0x07, Z5, Z5
+	VPRORD        $0x07, Z6, Z6
+	VPRORD        $0x07, Z7, Z7
+	VPRORD        $0x07, Z4, Z4
+	VPXORD        Z8, Z0, Z0
+	VMOVDQU32     Z0, 1024(DI)
+	VPXORD        Z9, Z1, Z1
+	VMOVDQU32     Z1, 1088(DI)
+	VPXORD        Z10, Z2, Z2
+	VMOVDQU32     Z2, 1152(DI)
+	VPXORD        Z11, Z3, Z3
+	VMOVDQU32     Z3, 1216(DI)
+	VPXORD        Z12, Z4, Z4
+	VMOVDQU32     Z4, 1280(DI)
+	VPXORD        Z13, Z5, Z5
+	VMOVDQU32     Z5, 1344(DI)
+	VPXORD        Z14, Z6, Z6
+	VMOVDQU32     Z6, 1408(DI)
+	VPXORD        Z15, Z7, Z7
+	VMOVDQU32     Z7, 1472(DI)
+	ADDQ          $0x40, R9
+	MOVL          CX, DX
+	DECQ          BX
+	JNZ           hashManyAVX512x16_block
+	MOVQ          out+48(FP), AX
+	VPUNPCKLDQ    Z1, Z0, Z16
+	VPUNPCKHDQ    Z1, Z0, Z17
+	VPUNPCKLDQ    Z3, Z2, Z18
+	VPUNPCKHDQ    Z3, Z2, Z19
+	VPUNPCKLQDQ   Z18, Z16, Z0
+	VPUNPCKHQDQ   Z18, Z16, Z1
+	VPUNPCKLQDQ   Z19, Z17, Z2
+	VPUNPCKHQDQ   Z19, Z17, Z3
+	VPUNPCKLDQ    Z5, Z4, Z20
+	VPUNPCKHDQ    Z5, Z4, Z21
+	VPUNPCKLDQ    Z7, Z6, Z22
+	VPUNPCKHDQ    Z7, Z6, Z23
+	VPUNPCKLQDQ   Z22, Z20, Z4
+	VPUNPCKHQDQ   Z22, Z20, Z5
+	VPUNPCKLQDQ   Z23, Z21, Z6
+	VPUNPCKHQDQ   Z23, Z21, Z7
+	VEXTRACTI32X4 $0x00, Z0, (AX)
+	VEXTRACTI32X4 $0x00, Z4, 16(AX)
+	VEXTRACTI32X4 $0x01, Z0, 128(AX)
+	VEXTRACTI32X4 $0x01, Z4, 144(AX)
+	VEXTRACTI32X4 $0x02, Z0, 256(AX)
+	VEXTRACTI32X4 $0x02, Z4, 272(AX)
+	VEXTRACTI32X4 $0x03, Z0, 384(AX)
+	VEXTRACTI32X4 $0x03, Z4, 400(AX)
+	VEXTRACTI32X4 $0x00, Z1, 32(AX)
+	VEXTRACTI32X4 $0x00, Z5, 48(AX)
+	VEXTRACTI32X4 $0x01, Z1, 160(AX)
+	VEXTRACTI32X4 $0x01, Z5, 176(AX)
+	VEXTRACTI32X4 $0x02, Z1, 288(AX)
+	VEXTRACTI32X4 $0x02, Z5, 304(AX)
+	VEXTRACTI32X4 $0x03, Z1, 416(AX)
+	VEXTRACTI32X4 $0x03, Z5, 432(AX)
+	VEXTRACTI32X4 $0x00, Z2, 64(AX)
+	VEXTRACTI32X4 $0x00, Z6, 80(AX)
+	VEXTRACTI32X4 $0x01, Z2, 192(AX)
+	VEXTRACTI32X4 $0x01, Z6, 208(AX)
+	VEXTRACTI32X4 $0x02, Z2, 320(AX)
+	VEXTRACTI32X4 $0x02, Z6, 336(AX)
+	VEXTRACTI32X4 $0x03, Z2, 448(AX)
+	VEXTRACTI32X4 $0x03, Z6, 464(AX)
+	VEXTRACTI32X4 $0x00, Z3, 96(AX)
+	VEXTRACTI32X4 $0x00, Z7, 112(AX)
+	VEXTRACTI32X4 $0x01, Z3, 224(AX)
+	VEXTRACTI32X4 $0x01, Z7, 240(AX)
+	VEXTRACTI32X4 $0x02, Z3, 352(AX)
+	VEXTRACTI32X4 $0x02, Z7, 368(AX)
+	VEXTRACTI32X4 $0x03, Z3, 480(AX)
+	VEXTRACTI32X4 $0x03, Z7, 496(AX)
+	VZEROUPPER
+	RET

@@ -58,3 +58,8 @@ func hashManyAVX512(inputs *[8]*byte, blocks uint64, key *[8]uint32, counters *[
 //
 //go:noescape
 func hashManyAVX512x4(inputs *[4]*byte, blocks uint64, key *[8]uint32, counters *[8]uint32, flags uint32, flagsStart uint32, flagsEnd uint32, out *[4][8]uint32)
+
+// hashManyAVX512x16 hashes one input per lane; see hashMany in the generator.
+//
+//go:noescape
+func hashManyAVX512x16(inputs *[16]*byte, blocks uint64, key *[8]uint32, counters *[32]uint32, flags uint32, flagsStart uint32, flagsEnd uint32, out *[16][8]uint32)

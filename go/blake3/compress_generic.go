@@ -68,19 +68,7 @@ func g(v *[16]uint32, a, b, c, d int, mx, my uint32) {
 // counterpart of the transposed SIMD kernels (see lanes.go).
 func hashManyGeneric(j *laneJob, blocks int, key *[8]uint32, flags, flagsStart, flagsEnd uint32, out *[maxLanes][8]uint32) {
 	for l := 0; l < j.n; l++ {
-		cv := *key
-		in := j.inputs[l]
-		for b := 0; b < blocks; b++ {
-			f := flags
-			if b == 0 {
-				f |= flagsStart
-			}
-			if b == blocks-1 {
-				f |= flagsEnd
-			}
-			compressCV(&cv, (*[BlockSize]byte)(in[b*BlockSize:]), j.counters[l], BlockSize, f)
-		}
-		out[l] = cv
+		out[l] = hashLane(j.inputs[l], j.counters[l], blocks, key, flags, flagsStart, flagsEnd)
 	}
 }
 

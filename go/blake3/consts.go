@@ -8,12 +8,14 @@ const (
 	// KeySize is the size of the key NewKeyed expects.
 	KeySize = 32
 
-	// maxLanes is the widest kernel (AVX2, eight 32-bit lanes); the hasher
-	// buffers this many chunks so that writes of any size reach it.
-	maxLanes = 8
+	// maxLanes is the widest kernel (AVX-512, sixteen 32-bit lanes); the
+	// hasher buffers this many chunks so that writes of any size reach it.
+	// Narrower CPUs run a full set of lanes as two or four kernel calls.
+	maxLanes = 16
 	bufSize  = maxLanes * ChunkSize
 	// maxSubtreeChunks bounds the subtree hashed in one piece from a large
-	// write: 64 chunk CVs give eight full parent batches on the first level.
+	// write: 64 chunk CVs give two full batches of 16 parents on the first
+	// level.
 	maxSubtreeChunks = 64
 	// maxDepth is the CV stack depth for 2^64 bytes of input.
 	maxDepth = 54

@@ -55,57 +55,65 @@ func compressBlocks(cv *[8]uint32, data []byte, counter uint64, flags, flagsStar
 	compressBlocksGeneric(cv, data, counter, flags, flagsStart)
 }
 
-// hashMany runs j's lanes through the widest kernel that is not mostly idle:
-// eight YMM lanes for five to eight lanes, four XMM lanes below, and the
-// single compression for one lane. The AVX-512VL kernels take precedence
-// over AVX2/AVX (VEX) over SSE4.1.
+// hashMany hashes j's lanes in groups, each through the widest kernel that
+// is not mostly idle: 16 ZMM lanes (AVX-512) for more than eight lanes, 8
+// YMM lanes for more than four, 4 XMM lanes for more than one (AVX-512VL
+// before AVX2/AVX before SSE4.1), and the one-block compression for a
+// single lane.
 func hashMany(j *laneJob, blocks int, key *[8]uint32, flags, flagsStart, flagsEnd uint32, out *[maxLanes][8]uint32) {
-	switch {
-	case useAVX2 && j.n > 4:
-		var in [8]*byte
-		var ctr [16]uint32
-		for l := 0; l < 8; l++ {
-			// Idle lanes rehash lane 0; their output is ignored.
-			src := l
-			if l >= j.n {
-				src = 0
+	nb := uint64(blocks)
+	for first := 0; first < j.n; {
+		switch n := j.n - first; {
+		case useAVX512 && n > 8:
+			in, ctr := laneArgs(j, first, 16)
+			var o [16][8]uint32
+			hashManyAVX512x16(&in, nb, key, &ctr, flags, flagsStart, flagsEnd, &o)
+			first += copy(out[first:j.n], o[:])
+		case useAVX2 && n > 4:
+			all, allCtr := laneArgs(j, first, 8)
+			in, ctr := (*[8]*byte)(all[:]), (*[16]uint32)(allCtr[:])
+			var o [8][8]uint32
+			if useAVX512 {
+				hashManyAVX512(in, nb, key, ctr, flags, flagsStart, flagsEnd, &o)
+			} else {
+				hashManyAVX2(in, nb, key, ctr, flags, flagsStart, flagsEnd, &o)
 			}
-			in[l] = &j.inputs[src][0]
-			ctr[l] = uint32(j.counters[src])
-			ctr[8+l] = uint32(j.counters[src] >> 32)
-		}
-		if useAVX512 {
-			hashManyAVX512(&in, uint64(blocks), key, &ctr, flags, flagsStart, flagsEnd, out)
-		} else {
-			hashManyAVX2(&in, uint64(blocks), key, &ctr, flags, flagsStart, flagsEnd, out)
-		}
-	case useSSE41 && j.n > 1:
-		for first := 0; first < j.n; first += 4 {
-			var in [4]*byte
-			var ctr [8]uint32
-			for l := 0; l < 4; l++ {
-				src := first + l
-				if src >= j.n {
-					src = first
-				}
-				in[l] = &j.inputs[src][0]
-				ctr[l] = uint32(j.counters[src])
-				ctr[4+l] = uint32(j.counters[src] >> 32)
-			}
+			first += copy(out[first:j.n], o[:])
+		case useSSE41 && n > 1:
+			all, allCtr := laneArgs(j, first, 4)
+			in, ctr := (*[4]*byte)(all[:]), (*[8]uint32)(allCtr[:])
 			var o [4][8]uint32
 			switch {
 			case useAVX512:
-				hashManyAVX512x4(&in, uint64(blocks), key, &ctr, flags, flagsStart, flagsEnd, &o)
+				hashManyAVX512x4(in, nb, key, ctr, flags, flagsStart, flagsEnd, &o)
 			case useAVX2:
-				hashManyAVX(&in, uint64(blocks), key, &ctr, flags, flagsStart, flagsEnd, &o)
+				hashManyAVX(in, nb, key, ctr, flags, flagsStart, flagsEnd, &o)
 			default:
-				hashManySSE41(&in, uint64(blocks), key, &ctr, flags, flagsStart, flagsEnd, &o)
+				hashManySSE41(in, nb, key, ctr, flags, flagsStart, flagsEnd, &o)
 			}
-			for l := 0; l < 4 && first+l < j.n; l++ {
-				out[first+l] = o[l]
-			}
+			first += copy(out[first:j.n], o[:])
+		default:
+			out[first] = hashLane(j.inputs[first], j.counters[first], blocks, key, flags, flagsStart, flagsEnd)
+			first++
 		}
-	default:
-		hashManyGeneric(j, blocks, key, flags, flagsStart, flagsEnd, out)
 	}
+}
+
+// laneArgs returns the arguments of a w-lane kernel for the lanes of j
+// starting at first: the input pointers in in[:w] and the counters in
+// ctr[:2*w] (the low words of all lanes, then the high words). Lanes past
+// j.n rehash lane first; their output is dropped. (Returned by value: filled
+// through a parameter, they would make escape analysis move j's inputs to
+// the heap.)
+func laneArgs(j *laneJob, first, w int) (in [16]*byte, ctr [32]uint32) {
+	for l := 0; l < w; l++ {
+		src := first + l
+		if src >= j.n {
+			src = first
+		}
+		in[l] = &j.inputs[src][0]
+		ctr[l] = uint32(j.counters[src])
+		ctr[w+l] = uint32(j.counters[src] >> 32)
+	}
+	return in, ctr
 }

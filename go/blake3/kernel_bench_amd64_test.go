@@ -58,6 +58,18 @@ func BenchmarkKernelHashMany(b *testing.B) {
 			hashManyAVX512(&in8, 16, &iv, &ctr, 0, 1, 2, &out)
 		}
 	})
+	b.Run("avx512x16", func(b *testing.B) {
+		if !useAVX512 {
+			b.Skip("no AVX-512")
+		}
+		in16 := [16]*byte(append(in8[:], in8[:]...))
+		var ctr16 [32]uint32
+		var out16 [16][8]uint32
+		b.SetBytes(16 * ChunkSize)
+		for i := 0; i < b.N; i++ {
+			hashManyAVX512x16(&in16, 16, &iv, &ctr16, 0, 1, 2, &out16)
+		}
+	})
 	b.Run("avx512x4", func(b *testing.B) {
 		if !useAVX512 {
 			b.Skip("no AVX-512VL")

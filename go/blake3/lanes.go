@@ -13,6 +13,20 @@ type laneJob struct {
 	n        int
 }
 
+// hashLane returns the chaining value of one lane: the blocks full blocks
+// of in with one counter, the first with flagsStart and the last with
+// flagsEnd added to flags.
+func hashLane(in []byte, counter uint64, blocks int, key *[8]uint32, flags, flagsStart, flagsEnd uint32) [8]uint32 {
+	cv := *key
+	last := (blocks - 1) * BlockSize
+	if blocks > 1 {
+		compressBlocks(&cv, in[:last], counter, flags, flagsStart)
+		flagsStart = 0
+	}
+	compressCV(&cv, (*[BlockSize]byte)(in[last:]), counter, BlockSize, flags|flagsStart|flagsEnd)
+	return cv
+}
+
 // hashChunkLanes writes the chaining values of j.n full chunks to out.
 func hashChunkLanes(j *laneJob, key *[8]uint32, flags uint32, out *[maxLanes][8]uint32) {
 	hashMany(j, ChunkSize/BlockSize, key, flags, flagChunkStart, flagChunkEnd, out)

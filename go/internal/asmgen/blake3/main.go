@@ -61,6 +61,7 @@ func main() {
 	compressBlocksAVX512()
 	hashManyAVX512()
 	hashManyAVX512x4()
+	hashManyAVX512x16()
 	Generate()
 }
 
@@ -431,6 +432,23 @@ var (
 	avx512x4 = evexOps(vexOps(16, [16]VecPhysical{X0, X1, X2, X3, X4, X5, X6, X7, X8, X9, X10, X11, X12, X13, X14, X15}))
 )
 
+// avx512x16 is the 16-lane kernel on ZMM registers (AVX-512F). Its
+// transposes use ZMM16-ZMM31 as temporaries.
+var avx512x16 = vecOps{
+	width: 64,
+	vex:   true,
+	evex:  true,
+	regs:  [16]VecPhysical{Z0, Z1, Z2, Z3, Z4, Z5, Z6, Z7, Z8, Z9, Z10, Z11, Z12, Z13, Z14, Z15},
+	add:   func(s Op, d VecPhysical) { VPADDD(s, d, d) },
+	xor:   func(s Op, d VecPhysical) { VPXORD(s, d, d) },
+	rotr:  func(n int, d, _ VecPhysical) { VPRORD(U8(n), d, d) },
+	load:  func(s Mem, d VecPhysical) { VMOVDQU32(s, d) },
+	store: func(s VecPhysical, d Mem) { VMOVDQU32(s, d) },
+	bcast: func(s GPPhysical, d VecPhysical) { VPBROADCASTD(s.As32(), d) },
+}
+
+var zmmHigh = []VecPhysical{Z16, Z17, Z18, Z19, Z20, Z21, Z22, Z23, Z24, Z25, Z26, Z27, Z28, Z29, Z30, Z31}
+
 func evexOps(ops vecOps) vecOps {
 	ops.evex = true
 	ops.rotr = func(n int, d, _ VecPhysical) { VPRORD(U8(n), d, d) }
@@ -466,21 +484,25 @@ type frame struct {
 	width int
 }
 
-func (f frame) msg(i int) Mem  { return Mem{Base: f.base, Disp: f.width * i} }
-func (f frame) cv(i int) Mem   { return Mem{Base: f.base, Disp: f.width * (16 + i)} }
-func (f frame) ctrLo() Mem     { return Mem{Base: f.base, Disp: f.width * 24} }
-func (f frame) ctrHi() Mem     { return Mem{Base: f.base, Disp: f.width * 25} }
-func (f frame) spill() Mem     { return Mem{Base: f.base, Disp: f.width * 26} }
-func (f frame) rot16() Mem     { return Mem{Base: f.base, Disp: f.width * 27} }
-func (f frame) rot8() Mem      { return Mem{Base: f.base, Disp: f.width * 28} }
-func (f frame) iv(i int) Mem   { return Mem{Base: f.base, Disp: f.width * (29 + i)} }
-func (f frame) blockLen() Mem  { return Mem{Base: f.base, Disp: f.width * 33} }
-func frameSize(width int) int  { return width*34 + 32 }
+func (f frame) msg(i int) Mem { return Mem{Base: f.base, Disp: f.width * i} }
+func (f frame) cv(i int) Mem  { return Mem{Base: f.base, Disp: f.width * (16 + i)} }
+func (f frame) ctrLo() Mem    { return Mem{Base: f.base, Disp: f.width * 24} }
+func (f frame) ctrHi() Mem    { return Mem{Base: f.base, Disp: f.width * 25} }
+func (f frame) spill() Mem    { return Mem{Base: f.base, Disp: f.width * 26} }
+func (f frame) rot16() Mem    { return Mem{Base: f.base, Disp: f.width * 27} }
+func (f frame) rot8() Mem     { return Mem{Base: f.base, Disp: f.width * 28} }
+func (f frame) iv(i int) Mem  { return Mem{Base: f.base, Disp: f.width * (29 + i)} }
+func (f frame) blockLen() Mem { return Mem{Base: f.base, Disp: f.width * 33} }
+func frameSize(width int) int { return width*34 + frameAlign(width) }
+
+// frameAlign keeps full-width stack accesses within one cache line.
+func frameAlign(width int) int { return max(width, 32) }
 func hashManySSE41()           { hashMany("hashManySSE41", sse, 4) }
 func hashManyAVX2()            { hashMany("hashManyAVX2", avx2, 8) }
 func hashManyAVX()             { hashMany("hashManyAVX", avx, 4) }
 func hashManyAVX512()          { hashMany("hashManyAVX512", avx512, 8) }
 func hashManyAVX512x4()        { hashMany("hashManyAVX512x4", avx512x4, 4) }
+func hashManyAVX512x16()       { hashMany("hashManyAVX512x16", avx512x16, 16) }
 func lanesOf(ops vecOps) int   { return ops.width / 4 }
 func laneReg(i int) GPPhysical { return []GPPhysical{R8, R9, R10, R11, R12, R13, R14, R15}[i] }
 func sigName(lanes int) string {
@@ -498,12 +520,21 @@ func hashMany(name string, ops vecOps, lanes int) {
 	local := AllocLocal(frameSize(ops.width))
 	f := frame{base: RDI, width: ops.width}
 	LEAQ(local, RDI)
-	ADDQ(U8(31), RDI)
-	ANDQ(I8(-32), RDI)
+	ADDQ(U8(frameAlign(ops.width)-1), RDI)
+	ANDQ(I8(-frameAlign(ops.width)), RDI)
 
-	inputs := Load(Param("inputs"), RAX)
-	for l := 0; l < lanes; l++ {
-		MOVQ(Mem{Base: inputs, Disp: 8 * l}, laneReg(l))
+	// Up to eight lanes keep their input pointers in R8-R15, advanced
+	// block by block. Sixteen lanes have too few registers: they load each
+	// pointer from inputs (kept in R8) and add the offset in R9.
+	wide := lanes > 8
+	if wide {
+		Load(Param("inputs"), R8)
+		XORQ(R9, R9)
+	} else {
+		inputs := Load(Param("inputs"), RAX)
+		for l := 0; l < lanes; l++ {
+			MOVQ(Mem{Base: inputs, Disp: 8 * l}, laneReg(l))
+		}
 	}
 	Load(Param("blocks"), RBX)
 	v := ops.regs
@@ -547,10 +578,19 @@ func hashMany(name string, ops vecOps, lanes int) {
 	// Transpose the message: word k of every lane into f.msg(k).
 	wordsPerLoad := ops.width / 4
 	for part := 0; part < 16/wordsPerLoad; part++ {
-		for l := 0; l < lanes; l++ {
-			ops.load(Mem{Base: laneReg(l), Disp: ops.width * part}, v[l])
+		var out []VecPhysical
+		if wide {
+			for l := 0; l < lanes; l++ {
+				MOVQ(Mem{Base: R8, Disp: 8 * l}, R10)
+				ops.load(Mem{Base: R10, Index: R9, Scale: 1}, v[l])
+			}
+			out = transpose16(v[:], zmmHigh)
+		} else {
+			for l := 0; l < lanes; l++ {
+				ops.load(Mem{Base: laneReg(l), Disp: ops.width * part}, v[l])
+			}
+			out = transpose(ops, v[:lanes], v[lanes:2*lanes])
 		}
-		out := transpose(ops, v[:lanes], v[lanes:2*lanes])
 		for k, r := range out {
 			ops.store(r, f.msg(part*wordsPerLoad+k))
 		}
@@ -584,8 +624,12 @@ func hashMany(name string, ops vecOps, lanes int) {
 		ops.xor(v[i+8], v[i])
 		ops.store(v[i], f.cv(i))
 	}
-	for l := 0; l < lanes; l++ {
-		ADDQ(U8(64), laneReg(l))
+	if wide {
+		ADDQ(U8(64), R9)
+	} else {
+		for l := 0; l < lanes; l++ {
+			ADDQ(U8(64), laneReg(l))
+		}
 	}
 	MOVL(ECX, EDX)
 	DECQ(RBX)
@@ -593,6 +637,12 @@ func hashMany(name string, ops vecOps, lanes int) {
 
 	// v[0..7] hold the final chaining values, word-major: transpose to lanes.
 	out := Load(Param("out"), RAX)
+	if wide {
+		storeLanes16(v[:8], out)
+		VZEROUPPER()
+		RET()
+		return
+	}
 	perLoad := ops.width / 4
 	for part := 0; part < 8/perLoad; part++ {
 		res := transpose(ops, v[part*perLoad:(part+1)*perLoad], v[8:8+perLoad])
@@ -641,6 +691,47 @@ func halfG(ops vecOps, f frame, a, b, c, d [4]VecPhysical, m [4]int, dRot int, d
 	}
 	if !ops.evex {
 		ops.load(f.spill(), tmp)
+	}
+}
+
+// transpose16 transposes the 16x16 matrix of 32-bit words in rows (ZMM)
+// with the 16 temporaries tmp, in place: afterwards rows[k] holds word k of
+// every input row. First a 4x4 transpose inside each 128-bit lane of each
+// group of four rows, then a 4x4 transpose of 128-bit lanes across the
+// groups.
+func transpose16(rows, tmp []VecPhysical) []VecPhysical {
+	for g := 0; g < 4; g++ {
+		transpose(avx512x16, rows[4*g:4*g+4], tmp[4*g:4*g+4])
+	}
+	// rows[4g+i] lane j now holds word 4j+i of rows 4g..4g+3.
+	const even, odd = 0x88, 0xDD // 128-bit lanes 0,2 / 1,3 of each source
+	for i := 0; i < 4; i++ {
+		a, b, c, d := rows[i], rows[4+i], rows[8+i], rows[12+i]
+		abLo, abHi, cdLo, cdHi := tmp[4*i], tmp[4*i+1], tmp[4*i+2], tmp[4*i+3]
+		VSHUFI32X4(U8(even), b, a, abLo) // a0 a2 b0 b2
+		VSHUFI32X4(U8(odd), b, a, abHi)  // a1 a3 b1 b3
+		VSHUFI32X4(U8(even), d, c, cdLo)
+		VSHUFI32X4(U8(odd), d, c, cdHi)
+		VSHUFI32X4(U8(even), cdLo, abLo, a) // a0 b0 c0 d0: word i
+		VSHUFI32X4(U8(even), cdHi, abHi, b) // word 4+i
+		VSHUFI32X4(U8(odd), cdLo, abLo, c)  // word 8+i
+		VSHUFI32X4(U8(odd), cdHi, abHi, d)  // word 12+i
+	}
+	return rows
+}
+
+// storeLanes16 writes the 16 lanes of the word-major chaining values cv
+// (8 ZMM registers) to out lane by lane: a 4x4 transpose inside each
+// 128-bit lane of words 0-3 and of words 4-7, then 16-byte stores.
+func storeLanes16(cv []VecPhysical, out Register) {
+	transpose(avx512x16, cv[0:4], zmmHigh[0:4])
+	transpose(avx512x16, cv[4:8], zmmHigh[4:8])
+	// cv[i] lane j holds words 0-3 of lane 4j+i, cv[4+i] its words 4-7.
+	for i := 0; i < 4; i++ {
+		for j := 0; j < 4; j++ {
+			VEXTRACTI32X4(U8(j), cv[i], Mem{Base: out, Disp: 32 * (4*j + i)})
+			VEXTRACTI32X4(U8(j), cv[4+i], Mem{Base: out, Disp: 32*(4*j+i) + 16})
+		}
 	}
 }
 
