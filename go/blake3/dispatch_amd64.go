@@ -11,8 +11,8 @@ import "golang.org/x/sys/cpu"
 var (
 	useSSE41 = cpu.X86.HasSSE41
 	useAVX2  = cpu.X86.HasAVX2 && cpu.X86.HasSSE41
-	// AVX-512VL gives the XMM and YMM kernels a one-instruction rotation;
-	// no ZMM register is used.
+	// AVX-512VL gives the XMM and YMM kernels a one-instruction rotation,
+	// AVX-512F the 16-lane ZMM kernel (cpu checks that the OS saves ZMM).
 	useAVX512 = useAVX2 && cpu.X86.HasAVX512F && cpu.X86.HasAVX512VL
 )
 
@@ -47,19 +47,18 @@ func compressBlocks(cv *[8]uint32, data []byte, counter uint64, flags, flagsStar
 	switch {
 	case useAVX512:
 		compressBlocksAVX512(cv, &data[0], uint64(len(data)/BlockSize), counter, flags, flagsStart)
-		return
 	case useSSE41:
 		compressBlocksSSE41(cv, &data[0], uint64(len(data)/BlockSize), counter, flags, flagsStart)
-		return
+	default:
+		compressBlocksGeneric(cv, data, counter, flags, flagsStart)
 	}
-	compressBlocksGeneric(cv, data, counter, flags, flagsStart)
 }
 
 // hashMany hashes j's lanes in groups, each through the widest kernel that
 // is not mostly idle: 16 ZMM lanes (AVX-512) for more than eight lanes, 8
 // YMM lanes for more than four, 4 XMM lanes for more than one (AVX-512VL
-// before AVX2/AVX before SSE4.1), and the one-block compression for a
-// single lane.
+// before AVX2/AVX before SSE4.1), and a single lane through the
+// sequential-block loop (hashLane).
 func hashMany(j *laneJob, blocks int, key *[8]uint32, flags, flagsStart, flagsEnd uint32, out *[maxLanes][8]uint32) {
 	nb := uint64(blocks)
 	for first := 0; first < j.n; {

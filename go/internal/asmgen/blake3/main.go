@@ -1,7 +1,8 @@
 // Command blake3 generates the amd64 assembly of package blake3: a
-// single-block SSE4.1 compression and transposed many-lane kernels (4 lanes
-// with SSE4.1, 8 lanes with AVX2) that hash one input per lane, each with its
-// own counter. Run it through go generate in package blake3.
+// single-block compression (SSE4.1, and AVX-512VL) and transposed many-lane
+// kernels (4 lanes with SSE4.1, 8 lanes with AVX2; 4, 8 and 16 lanes with
+// AVX-512) that hash one input per lane, each with its own counter. Run it
+// through go generate in package blake3.
 package main
 
 import (
