@@ -1490,9 +1490,9 @@ compressBlocksSSE41_loop:
 	MOVOU   X1, 16(AX)
 	RET
 
-// func hashManySSE41(inputs *[4]*byte, blocks uint64, key *[8]uint32, counters *[8]uint32, flags uint32, flagsStart uint32, flagsEnd uint32, out *[4][8]uint32)
+// func hashManySSE41(inputs *[4]*byte, blocks uint64, key *[8]uint32, ctrLo *[4]uint32, ctrHi *[4]uint32, flags uint32, flagsStart uint32, flagsEnd uint32, out *[4][8]uint32)
 // Requires: SSE2, SSSE3
-TEXT ·hashManySSE41(SB), $576-56
+TEXT ·hashManySSE41(SB), $576-64
 	LEAQ   (SP), DI
 	ADDQ   $0x1f, DI
 	ANDQ   $-32, DI
@@ -1535,10 +1535,11 @@ TEXT ·hashManySSE41(SB), $576-56
 	MOVD   CX, X7
 	PSHUFD $0x00, X7, X7
 	MOVOU  X7, 368(DI)
-	MOVQ   counters+24(FP), AX
+	MOVQ   ctrLo+24(FP), AX
 	MOVOU  (AX), X0
 	MOVOU  X0, 384(DI)
-	MOVOU  16(AX), X0
+	MOVQ   ctrHi+32(FP), AX
+	MOVOU  (AX), X0
 	MOVOU  X0, 400(DI)
 	MOVOU  rot16<>+0(SB), X0
 	MOVOU  X0, 432(DI)
@@ -1564,10 +1565,10 @@ TEXT ·hashManySSE41(SB), $576-56
 	MOVD   AX, X0
 	PSHUFD $0x00, X0, X0
 	MOVOU  X0, 528(DI)
-	MOVL   flags+32(FP), CX
-	MOVL   flagsStart+36(FP), DX
+	MOVL   flags+40(FP), CX
+	MOVL   flagsStart+44(FP), DX
 	ORL    CX, DX
-	MOVL   flagsEnd+40(FP), SI
+	MOVL   flagsEnd+48(FP), SI
 
 hashManySSE41_block:
 	CMPQ BX, $0x01
@@ -2887,7 +2888,7 @@ hashManySSE41_notlast:
 	MOVL       CX, DX
 	DECQ       BX
 	JNZ        hashManySSE41_block
-	MOVQ       out+48(FP), AX
+	MOVQ       out+56(FP), AX
 	MOVO       X0, X8
 	PUNPCKLLQ  X1, X8
 	MOVO       X0, X9
@@ -2930,9 +2931,9 @@ hashManySSE41_notlast:
 	MOVOU      X7, 112(AX)
 	RET
 
-// func hashManyAVX2(inputs *[8]*byte, blocks uint64, key *[8]uint32, counters *[16]uint32, flags uint32, flagsStart uint32, flagsEnd uint32, out *[8][8]uint32)
+// func hashManyAVX2(inputs *[8]*byte, blocks uint64, key *[8]uint32, ctrLo *[8]uint32, ctrHi *[8]uint32, flags uint32, flagsStart uint32, flagsEnd uint32, out *[8][8]uint32)
 // Requires: AVX, AVX2
-TEXT ·hashManyAVX2(SB), $1120-56
+TEXT ·hashManyAVX2(SB), $1120-64
 	LEAQ         (SP), DI
 	ADDQ         $0x1f, DI
 	ANDQ         $-32, DI
@@ -2979,10 +2980,11 @@ TEXT ·hashManyAVX2(SB), $1120-56
 	VMOVD        CX, X7
 	VPBROADCASTD X7, Y7
 	VMOVDQU      Y7, 736(DI)
-	MOVQ         counters+24(FP), AX
+	MOVQ         ctrLo+24(FP), AX
 	VMOVDQU      (AX), Y0
 	VMOVDQU      Y0, 768(DI)
-	VMOVDQU      32(AX), Y0
+	MOVQ         ctrHi+32(FP), AX
+	VMOVDQU      (AX), Y0
 	VMOVDQU      Y0, 800(DI)
 	VMOVDQU      rot16<>+0(SB), Y0
 	VMOVDQU      Y0, 864(DI)
@@ -3008,10 +3010,10 @@ TEXT ·hashManyAVX2(SB), $1120-56
 	VMOVD        AX, X0
 	VPBROADCASTD X0, Y0
 	VMOVDQU      Y0, 1056(DI)
-	MOVL         flags+32(FP), CX
-	MOVL         flagsStart+36(FP), DX
+	MOVL         flags+40(FP), CX
+	MOVL         flagsStart+44(FP), DX
 	ORL          CX, DX
-	MOVL         flagsEnd+40(FP), SI
+	MOVL         flagsEnd+48(FP), SI
 
 hashManyAVX2_block:
 	CMPQ BX, $0x01
@@ -4207,7 +4209,7 @@ hashManyAVX2_notlast:
 	MOVL         CX, DX
 	DECQ         BX
 	JNZ          hashManyAVX2_block
-	MOVQ         out+48(FP), AX
+	MOVQ         out+56(FP), AX
 	VPUNPCKLDQ   Y1, Y0, Y8
 	VPUNPCKHDQ   Y1, Y0, Y9
 	VPUNPCKLDQ   Y3, Y2, Y10
@@ -4243,9 +4245,9 @@ hashManyAVX2_notlast:
 	VZEROUPPER
 	RET
 
-// func hashManyAVX(inputs *[4]*byte, blocks uint64, key *[8]uint32, counters *[8]uint32, flags uint32, flagsStart uint32, flagsEnd uint32, out *[4][8]uint32)
+// func hashManyAVX(inputs *[4]*byte, blocks uint64, key *[8]uint32, ctrLo *[4]uint32, ctrHi *[4]uint32, flags uint32, flagsStart uint32, flagsEnd uint32, out *[4][8]uint32)
 // Requires: AVX, AVX2
-TEXT ·hashManyAVX(SB), $576-56
+TEXT ·hashManyAVX(SB), $576-64
 	LEAQ         (SP), DI
 	ADDQ         $0x1f, DI
 	ANDQ         $-32, DI
@@ -4288,10 +4290,11 @@ TEXT ·hashManyAVX(SB), $576-56
 	VMOVD        CX, X7
 	VPBROADCASTD X7, X7
 	VMOVDQU      X7, 368(DI)
-	MOVQ         counters+24(FP), AX
+	MOVQ         ctrLo+24(FP), AX
 	VMOVDQU      (AX), X0
 	VMOVDQU      X0, 384(DI)
-	VMOVDQU      16(AX), X0
+	MOVQ         ctrHi+32(FP), AX
+	VMOVDQU      (AX), X0
 	VMOVDQU      X0, 400(DI)
 	VMOVDQU      rot16<>+0(SB), X0
 	VMOVDQU      X0, 432(DI)
@@ -4317,10 +4320,10 @@ TEXT ·hashManyAVX(SB), $576-56
 	VMOVD        AX, X0
 	VPBROADCASTD X0, X0
 	VMOVDQU      X0, 528(DI)
-	MOVL         flags+32(FP), CX
-	MOVL         flagsStart+36(FP), DX
+	MOVL         flags+40(FP), CX
+	MOVL         flagsStart+44(FP), DX
 	ORL          CX, DX
-	MOVL         flagsEnd+40(FP), SI
+	MOVL         flagsEnd+48(FP), SI
 
 hashManyAVX_block:
 	CMPQ BX, $0x01
@@ -5496,7 +5499,7 @@ hashManyAVX_notlast:
 	MOVL         CX, DX
 	DECQ         BX
 	JNZ          hashManyAVX_block
-	MOVQ         out+48(FP), AX
+	MOVQ         out+56(FP), AX
 	VPUNPCKLDQ   X1, X0, X8
 	VPUNPCKHDQ   X1, X0, X9
 	VPUNPCKLDQ   X3, X2, X10
@@ -6667,9 +6670,9 @@ compressBlocksAVX512_loop:
 	VMOVDQU  X1, 16(AX)
 	RET
 
-// func hashManyAVX512(inputs *[8]*byte, blocks uint64, key *[8]uint32, counters *[16]uint32, flags uint32, flagsStart uint32, flagsEnd uint32, out *[8][8]uint32)
+// func hashManyAVX512(inputs *[8]*byte, blocks uint64, key *[8]uint32, ctrLo *[8]uint32, ctrHi *[8]uint32, flags uint32, flagsStart uint32, flagsEnd uint32, out *[8][8]uint32)
 // Requires: AVX, AVX2, AVX512F, AVX512VL
-TEXT ·hashManyAVX512(SB), $1120-56
+TEXT ·hashManyAVX512(SB), $1120-64
 	LEAQ         (SP), DI
 	ADDQ         $0x1f, DI
 	ANDQ         $-32, DI
@@ -6716,10 +6719,11 @@ TEXT ·hashManyAVX512(SB), $1120-56
 	VMOVD        CX, X7
 	VPBROADCASTD X7, Y7
 	VMOVDQU      Y7, 736(DI)
-	MOVQ         counters+24(FP), AX
+	MOVQ         ctrLo+24(FP), AX
 	VMOVDQU      (AX), Y0
 	VMOVDQU      Y0, 768(DI)
-	VMOVDQU      32(AX), Y0
+	MOVQ         ctrHi+32(FP), AX
+	VMOVDQU      (AX), Y0
 	VMOVDQU      Y0, 800(DI)
 	MOVL         $0x6a09e667, AX
 	VMOVD        AX, X0
@@ -6741,10 +6745,10 @@ TEXT ·hashManyAVX512(SB), $1120-56
 	VMOVD        AX, X0
 	VPBROADCASTD X0, Y0
 	VMOVDQU      Y0, 1056(DI)
-	MOVL         flags+32(FP), CX
-	MOVL         flagsStart+36(FP), DX
+	MOVL         flags+40(FP), CX
+	MOVL         flagsStart+44(FP), DX
 	ORL          CX, DX
-	MOVL         flagsEnd+40(FP), SI
+	MOVL         flagsEnd+48(FP), SI
 
 hashManyAVX512_block:
 	CMPQ BX, $0x01
@@ -7660,7 +7664,7 @@ hashManyAVX512_notlast:
 	MOVL         CX, DX
 	DECQ         BX
 	JNZ          hashManyAVX512_block
-	MOVQ         out+48(FP), AX
+	MOVQ         out+56(FP), AX
 	VPUNPCKLDQ   Y1, Y0, Y8
 	VPUNPCKHDQ   Y1, Y0, Y9
 	VPUNPCKLDQ   Y3, Y2, Y10
@@ -7696,9 +7700,9 @@ hashManyAVX512_notlast:
 	VZEROUPPER
 	RET
 
-// func hashManyAVX512x4(inputs *[4]*byte, blocks uint64, key *[8]uint32, counters *[8]uint32, flags uint32, flagsStart uint32, flagsEnd uint32, out *[4][8]uint32)
+// func hashManyAVX512x4(inputs *[4]*byte, blocks uint64, key *[8]uint32, ctrLo *[4]uint32, ctrHi *[4]uint32, flags uint32, flagsStart uint32, flagsEnd uint32, out *[4][8]uint32)
 // Requires: AVX, AVX2, AVX512F, AVX512VL
-TEXT ·hashManyAVX512x4(SB), $576-56
+TEXT ·hashManyAVX512x4(SB), $576-64
 	LEAQ         (SP), DI
 	ADDQ         $0x1f, DI
 	ANDQ         $-32, DI
@@ -7741,10 +7745,11 @@ TEXT ·hashManyAVX512x4(SB), $576-56
 	VMOVD        CX, X7
 	VPBROADCASTD X7, X7
 	VMOVDQU      X7, 368(DI)
-	MOVQ         counters+24(FP), AX
+	MOVQ         ctrLo+24(FP), AX
 	VMOVDQU      (AX), X0
 	VMOVDQU      X0, 384(DI)
-	VMOVDQU      16(AX), X0
+	MOVQ         ctrHi+32(FP), AX
+	VMOVDQU      (AX), X0
 	VMOVDQU      X0, 400(DI)
 	MOVL         $0x6a09e667, AX
 	VMOVD        AX, X0
@@ -7766,10 +7771,10 @@ TEXT ·hashManyAVX512x4(SB), $576-56
 	VMOVD        AX, X0
 	VPBROADCASTD X0, X0
 	VMOVDQU      X0, 528(DI)
-	MOVL         flags+32(FP), CX
-	MOVL         flagsStart+36(FP), DX
+	MOVL         flags+40(FP), CX
+	MOVL         flagsStart+44(FP), DX
 	ORL          CX, DX
-	MOVL         flagsEnd+40(FP), SI
+	MOVL         flagsEnd+48(FP), SI
 
 hashManyAVX512x4_block:
 	CMPQ BX, $0x01
@@ -8665,7 +8670,7 @@ hashManyAVX512x4_notlast:
 	MOVL         CX, DX
 	DECQ         BX
 	JNZ          hashManyAVX512x4_block
-	MOVQ         out+48(FP), AX
+	MOVQ         out+56(FP), AX
 	VPUNPCKLDQ   X1, X0, X8
 	VPUNPCKHDQ   X1, X0, X9
 	VPUNPCKLDQ   X3, X2, X10
@@ -8692,9 +8697,9 @@ hashManyAVX512x4_notlast:
 	VMOVDQU      X7, 112(AX)
 	RET
 
-// func hashManyAVX512x16(inputs *[16]*byte, blocks uint64, key *[8]uint32, counters *[32]uint32, flags uint32, flagsStart uint32, flagsEnd uint32, out *[16][8]uint32)
+// func hashManyAVX512x16(inputs *[16]*byte, blocks uint64, key *[8]uint32, ctrLo *[16]uint32, ctrHi *[16]uint32, flags uint32, flagsStart uint32, flagsEnd uint32, out *[16][8]uint32)
 // Requires: AVX, AVX512F
-TEXT ·hashManyAVX512x16(SB), $2240-56
+TEXT ·hashManyAVX512x16(SB), $2240-64
 	LEAQ         (SP), DI
 	ADDQ         $0x3f, DI
 	ANDQ         $-64, DI
@@ -8726,10 +8731,11 @@ TEXT ·hashManyAVX512x16(SB), $2240-56
 	MOVL         28(AX), CX
 	VPBROADCASTD CX, Z7
 	VMOVDQU32    Z7, 1472(DI)
-	MOVQ         counters+24(FP), AX
+	MOVQ         ctrLo+24(FP), AX
 	VMOVDQU32    (AX), Z0
 	VMOVDQU32    Z0, 1536(DI)
-	VMOVDQU32    64(AX), Z0
+	MOVQ         ctrHi+32(FP), AX
+	VMOVDQU32    (AX), Z0
 	VMOVDQU32    Z0, 1600(DI)
 	MOVL         $0x6a09e667, AX
 	VPBROADCASTD AX, Z0
@@ -8746,10 +8752,10 @@ TEXT ·hashManyAVX512x16(SB), $2240-56
 	MOVL         $0x00000040, AX
 	VPBROADCASTD AX, Z0
 	VMOVDQU32    Z0, 2112(DI)
-	MOVL         flags+32(FP), CX
-	MOVL         flagsStart+36(FP), DX
+	MOVL         flags+40(FP), CX
+	MOVL         flagsStart+44(FP), DX
 	ORL          CX, DX
-	MOVL         flagsEnd+40(FP), SI
+	MOVL         flagsEnd+48(FP), SI
 
 hashManyAVX512x16_block:
 	CMPQ BX, $0x01
@@ -9689,7 +9695,7 @@ hashManyAVX512x16_notlast:
 	MOVL          CX, DX
 	DECQ          BX
 	JNZ           hashManyAVX512x16_block
-	MOVQ          out+48(FP), AX
+	MOVQ          out+56(FP), AX
 	VPUNPCKLDQ    Z1, Z0, Z16
 	VPUNPCKHDQ    Z1, Z0, Z17
 	VPUNPCKLDQ    Z3, Z2, Z18

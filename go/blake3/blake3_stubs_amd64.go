@@ -22,17 +22,17 @@ func compressBlocksSSE41(cv *[8]uint32, blocks *byte, n uint64, counter uint64, 
 // hashManySSE41 hashes one input per lane; see hashMany in the generator.
 //
 //go:noescape
-func hashManySSE41(inputs *[4]*byte, blocks uint64, key *[8]uint32, counters *[8]uint32, flags uint32, flagsStart uint32, flagsEnd uint32, out *[4][8]uint32)
+func hashManySSE41(inputs *[4]*byte, blocks uint64, key *[8]uint32, ctrLo *[4]uint32, ctrHi *[4]uint32, flags uint32, flagsStart uint32, flagsEnd uint32, out *[4][8]uint32)
 
 // hashManyAVX2 hashes one input per lane; see hashMany in the generator.
 //
 //go:noescape
-func hashManyAVX2(inputs *[8]*byte, blocks uint64, key *[8]uint32, counters *[16]uint32, flags uint32, flagsStart uint32, flagsEnd uint32, out *[8][8]uint32)
+func hashManyAVX2(inputs *[8]*byte, blocks uint64, key *[8]uint32, ctrLo *[8]uint32, ctrHi *[8]uint32, flags uint32, flagsStart uint32, flagsEnd uint32, out *[8][8]uint32)
 
 // hashManyAVX hashes one input per lane; see hashMany in the generator.
 //
 //go:noescape
-func hashManyAVX(inputs *[4]*byte, blocks uint64, key *[8]uint32, counters *[8]uint32, flags uint32, flagsStart uint32, flagsEnd uint32, out *[4][8]uint32)
+func hashManyAVX(inputs *[4]*byte, blocks uint64, key *[8]uint32, ctrLo *[4]uint32, ctrHi *[4]uint32, flags uint32, flagsStart uint32, flagsEnd uint32, out *[4][8]uint32)
 
 // compressAVX512 compresses block with the chaining value cv and writes the 64 output bytes to out.
 //
@@ -52,14 +52,14 @@ func compressBlocksAVX512(cv *[8]uint32, blocks *byte, n uint64, counter uint64,
 // hashManyAVX512 hashes one input per lane; see hashMany in the generator.
 //
 //go:noescape
-func hashManyAVX512(inputs *[8]*byte, blocks uint64, key *[8]uint32, counters *[16]uint32, flags uint32, flagsStart uint32, flagsEnd uint32, out *[8][8]uint32)
+func hashManyAVX512(inputs *[8]*byte, blocks uint64, key *[8]uint32, ctrLo *[8]uint32, ctrHi *[8]uint32, flags uint32, flagsStart uint32, flagsEnd uint32, out *[8][8]uint32)
 
 // hashManyAVX512x4 hashes one input per lane; see hashMany in the generator.
 //
 //go:noescape
-func hashManyAVX512x4(inputs *[4]*byte, blocks uint64, key *[8]uint32, counters *[8]uint32, flags uint32, flagsStart uint32, flagsEnd uint32, out *[4][8]uint32)
+func hashManyAVX512x4(inputs *[4]*byte, blocks uint64, key *[8]uint32, ctrLo *[4]uint32, ctrHi *[4]uint32, flags uint32, flagsStart uint32, flagsEnd uint32, out *[4][8]uint32)
 
 // hashManyAVX512x16 hashes one input per lane; see hashMany in the generator.
 //
 //go:noescape
-func hashManyAVX512x16(inputs *[16]*byte, blocks uint64, key *[8]uint32, counters *[32]uint32, flags uint32, flagsStart uint32, flagsEnd uint32, out *[16][8]uint32)
+func hashManyAVX512x16(inputs *[16]*byte, blocks uint64, key *[8]uint32, ctrLo *[16]uint32, ctrHi *[16]uint32, flags uint32, flagsStart uint32, flagsEnd uint32, out *[16][8]uint32)

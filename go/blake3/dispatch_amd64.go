@@ -58,61 +58,49 @@ func compressBlocks(cv *[8]uint32, data []byte, counter uint64, flags, flagsStar
 // is not mostly idle: 16 ZMM lanes (AVX-512) for more than eight lanes, 8
 // YMM lanes for more than four, 4 XMM lanes for more than one (AVX-512VL
 // before AVX2/AVX before SSE4.1), and a single lane through the
-// sequential-block loop (hashLane).
+// sequential-block loop (hashLane). A group starts at a multiple of its
+// width, so it fits in out; the entries of out after the first j.n are
+// scratch (idle lanes rehash lane 0).
 func hashMany(j *laneJob, blocks int, key *[8]uint32, flags, flagsStart, flagsEnd uint32, out *[maxLanes][8]uint32) {
+	var in [maxLanes]*byte
+	var lo, hi [maxLanes]uint32
+	for l := range in {
+		src := l
+		if l >= j.n {
+			src = 0
+		}
+		in[l] = &j.inputs[src][0]
+		lo[l], hi[l] = uint32(j.counters[src]), uint32(j.counters[src]>>32)
+	}
 	nb := uint64(blocks)
 	for first := 0; first < j.n; {
 		switch n := j.n - first; {
 		case useAVX512 && n > 8:
-			in, ctr := laneArgs(j, first, 16)
-			var o [16][8]uint32
-			hashManyAVX512x16(&in, nb, key, &ctr, flags, flagsStart, flagsEnd, &o)
-			first += copy(out[first:j.n], o[:])
+			hashManyAVX512x16((*[16]*byte)(in[first:]), nb, key, (*[16]uint32)(lo[first:]), (*[16]uint32)(hi[first:]),
+				flags, flagsStart, flagsEnd, (*[16][8]uint32)(out[first:]))
+			first += 16
 		case useAVX2 && n > 4:
-			all, allCtr := laneArgs(j, first, 8)
-			in, ctr := (*[8]*byte)(all[:]), (*[16]uint32)(allCtr[:])
-			var o [8][8]uint32
+			in, lo, hi, o := (*[8]*byte)(in[first:]), (*[8]uint32)(lo[first:]), (*[8]uint32)(hi[first:]), (*[8][8]uint32)(out[first:])
 			if useAVX512 {
-				hashManyAVX512(in, nb, key, ctr, flags, flagsStart, flagsEnd, &o)
+				hashManyAVX512(in, nb, key, lo, hi, flags, flagsStart, flagsEnd, o)
 			} else {
-				hashManyAVX2(in, nb, key, ctr, flags, flagsStart, flagsEnd, &o)
+				hashManyAVX2(in, nb, key, lo, hi, flags, flagsStart, flagsEnd, o)
 			}
-			first += copy(out[first:j.n], o[:])
+			first += 8
 		case useSSE41 && n > 1:
-			all, allCtr := laneArgs(j, first, 4)
-			in, ctr := (*[4]*byte)(all[:]), (*[8]uint32)(allCtr[:])
-			var o [4][8]uint32
+			in, lo, hi, o := (*[4]*byte)(in[first:]), (*[4]uint32)(lo[first:]), (*[4]uint32)(hi[first:]), (*[4][8]uint32)(out[first:])
 			switch {
 			case useAVX512:
-				hashManyAVX512x4(in, nb, key, ctr, flags, flagsStart, flagsEnd, &o)
+				hashManyAVX512x4(in, nb, key, lo, hi, flags, flagsStart, flagsEnd, o)
 			case useAVX2:
-				hashManyAVX(in, nb, key, ctr, flags, flagsStart, flagsEnd, &o)
+				hashManyAVX(in, nb, key, lo, hi, flags, flagsStart, flagsEnd, o)
 			default:
-				hashManySSE41(in, nb, key, ctr, flags, flagsStart, flagsEnd, &o)
+				hashManySSE41(in, nb, key, lo, hi, flags, flagsStart, flagsEnd, o)
 			}
-			first += copy(out[first:j.n], o[:])
+			first += 4
 		default:
 			out[first] = hashLane(j.inputs[first], j.counters[first], blocks, key, flags, flagsStart, flagsEnd)
 			first++
 		}
 	}
-}
-
-// laneArgs returns the arguments of a w-lane kernel for the lanes of j
-// starting at first: the input pointers in in[:w] and the counters in
-// ctr[:2*w] (the low words of all lanes, then the high words). Lanes past
-// j.n rehash lane first; their output is dropped. (Returned by value: filled
-// through a parameter, they would make escape analysis move j's inputs to
-// the heap.)
-func laneArgs(j *laneJob, first, w int) (in [16]*byte, ctr [32]uint32) {
-	for l := 0; l < w; l++ {
-		src := first + l
-		if src >= j.n {
-			src = first
-		}
-		in[l] = &j.inputs[src][0]
-		ctr[l] = uint32(j.counters[src])
-		ctr[w+l] = uint32(j.counters[src] >> 32)
-	}
-	return in, ctr
 }

@@ -27,7 +27,8 @@ func hashLane(in []byte, counter uint64, blocks int, key *[8]uint32, flags, flag
 	return cv
 }
 
-// hashChunkLanes writes the chaining values of j.n full chunks to out.
+// hashChunkLanes writes the chaining values of j.n full chunks to out; the
+// entries after them are scratch (see hashMany).
 func hashChunkLanes(j *laneJob, key *[8]uint32, flags uint32, out *[maxLanes][8]uint32) {
 	hashMany(j, ChunkSize/BlockSize, key, flags, flagChunkStart, flagChunkEnd, out)
 }

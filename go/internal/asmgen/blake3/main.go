@@ -507,13 +507,14 @@ func hashManyAVX512x16()       { hashMany("hashManyAVX512x16", avx512x16, 16) }
 func lanesOf(ops vecOps) int   { return ops.width / 4 }
 func laneReg(i int) GPPhysical { return []GPPhysical{R8, R9, R10, R11, R12, R13, R14, R15}[i] }
 func sigName(lanes int) string {
-	return fmt.Sprintf("func(inputs *[%d]*byte, blocks uint64, key *[8]uint32, counters *[%d]uint32, flags uint32, flagsStart uint32, flagsEnd uint32, out *[%d][8]uint32)", lanes, 2*lanes, lanes)
+	return fmt.Sprintf("func(inputs *[%d]*byte, blocks uint64, key *[8]uint32, ctrLo *[%d]uint32, ctrHi *[%d]uint32, flags uint32, flagsStart uint32, flagsEnd uint32, out *[%d][8]uint32)", lanes, lanes, lanes, lanes)
 }
 
 // hashMany emits a transposed kernel: register i holds state word i of every
 // lane. Each lane hashes `blocks` 64-byte blocks of its own input with its
-// own counter; the first block gets flagsStart, the last flagsEnd, and the
-// lane-major chaining values are written to out.
+// own counter (low words in ctrLo, high words in ctrHi); the first block
+// gets flagsStart, the last flagsEnd, and the lane-major chaining values are
+// written to out.
 func hashMany(name string, ops vecOps, lanes int) {
 	TEXT(name, 0, sigName(lanes))
 	Pragma("noescape")
@@ -545,10 +546,9 @@ func hashMany(name string, ops vecOps, lanes int) {
 		ops.bcast(RCX, v[i])
 		ops.store(v[i], f.cv(i))
 	}
-	ctr := Load(Param("counters"), RAX)
-	ops.load(Mem{Base: ctr}, v[0])
+	ops.load(Mem{Base: Load(Param("ctrLo"), RAX)}, v[0])
 	ops.store(v[0], f.ctrLo())
-	ops.load(Mem{Base: ctr, Disp: 4 * lanes}, v[0])
+	ops.load(Mem{Base: Load(Param("ctrHi"), RAX)}, v[0])
 	ops.store(v[0], f.ctrHi())
 	if !ops.evex {
 		ops.load(rot16, v[0])
