@@ -87,10 +87,14 @@ func (h *Hasher) BlockSize() int { return BlockSize }
 // Sum appends the hash of the input written so far to b. It does not change
 // the Hasher's state.
 func (h *Hasher) Sum(b []byte) []byte {
-	var out output
-	h.h.rootOutput(&out)
 	var block [BlockSize]byte
-	out.rootBlock(0, &block)
+	if t := &h.h; t.counter == 0 && t.npending == 0 && t.bufLen <= ChunkSize {
+		chunkRoot(t.buf[:t.bufLen], &t.key, t.flags, &block)
+	} else {
+		var out output
+		t.rootOutput(&out)
+		out.rootBlock(0, &block)
+	}
 	return append(b, block[:h.size]...)
 }
 
@@ -123,18 +127,18 @@ func sumBlock(data []byte, out *[BlockSize]byte) {
 		o.rootBlock(0, out)
 		return
 	}
-	// A single chunk is the root: compress it straight into the output.
-	cv := iv
-	start := uint32(flagChunkStart)
-	if len(data) > BlockSize {
-		full := (len(data) - 1) / BlockSize * BlockSize
-		compressBlocks(&cv, data[:full], 0, 0, start)
-		data = data[full:]
-		start = 0
-	}
+	chunkRoot(data, &iv, 0, out)
+}
+
+// chunkRoot writes the first output block of a message of at most one
+// chunk, which is the root, to out: the last block is compressed straight
+// into the output.
+func chunkRoot(data []byte, key *[8]uint32, flags uint32, out *[BlockSize]byte) {
+	cv := *key
+	last, start := chunkHead(&cv, data, 0, flags)
 	var block [BlockSize]byte
-	copy(block[:], data)
-	compress(&cv, &block, 0, uint32(len(data)), start|flagChunkEnd|flagRoot, out)
+	copy(block[:], last)
+	compress(&cv, &block, 0, uint32(len(last)), flags|start|flagChunkEnd|flagRoot, out)
 }
 
 // sumOutput sets o to the root output of a message longer than one chunk,

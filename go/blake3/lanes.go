@@ -64,18 +64,24 @@ func (o *output) setParent(left, right *[8]uint32, key *[8]uint32, flags uint32)
 // but the last, and makes o the output of the last block.
 func (o *output) setChunk(data []byte, counter uint64, key *[8]uint32, flags uint32) {
 	o.cv = *key
-	start := uint32(flagChunkStart)
-	if len(data) > BlockSize {
-		full := (len(data) - 1) / BlockSize * BlockSize
-		compressBlocks(&o.cv, data[:full], counter, flags, start)
-		data = data[full:]
-		start = 0
-	}
+	last, start := chunkHead(&o.cv, data, counter, flags)
 	o.counter = counter
-	o.blockLen = uint32(len(data))
+	o.blockLen = uint32(len(last))
 	o.flags = flags | start | flagChunkEnd
 	o.block = [BlockSize]byte{}
-	copy(o.block[:], data)
+	copy(o.block[:], last)
+}
+
+// chunkHead compresses every block of one chunk (at most ChunkSize bytes)
+// but the last into cv, and returns the last block (at most BlockSize
+// bytes, empty only for an empty chunk) with the start flag it still needs.
+func chunkHead(cv *[8]uint32, data []byte, counter uint64, flags uint32) (last []byte, start uint32) {
+	if len(data) <= BlockSize {
+		return data, flagChunkStart
+	}
+	full := (len(data) - 1) / BlockSize * BlockSize
+	compressBlocks(cv, data[:full], counter, flags, flagChunkStart)
+	return data[full:], 0
 }
 
 // subtreeCV hashes len(data)/ChunkSize full chunks (a power of two, at most
