@@ -1,5 +1,5 @@
-// Package blake3 implements the BLAKE3 hash function with SSE4.1 and AVX2
-// assembly chosen at run time on amd64 and a pure Go fallback (build tag
+// Package blake3 implements the BLAKE3 hash function with SSE4.1, AVX2 and
+// AVX-512VL assembly chosen at run time on amd64 and a pure Go fallback (build tag
 // purego, or any other architecture).
 //
 // The API follows github.com/zeebo/blake3, so switching is a change of import
@@ -87,14 +87,15 @@ func (h *Hasher) BlockSize() int { return BlockSize }
 // Sum appends the hash of the input written so far to b. It does not change
 // the Hasher's state.
 func (h *Hasher) Sum(b []byte) []byte {
-	var out output
-	h.h.rootOutput(&out)
-	var w [16]uint32
-	compress(&out.cv, &out.block, 0, out.blockLen, out.flags|flagRoot, &w)
-	n := len(b)
-	b = append(b, make([]byte, h.size)...)
-	wordsToBytes(w[:h.size/4], b[n:])
-	return b
+	var block [BlockSize]byte
+	if t := &h.h; t.counter == 0 && t.npending == 0 && t.bufLen <= ChunkSize {
+		chunkRoot(t.buf[:t.bufLen], &t.key, t.flags, &block)
+	} else {
+		var out output
+		t.rootOutput(&out)
+		out.rootBlock(0, &block)
+	}
+	return append(b, block[:h.size]...)
 }
 
 // Digest returns a reader over the extended output (up to 2^64 bytes) of
@@ -106,41 +107,38 @@ func (h *Hasher) Digest() *Digest {
 }
 
 // Sum256 returns the 32-byte BLAKE3 hash of data.
-func Sum256(data []byte) (sum [32]byte) {
-	var w [16]uint32
-	sumWords(data, &w)
-	wordsToBytes(w[:8], sum[:])
-	return sum
+func Sum256(data []byte) [32]byte {
+	var out [BlockSize]byte
+	sumBlock(data, &out)
+	return [32]byte(out[:32])
 }
 
 // Sum512 returns the first 64 bytes of the extended BLAKE3 output of data.
 func Sum512(data []byte) (sum [64]byte) {
-	var w [16]uint32
-	sumWords(data, &w)
-	wordsToBytes(w[:], sum[:])
+	sumBlock(data, &sum)
 	return sum
 }
 
-// sumWords writes the first output block of the unkeyed hash of data to w.
-func sumWords(data []byte, w *[16]uint32) {
+// sumBlock writes the first output block of the unkeyed hash of data to out.
+func sumBlock(data []byte, out *[BlockSize]byte) {
 	if len(data) > ChunkSize {
-		var out output
-		sumOutput(&out, data)
-		compress(&out.cv, &out.block, 0, out.blockLen, out.flags|flagRoot, w)
+		var o output
+		sumOutput(&o, data)
+		o.rootBlock(0, out)
 		return
 	}
-	// A single chunk is the root: compress it straight into the output.
-	cv := iv
-	start := uint32(flagChunkStart)
-	if len(data) > BlockSize {
-		full := (len(data) - 1) / BlockSize * BlockSize
-		compressBlocks(&cv, data[:full], 0, 0, start)
-		data = data[full:]
-		start = 0
-	}
+	chunkRoot(data, &iv, 0, out)
+}
+
+// chunkRoot writes the first output block of a message of at most one
+// chunk, which is the root, to out: the last block is compressed straight
+// into the output.
+func chunkRoot(data []byte, key *[8]uint32, flags uint32, out *[BlockSize]byte) {
+	cv := *key
+	last, start := chunkHead(&cv, data, 0, flags)
 	var block [BlockSize]byte
-	copy(block[:], data)
-	compress(&cv, &block, 0, uint32(len(data)), start|flagChunkEnd|flagRoot, w)
+	copy(block[:], last)
+	compress(&cv, &block, 0, uint32(len(last)), flags|start|flagChunkEnd|flagRoot, out)
 }
 
 // sumOutput sets o to the root output of a message longer than one chunk,

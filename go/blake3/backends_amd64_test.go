@@ -6,9 +6,9 @@ import "testing"
 
 // forEachBackend runs f with each kernel set this CPU supports forced on.
 func forEachBackend(t *testing.T, f func(t *testing.T)) {
-	sse, avx := useSSE41, useAVX2
-	defer func() { useSSE41, useAVX2 = sse, avx }()
-	useSSE41, useAVX2 = false, false
+	sse, avx, avx512 := useSSE41, useAVX2, useAVX512
+	defer func() { useSSE41, useAVX2, useAVX512 = sse, avx, avx512 }()
+	useSSE41, useAVX2, useAVX512 = false, false, false
 	t.Run("generic", f)
 	if sse {
 		useSSE41 = true
@@ -17,5 +17,9 @@ func forEachBackend(t *testing.T, f func(t *testing.T)) {
 	if avx {
 		useAVX2 = true
 		t.Run("avx2", f)
+	}
+	if avx512 {
+		useAVX512 = true
+		t.Run("avx512", f)
 	}
 }

@@ -52,7 +52,13 @@ type streamHasher interface {
 }
 
 // BenchmarkIncremental64 feeds the input in 64-byte writes to a reused hasher.
-func BenchmarkIncremental64(b *testing.B) {
+func BenchmarkIncremental64(b *testing.B) { benchIncremental(b, 64) }
+
+// BenchmarkIncremental1K feeds the input in 1 KiB writes (one 64-byte write
+// for the 64-byte input) to a reused hasher.
+func BenchmarkIncremental1K(b *testing.B) { benchIncremental(b, 1024) }
+
+func benchIncremental(b *testing.B, w int) {
 	impls := []struct {
 		name string
 		h    streamHasher
@@ -63,6 +69,7 @@ func BenchmarkIncremental64(b *testing.B) {
 	}
 	for _, n := range benchSizes {
 		in := pattern(n)
+		step := min(w, n)
 		for _, impl := range impls {
 			h := impl.h
 			b.Run(impl.name+"/"+sizeName(n), func(b *testing.B) {
@@ -70,8 +77,8 @@ func BenchmarkIncremental64(b *testing.B) {
 				var sum [32]byte
 				for i := 0; i < b.N; i++ {
 					h.Reset()
-					for off := 0; off < n; off += 64 {
-						_, _ = h.Write(in[off : off+64])
+					for off := 0; off < n; off += step {
+						_, _ = h.Write(in[off : off+step])
 					}
 					h.Sum(sum[:0])
 				}

@@ -4,10 +4,15 @@
 
 package blake3
 
-// compressSSE41 compresses block into the chaining value cv and writes the 16-word output to out.
+// compressSSE41 compresses block with the chaining value cv and writes the 64 output bytes to out.
 //
 //go:noescape
-func compressSSE41(cv *[8]uint32, block *[64]byte, counter uint64, blockLen uint32, flags uint32, out *[16]uint32)
+func compressSSE41(cv *[8]uint32, block *[64]byte, counter uint64, blockLen uint32, flags uint32, out *[64]byte)
+
+// compressCVSSE41 compresses block into the chaining value cv in place.
+//
+//go:noescape
+func compressCVSSE41(cv *[8]uint32, block *[64]byte, counter uint64, blockLen uint32, flags uint32)
 
 // compressBlocksSSE41 compresses n full 64-byte blocks into cv; the first gets flags|flagsStart.
 //
@@ -17,14 +22,44 @@ func compressBlocksSSE41(cv *[8]uint32, blocks *byte, n uint64, counter uint64, 
 // hashManySSE41 hashes one input per lane; see hashMany in the generator.
 //
 //go:noescape
-func hashManySSE41(inputs *[4]*byte, blocks uint64, key *[8]uint32, counters *[8]uint32, flags uint32, flagsStart uint32, flagsEnd uint32, out *[4][8]uint32)
+func hashManySSE41(inputs *[4]*byte, blocks uint64, key *[8]uint32, ctrLo *[4]uint32, ctrHi *[4]uint32, flags uint32, flagsStart uint32, flagsEnd uint32, out *[4][8]uint32)
 
 // hashManyAVX2 hashes one input per lane; see hashMany in the generator.
 //
 //go:noescape
-func hashManyAVX2(inputs *[8]*byte, blocks uint64, key *[8]uint32, counters *[16]uint32, flags uint32, flagsStart uint32, flagsEnd uint32, out *[8][8]uint32)
+func hashManyAVX2(inputs *[8]*byte, blocks uint64, key *[8]uint32, ctrLo *[8]uint32, ctrHi *[8]uint32, flags uint32, flagsStart uint32, flagsEnd uint32, out *[8][8]uint32)
 
 // hashManyAVX hashes one input per lane; see hashMany in the generator.
 //
 //go:noescape
-func hashManyAVX(inputs *[4]*byte, blocks uint64, key *[8]uint32, counters *[8]uint32, flags uint32, flagsStart uint32, flagsEnd uint32, out *[4][8]uint32)
+func hashManyAVX(inputs *[4]*byte, blocks uint64, key *[8]uint32, ctrLo *[4]uint32, ctrHi *[4]uint32, flags uint32, flagsStart uint32, flagsEnd uint32, out *[4][8]uint32)
+
+// compressAVX512 compresses block with the chaining value cv and writes the 64 output bytes to out.
+//
+//go:noescape
+func compressAVX512(cv *[8]uint32, block *[64]byte, counter uint64, blockLen uint32, flags uint32, out *[64]byte)
+
+// compressCVAVX512 compresses block into the chaining value cv in place.
+//
+//go:noescape
+func compressCVAVX512(cv *[8]uint32, block *[64]byte, counter uint64, blockLen uint32, flags uint32)
+
+// compressBlocksAVX512 compresses n full 64-byte blocks into cv; the first gets flags|flagsStart.
+//
+//go:noescape
+func compressBlocksAVX512(cv *[8]uint32, blocks *byte, n uint64, counter uint64, flags uint32, flagsStart uint32)
+
+// hashManyAVX512 hashes one input per lane; see hashMany in the generator.
+//
+//go:noescape
+func hashManyAVX512(inputs *[8]*byte, blocks uint64, key *[8]uint32, ctrLo *[8]uint32, ctrHi *[8]uint32, flags uint32, flagsStart uint32, flagsEnd uint32, out *[8][8]uint32)
+
+// hashManyAVX512x4 hashes one input per lane; see hashMany in the generator.
+//
+//go:noescape
+func hashManyAVX512x4(inputs *[4]*byte, blocks uint64, key *[8]uint32, ctrLo *[4]uint32, ctrHi *[4]uint32, flags uint32, flagsStart uint32, flagsEnd uint32, out *[4][8]uint32)
+
+// hashManyAVX512x16 hashes one input per lane; see hashMany in the generator.
+//
+//go:noescape
+func hashManyAVX512x16(inputs *[16]*byte, blocks uint64, key *[8]uint32, ctrLo *[16]uint32, ctrHi *[16]uint32, flags uint32, flagsStart uint32, flagsEnd uint32, out *[16][8]uint32)

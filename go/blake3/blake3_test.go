@@ -235,3 +235,78 @@ func FuzzBlake3(f *testing.F) {
 		}
 	})
 }
+
+// TestLaneGroups checks every lane count of the lane kernels (full and
+// partial groups of each width) for chunks and parents against the
+// specification's compression, with counters that cross 2^32.
+func TestLaneGroups(t *testing.T) {
+	r := rand.New(rand.NewSource(3))
+	data := make([]byte, maxLanes*ChunkSize)
+	r.Read(data)
+	var key [8]uint32
+	for i := range key {
+		key[i] = r.Uint32()
+	}
+	forEachBackend(t, func(t *testing.T) {
+		for _, blocks := range []int{1, ChunkSize / BlockSize} {
+			for n := 1; n <= maxLanes; n++ {
+				var j laneJob
+				for l := 0; l < n; l++ {
+					j.inputs[l] = data[l*ChunkSize : l*ChunkSize+blocks*BlockSize]
+					j.counters[l] = 1<<32 - 3 + uint64(l)*(1<<32+1)
+				}
+				j.n = n
+				var out [maxLanes][8]uint32
+				hashMany(&j, blocks, &key, flagKeyedHash, flagChunkStart, flagChunkEnd, &out)
+				for l := 0; l < n; l++ {
+					if out[l] != specLane(j.inputs[l], j.counters[l], &key, flagKeyedHash, flagChunkStart, flagChunkEnd) {
+						t.Fatalf("%d blocks, %d lanes: lane %d differs", blocks, n, l)
+					}
+				}
+			}
+		}
+	})
+}
+
+// specLane hashes the blocks of in one after the other with the portable
+// compression.
+func specLane(in []byte, counter uint64, key *[8]uint32, flags, start, end uint32) [8]uint32 {
+	cv := *key
+	blocks := len(in) / BlockSize
+	for b := 0; b < blocks; b++ {
+		f := flags
+		if b == 0 {
+			f |= start
+		}
+		if b == blocks-1 {
+			f |= end
+		}
+		var out [BlockSize]byte
+		compressGeneric(&cv, (*[BlockSize]byte)(in[b*BlockSize:]), counter, BlockSize, f, &out)
+		bytesToWords(out[:32], cv[:])
+	}
+	return cv
+}
+
+// TestNoAllocations checks that hashing allocates nothing, one-shot or
+// through a reused Hasher.
+func TestNoAllocations(t *testing.T) {
+	in := pattern(1 << 20)
+	h := New()
+	var sum [32]byte
+	for _, n := range benchSizes {
+		if a := testing.AllocsPerRun(3, func() { Sum256(in[:n]) }); a != 0 {
+			t.Errorf("Sum256 of %d bytes: %v allocations", n, a)
+		}
+		a := testing.AllocsPerRun(3, func() {
+			h.Reset()
+			for off := 0; off < n; off += 64 {
+				_, _ = h.Write(in[off : off+64])
+			}
+			h.Sum(sum[:0])
+		})
+		if a != 0 {
+			t.Errorf("Hasher over %d bytes: %v allocations", n, a)
+		}
+	}
+}

@@ -6,9 +6,26 @@ import (
 )
 
 // compressGeneric is the BLAKE3 compression function written from the
-// specification. It returns the full 16-word output; the first 8 words are the
-// next chaining value.
-func compressGeneric(cv *[8]uint32, block *[BlockSize]byte, counter uint64, blockLen, flags uint32, out *[16]uint32) {
+// specification. It writes the full 64-byte output; the first 32 bytes are
+// the next chaining value.
+func compressGeneric(cv *[8]uint32, block *[BlockSize]byte, counter uint64, blockLen, flags uint32, out *[BlockSize]byte) {
+	v := rounds(cv, block, counter, blockLen, flags)
+	for i := 0; i < 8; i++ {
+		binary.LittleEndian.PutUint32(out[4*i:], v[i]^v[i+8])
+		binary.LittleEndian.PutUint32(out[32+4*i:], v[i+8]^cv[i])
+	}
+}
+
+// compressCVGeneric replaces cv by the chaining value of block.
+func compressCVGeneric(cv *[8]uint32, block *[BlockSize]byte, counter uint64, blockLen, flags uint32) {
+	v := rounds(cv, block, counter, blockLen, flags)
+	for i := 0; i < 8; i++ {
+		cv[i] = v[i] ^ v[i+8]
+	}
+}
+
+// rounds returns the state after the seven rounds of the compression.
+func rounds(cv *[8]uint32, block *[BlockSize]byte, counter uint64, blockLen, flags uint32) [16]uint32 {
 	var m [16]uint32
 	for i := range m {
 		m[i] = binary.LittleEndian.Uint32(block[4*i:])
@@ -33,10 +50,7 @@ func compressGeneric(cv *[8]uint32, block *[BlockSize]byte, counter uint64, bloc
 		}
 		m = p
 	}
-	for i := 0; i < 8; i++ {
-		out[i] = v[i] ^ v[i+8]
-		out[i+8] = v[i+8] ^ cv[i]
-	}
+	return v
 }
 
 func g(v *[16]uint32, a, b, c, d int, mx, my uint32) {
@@ -54,21 +68,7 @@ func g(v *[16]uint32, a, b, c, d int, mx, my uint32) {
 // counterpart of the transposed SIMD kernels (see lanes.go).
 func hashManyGeneric(j *laneJob, blocks int, key *[8]uint32, flags, flagsStart, flagsEnd uint32, out *[maxLanes][8]uint32) {
 	for l := 0; l < j.n; l++ {
-		cv := *key
-		in := j.inputs[l]
-		for b := 0; b < blocks; b++ {
-			f := flags
-			if b == 0 {
-				f |= flagsStart
-			}
-			if b == blocks-1 {
-				f |= flagsEnd
-			}
-			var o [16]uint32
-			compress(&cv, (*[BlockSize]byte)(in[b*BlockSize:]), j.counters[l], BlockSize, f, &o)
-			copy(cv[:], o[:8])
-		}
-		out[l] = cv
+		out[l] = hashLane(j.inputs[l], j.counters[l], blocks, key, flags, flagsStart, flagsEnd)
 	}
 }
 
@@ -76,7 +76,7 @@ func hashManyGeneric(j *laneJob, blocks int, key *[8]uint32, flags, flagsStart, 
 // sequence; the first block gets flags|flagsStart.
 func compressBlocksGeneric(cv *[8]uint32, data []byte, counter uint64, flags, flagsStart uint32) {
 	for ; len(data) >= BlockSize; data = data[BlockSize:] {
-		compressChain(cv, (*[BlockSize]byte)(data), counter, BlockSize, flags|flagsStart)
+		compressCV(cv, (*[BlockSize]byte)(data), counter, BlockSize, flags|flagsStart)
 		flagsStart = 0
 	}
 }

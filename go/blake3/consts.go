@@ -8,12 +8,20 @@ const (
 	// KeySize is the size of the key NewKeyed expects.
 	KeySize = 32
 
-	// maxLanes is the widest kernel (AVX2, eight 32-bit lanes); the hasher
-	// buffers this many chunks so that writes of any size reach it.
-	maxLanes = 8
-	bufSize  = maxLanes * ChunkSize
+	// maxLanes is the widest kernel (AVX-512, sixteen 32-bit lanes).
+	// Narrower CPUs run a full set of lanes as two or four kernel calls.
+	maxLanes = 16
+	// bufChunks (a power of two, at most maxLanes) is the size of the
+	// hasher's buffer: a full buffer is one kernel call, so writes of any
+	// size reach the widest kernel. The buffer is most of a Hasher (20 KiB
+	// in all), which New zeroes: 8 would halve that for callers who make a
+	// Hasher per short message, and leave 16-lane CPUs half their width on
+	// small writes.
+	bufChunks = 16
+	bufSize   = bufChunks * ChunkSize
 	// maxSubtreeChunks bounds the subtree hashed in one piece from a large
-	// write: 64 chunk CVs give eight full parent batches on the first level.
+	// write: 64 chunk CVs give two full batches of 16 parents on the first
+	// level.
 	maxSubtreeChunks = 64
 	// maxDepth is the CV stack depth for 2^64 bytes of input.
 	maxDepth = 54

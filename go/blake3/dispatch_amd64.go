@@ -7,72 +7,100 @@ import "golang.org/x/sys/cpu"
 //go:generate sh -c "cd ../internal/asmgen && go run ./blake3 -pkg blake3 -out ../../blake3/blake3_amd64.s -stubs ../../blake3/blake3_stubs_amd64.go"
 
 // The kernels in use; tests switch them to cover every path on one CPU.
+// Each level implies the ones before it.
 var (
 	useSSE41 = cpu.X86.HasSSE41
 	useAVX2  = cpu.X86.HasAVX2 && cpu.X86.HasSSE41
+	// AVX-512VL gives the XMM and YMM kernels a one-instruction rotation,
+	// AVX-512F the 16-lane ZMM kernel (cpu checks that the OS saves ZMM).
+	useAVX512 = useAVX2 && cpu.X86.HasAVX512F && cpu.X86.HasAVX512VL
 )
 
-func compress(cv *[8]uint32, block *[BlockSize]byte, counter uint64, blockLen, flags uint32, out *[16]uint32) {
-	if useSSE41 {
+// compress compresses block with the chaining value cv and writes the 64
+// output bytes to out.
+func compress(cv *[8]uint32, block *[BlockSize]byte, counter uint64, blockLen, flags uint32, out *[BlockSize]byte) {
+	switch {
+	case useAVX512:
+		compressAVX512(cv, block, counter, blockLen, flags, out)
+	case useSSE41:
 		compressSSE41(cv, block, counter, blockLen, flags, out)
-		return
+	default:
+		compressGeneric(cv, block, counter, blockLen, flags, out)
 	}
-	compressGeneric(cv, block, counter, blockLen, flags, out)
+}
+
+// compressCV replaces cv by the chaining value of block.
+func compressCV(cv *[8]uint32, block *[BlockSize]byte, counter uint64, blockLen, flags uint32) {
+	switch {
+	case useAVX512:
+		compressCVAVX512(cv, block, counter, blockLen, flags)
+	case useSSE41:
+		compressCVSSE41(cv, block, counter, blockLen, flags)
+	default:
+		compressCVGeneric(cv, block, counter, blockLen, flags)
+	}
 }
 
 // compressBlocks compresses the full blocks of data (a non-empty multiple of
 // BlockSize) into cv in sequence; the first block gets flags|flagsStart.
 func compressBlocks(cv *[8]uint32, data []byte, counter uint64, flags, flagsStart uint32) {
-	if useSSE41 {
+	switch {
+	case useAVX512:
+		compressBlocksAVX512(cv, &data[0], uint64(len(data)/BlockSize), counter, flags, flagsStart)
+	case useSSE41:
 		compressBlocksSSE41(cv, &data[0], uint64(len(data)/BlockSize), counter, flags, flagsStart)
-		return
+	default:
+		compressBlocksGeneric(cv, data, counter, flags, flagsStart)
 	}
-	compressBlocksGeneric(cv, data, counter, flags, flagsStart)
 }
 
-// hashMany runs j's lanes through the widest kernel that is not mostly idle:
-// AVX2 for five to eight lanes, four lanes below (VEX-encoded where AVX2 is
-// available, SSE4.1 otherwise), and the single compression for one lane.
+// hashMany hashes j's lanes in groups, each through the widest kernel that
+// is not mostly idle: 16 ZMM lanes (AVX-512) for more than eight lanes, 8
+// YMM lanes for more than four, 4 XMM lanes for more than one (AVX-512VL
+// before AVX2/AVX before SSE4.1), and a single lane through the
+// sequential-block loop (hashLane). A group starts at a multiple of its
+// width, so it fits in out; the entries of out after the first j.n are
+// scratch (idle lanes rehash lane 0).
 func hashMany(j *laneJob, blocks int, key *[8]uint32, flags, flagsStart, flagsEnd uint32, out *[maxLanes][8]uint32) {
-	switch {
-	case useAVX2 && j.n > 4:
-		var in [8]*byte
-		var ctr [16]uint32
-		for l := 0; l < 8; l++ {
-			// Idle lanes rehash lane 0; their output is ignored.
-			src := l
-			if l >= j.n {
-				src = 0
-			}
-			in[l] = &j.inputs[src][0]
-			ctr[l] = uint32(j.counters[src])
-			ctr[8+l] = uint32(j.counters[src] >> 32)
+	var in [maxLanes]*byte
+	var lo, hi [maxLanes]uint32
+	for l := range in {
+		src := l
+		if l >= j.n {
+			src = 0
 		}
-		hashManyAVX2(&in, uint64(blocks), key, &ctr, flags, flagsStart, flagsEnd, out)
-	case useSSE41 && j.n > 1:
-		for first := 0; first < j.n; first += 4 {
-			var in [4]*byte
-			var ctr [8]uint32
-			for l := 0; l < 4; l++ {
-				src := first + l
-				if src >= j.n {
-					src = first
-				}
-				in[l] = &j.inputs[src][0]
-				ctr[l] = uint32(j.counters[src])
-				ctr[4+l] = uint32(j.counters[src] >> 32)
-			}
-			var o [4][8]uint32
-			if useAVX2 {
-				hashManyAVX(&in, uint64(blocks), key, &ctr, flags, flagsStart, flagsEnd, &o)
+		in[l] = &j.inputs[src][0]
+		lo[l], hi[l] = uint32(j.counters[src]), uint32(j.counters[src]>>32)
+	}
+	nb := uint64(blocks)
+	for first := 0; first < j.n; {
+		switch n := j.n - first; {
+		case useAVX512 && n > 8:
+			hashManyAVX512x16((*[16]*byte)(in[first:]), nb, key, (*[16]uint32)(lo[first:]), (*[16]uint32)(hi[first:]),
+				flags, flagsStart, flagsEnd, (*[16][8]uint32)(out[first:]))
+			first += 16
+		case useAVX2 && n > 4:
+			in, lo, hi, o := (*[8]*byte)(in[first:]), (*[8]uint32)(lo[first:]), (*[8]uint32)(hi[first:]), (*[8][8]uint32)(out[first:])
+			if useAVX512 {
+				hashManyAVX512(in, nb, key, lo, hi, flags, flagsStart, flagsEnd, o)
 			} else {
-				hashManySSE41(&in, uint64(blocks), key, &ctr, flags, flagsStart, flagsEnd, &o)
+				hashManyAVX2(in, nb, key, lo, hi, flags, flagsStart, flagsEnd, o)
 			}
-			for l := 0; l < 4 && first+l < j.n; l++ {
-				out[first+l] = o[l]
+			first += 8
+		case useSSE41 && n > 1:
+			in, lo, hi, o := (*[4]*byte)(in[first:]), (*[4]uint32)(lo[first:]), (*[4]uint32)(hi[first:]), (*[4][8]uint32)(out[first:])
+			switch {
+			case useAVX512:
+				hashManyAVX512x4(in, nb, key, lo, hi, flags, flagsStart, flagsEnd, o)
+			case useAVX2:
+				hashManyAVX(in, nb, key, lo, hi, flags, flagsStart, flagsEnd, o)
+			default:
+				hashManySSE41(in, nb, key, lo, hi, flags, flagsStart, flagsEnd, o)
 			}
+			first += 4
+		default:
+			out[first] = hashLane(j.inputs[first], j.counters[first], blocks, key, flags, flagsStart, flagsEnd)
+			first++
 		}
-	default:
-		hashManyGeneric(j, blocks, key, flags, flagsStart, flagsEnd, out)
 	}
 }

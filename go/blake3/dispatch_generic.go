@@ -2,8 +2,12 @@
 
 package blake3
 
-func compress(cv *[8]uint32, block *[BlockSize]byte, counter uint64, blockLen, flags uint32, out *[16]uint32) {
+func compress(cv *[8]uint32, block *[BlockSize]byte, counter uint64, blockLen, flags uint32, out *[BlockSize]byte) {
 	compressGeneric(cv, block, counter, blockLen, flags, out)
+}
+
+func compressCV(cv *[8]uint32, block *[BlockSize]byte, counter uint64, blockLen, flags uint32) {
+	compressCVGeneric(cv, block, counter, blockLen, flags)
 }
 
 func hashMany(j *laneJob, blocks int, key *[8]uint32, flags, flagsStart, flagsEnd uint32, out *[maxLanes][8]uint32) {

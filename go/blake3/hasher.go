@@ -2,7 +2,7 @@ package blake3
 
 import "math/bits"
 
-// hasher is the incremental tree hasher. Input is buffered up to maxLanes
+// hasher is the incremental tree hasher. Input is buffered up to bufChunks
 // chunks so that every full buffer is hashed by the widest kernel; large
 // writes bypass the buffer and are hashed as aligned subtrees of up to
 // maxSubtreeChunks chunks.
@@ -58,12 +58,13 @@ func (h *hasher) update(p []byte) {
 // hashBuffer hashes the full buffer (more input follows) into pending CVs.
 func (h *hasher) hashBuffer() {
 	var j laneJob
-	for i := 0; i < maxLanes; i++ {
+	for i := 0; i < bufChunks; i++ {
 		j.inputs[i], j.counters[i] = h.buf[i*ChunkSize:(i+1)*ChunkSize], h.counter+uint64(h.npending+i)
 	}
-	j.n = maxLanes
-	hashChunkLanes(&j, &h.key, h.flags, (*[maxLanes][8]uint32)(h.pending[h.npending:]))
-	h.npending += maxLanes
+	j.n = bufChunks
+	var out [maxLanes][8]uint32
+	hashChunkLanes(&j, &h.key, h.flags, &out)
+	h.npending += copy(h.pending[h.npending:], out[:bufChunks])
 	h.bufLen = 0
 	// The pending chunks form one aligned subtree once they reach the
 	// largest power of two (up to maxSubtreeChunks) that divides counter.
@@ -93,11 +94,12 @@ func (h *hasher) flushPending() {
 }
 
 // subtreeChunks picks the largest power-of-two chunk count n with
-// maxLanes <= n <= maxSubtreeChunks that keeps the subtree aligned (counter is
-// a multiple of n) and leaves at least one byte of remaining input after it.
+// bufChunks <= n <= maxSubtreeChunks that keeps the subtree aligned (counter
+// is a multiple of n) and leaves at least one byte of remaining input after
+// it.
 func subtreeChunks(counter uint64, remaining int) int {
 	n := maxSubtreeChunks
-	for n > maxLanes && (counter%uint64(n) != 0 || n*ChunkSize >= remaining) {
+	for n > bufChunks && (counter%uint64(n) != 0 || n*ChunkSize >= remaining) {
 		n /= 2
 	}
 	return n
@@ -106,7 +108,7 @@ func subtreeChunks(counter uint64, remaining int) int {
 // pushSubtree adds the CV of a complete subtree of n chunks and merges
 // completed subtrees eagerly: a push only happens when more input follows,
 // so no merge can be the root. Afterwards the stack holds one CV per set
-// bit of the counter, largest first, each of at least maxLanes chunks.
+// bit of the counter, largest first, each of at least bufChunks chunks.
 func (h *tree) pushSubtree(cv *[8]uint32, n int) {
 	h.stack[h.stackLen] = *cv
 	h.stackLen++
@@ -134,7 +136,7 @@ func (h *hasher) rootOutput(o *output) {
 // finish hashes the tail of the input (at most bufSize bytes, empty only
 // for an empty message) that follows counter chunks summarised by the
 // merged subtree CVs in stack, and sets o to the root output. The tail has
-// at most maxLanes chunks and every stack entry covers at least maxLanes,
+// at most bufChunks chunks and every stack entry covers at least bufChunks,
 // so the tail is a subtree of its own and the root is found by folding the
 // stack onto the tail's output from the top.
 func finish(o *output, tail []byte, stack [][8]uint32, counter uint64, key *[8]uint32, flags uint32) {
@@ -150,7 +152,7 @@ func finish(o *output, tail []byte, stack [][8]uint32, counter uint64, key *[8]u
 }
 
 // tailOutput sets o to the output of the subtree over the chunks of tail
-// (1 to maxLanes chunks, all full but maybe the last) starting at chunk
+// (1 to bufChunks chunks, all full but maybe the last) starting at chunk
 // counter.
 func tailOutput(o *output, tail []byte, counter uint64, key *[8]uint32, flags uint32) {
 	if len(tail) <= ChunkSize {

@@ -13,7 +13,22 @@ type laneJob struct {
 	n        int
 }
 
-// hashChunkLanes writes the chaining values of j.n full chunks to out.
+// hashLane returns the chaining value of one lane: the blocks full blocks
+// of in with one counter, the first with flagsStart and the last with
+// flagsEnd added to flags.
+func hashLane(in []byte, counter uint64, blocks int, key *[8]uint32, flags, flagsStart, flagsEnd uint32) [8]uint32 {
+	cv := *key
+	last := (blocks - 1) * BlockSize
+	if blocks > 1 {
+		compressBlocks(&cv, in[:last], counter, flags, flagsStart)
+		flagsStart = 0
+	}
+	compressCV(&cv, (*[BlockSize]byte)(in[last:]), counter, BlockSize, flags|flagsStart|flagsEnd)
+	return cv
+}
+
+// hashChunkLanes writes the chaining values of j.n full chunks to out; the
+// entries after them are scratch (see hashMany).
 func hashChunkLanes(j *laneJob, key *[8]uint32, flags uint32, out *[maxLanes][8]uint32) {
 	hashMany(j, ChunkSize/BlockSize, key, flags, flagChunkStart, flagChunkEnd, out)
 }
@@ -24,20 +39,13 @@ func hashParentLanes(j *laneJob, key *[8]uint32, flags uint32, out *[maxLanes][8
 	hashMany(j, 1, key, flags|flagParent, 0, 0, out)
 }
 
-// compressChain compresses block into cv in place (non-extended output).
-func compressChain(cv *[8]uint32, block *[BlockSize]byte, counter uint64, blockLen, flags uint32) {
-	var o [16]uint32
-	compress(cv, block, counter, blockLen, flags, &o)
-	copy(cv[:], o[:8])
-}
-
 // parentCV returns the chaining value of the parent of left and right.
 func parentCV(left, right *[8]uint32, key *[8]uint32, flags uint32) [8]uint32 {
 	var block [BlockSize]byte
 	wordsToBytes(left[:], block[:32])
 	wordsToBytes(right[:], block[32:])
 	cv := *key
-	compressChain(&cv, &block, 0, BlockSize, flags|flagParent)
+	compressCV(&cv, &block, 0, BlockSize, flags|flagParent)
 	return cv
 }
 
@@ -56,18 +64,24 @@ func (o *output) setParent(left, right *[8]uint32, key *[8]uint32, flags uint32)
 // but the last, and makes o the output of the last block.
 func (o *output) setChunk(data []byte, counter uint64, key *[8]uint32, flags uint32) {
 	o.cv = *key
-	start := uint32(flagChunkStart)
-	if len(data) > BlockSize {
-		full := (len(data) - 1) / BlockSize * BlockSize
-		compressBlocks(&o.cv, data[:full], counter, flags, start)
-		data = data[full:]
-		start = 0
-	}
+	last, start := chunkHead(&o.cv, data, counter, flags)
 	o.counter = counter
-	o.blockLen = uint32(len(data))
+	o.blockLen = uint32(len(last))
 	o.flags = flags | start | flagChunkEnd
 	o.block = [BlockSize]byte{}
-	copy(o.block[:], data)
+	copy(o.block[:], last)
+}
+
+// chunkHead compresses every block of one chunk (at most ChunkSize bytes)
+// but the last into cv, and returns the last block (at most BlockSize
+// bytes, empty only for an empty chunk) with the start flag it still needs.
+func chunkHead(cv *[8]uint32, data []byte, counter uint64, flags uint32) (last []byte, start uint32) {
+	if len(data) <= BlockSize {
+		return data, flagChunkStart
+	}
+	full := (len(data) - 1) / BlockSize * BlockSize
+	compressBlocks(cv, data[:full], counter, flags, flagChunkStart)
+	return data[full:], 0
 }
 
 // subtreeCV hashes len(data)/ChunkSize full chunks (a power of two, at most

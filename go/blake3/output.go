@@ -15,15 +15,13 @@ type output struct {
 
 func (o *output) chainingValue() [8]uint32 {
 	cv := o.cv
-	compressChain(&cv, &o.block, o.counter, o.blockLen, o.flags)
+	compressCV(&cv, &o.block, o.counter, o.blockLen, o.flags)
 	return cv
 }
 
 // rootBlock writes the 64 output bytes at output block index n.
 func (o *output) rootBlock(n uint64, dst *[BlockSize]byte) {
-	var w [16]uint32
-	compress(&o.cv, &o.block, n, o.blockLen, o.flags|flagRoot, &w)
-	wordsToBytes(w[:], dst[:])
+	compress(&o.cv, &o.block, n, o.blockLen, o.flags|flagRoot, dst)
 }
 
 func wordsToBytes(w []uint32, b []byte) {

@@ -2,8 +2,8 @@ package blake3
 
 // SumMany writes the 32-byte BLAKE3 hash of inputs[i] to outputs[i]. The full
 // chunks of all messages are hashed together, maxLanes at a time across the
-// SIMD lanes, each lane with its own chunk counter: two 4 KiB messages fill
-// the eight AVX2 lanes. It panics if the slices differ in length.
+// SIMD lanes, each lane with its own chunk counter: four 4 KiB messages fill
+// the sixteen AVX-512 lanes. It panics if the slices differ in length.
 func SumMany(inputs [][]byte, outputs [][32]byte) {
 	if len(inputs) != len(outputs) {
 		panic("blake3: SumMany needs len(outputs) == len(inputs)")
