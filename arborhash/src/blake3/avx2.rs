@@ -177,6 +177,12 @@ impl RowWords for __m256i {
         // SAFETY: AVX2; see the trait.
         unsafe { _mm256_blend_epi16::<IMM>(self, other) }
     }
+
+    #[inline(always)]
+    unsafe fn unpack_lo(self, other: Self) -> Self {
+        // SAFETY: AVX2; see the trait.
+        unsafe { _mm256_unpacklo_epi32(self, other) }
+    }
 }
 
 /// Compresses one block into `cv`: the SSE4.1 row-vectorised compression, compiled with AVX2.
