@@ -1,5 +1,7 @@
-//! BLAKE3: arborhash beside the `blake3` crate in one run. Note that on a CPU with AVX-512 the
-//! crate uses its AVX-512 kernels, which arborhash does not have (it stops at AVX2).
+//! BLAKE3: arborhash beside the `blake3` crate in one run. On a CPU with AVX-512 the crate uses
+//! its AVX-512 kernels; the `blake3_no_avx512` column is the crate built without them (version
+//! 0.3.8 with `no_avx512`, see Cargo.toml), which is what it runs on CPUs without AVX-512. Set
+//! `ARBORHASH_BACKEND=avx2` to compare like with like there.
 //!
 //! Groups: `blake3/oneshot/N`, `blake3/incremental_W/1048576` (W-byte writes),
 //! `blake3/many_N/256` (256 messages of N bytes: `hash_many` against the crate one by one),
@@ -15,12 +17,15 @@ fn input(len: usize) -> Vec<u8> {
 }
 
 fn oneshot(c: &mut Criterion) {
-    for len in [64, 1024, 4096, 16 * 1024, 1 << 20] {
+    for len in [64, 1024, 2048, 4096, 8192, 16 * 1024, 1 << 20] {
         let data = input(len);
         let mut g = c.benchmark_group(format!("blake3/oneshot/{len}"));
         g.throughput(Throughput::Bytes(len as u64));
         g.bench_function("arborhash", |b| b.iter(|| ours::hash(black_box(&data))));
         g.bench_function("blake3", |b| b.iter(|| blake3::hash(black_box(&data))));
+        g.bench_function("blake3_no_avx512", |b| {
+            b.iter(|| blake3_no_avx512::hash(black_box(&data)))
+        });
         g.finish();
     }
 }
@@ -42,6 +47,15 @@ fn incremental(c: &mut Criterion) {
         g.bench_function("blake3", |b| {
             b.iter(|| {
                 let mut h = blake3::Hasher::new();
+                for piece in data.chunks(write) {
+                    h.update(piece);
+                }
+                h.finalize()
+            })
+        });
+        g.bench_function("blake3_no_avx512", |b| {
+            b.iter(|| {
+                let mut h = blake3_no_avx512::Hasher::new();
                 for piece in data.chunks(write) {
                     h.update(piece);
                 }
@@ -75,6 +89,14 @@ fn many(c: &mut Criterion) {
             b.iter(|| {
                 for (m, o) in messages.iter().zip(theirs.iter_mut()) {
                     *o = blake3::hash(black_box(m));
+                }
+            })
+        });
+        let mut theirs = vec![blake3_no_avx512::Hash::from([0; 32]); COUNT];
+        g.bench_function("blake3_no_avx512", |b| {
+            b.iter(|| {
+                for (m, o) in messages.iter().zip(theirs.iter_mut()) {
+                    *o = blake3_no_avx512::hash(black_box(m));
                 }
             })
         });

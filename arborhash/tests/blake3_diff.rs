@@ -21,7 +21,7 @@ fn random_bytes(rng: &mut ChaCha8Rng, len: usize) -> Vec<u8> {
 }
 
 /// Lengths around every interesting chunk count: powers of two (subtree boundaries), the
-/// 8-chunk buffer and the 64-chunk batch, each -1, 0, +1 bytes, plus block boundaries.
+/// hasher's 16-chunk buffer and the tree's 32-chunk batch, each -1, 0, +1 bytes, plus block boundaries.
 fn boundary_lengths() -> Vec<usize> {
     let mut lens = vec![0, 1, 63, 64, 65, 127, 128, 129, 1000];
     for chunks in [
@@ -111,8 +111,9 @@ fn update_splits_match_one_shot() {
     let mut rng = ChaCha8Rng::seed_from_u64(3);
     let cases: Vec<Vec<u8>> = (0..24)
         .map(|i| {
-            let len = if i < 4 {
-                [0, 1, 8192, 8193][i]
+            // The hasher's 16 KiB buffer exactly, around it, and twice over.
+            let len = if i < 6 {
+                [0, 1, 16383, 16384, 16385, 32769][i]
             } else {
                 rng.gen_range(0..40_000)
             };
@@ -129,6 +130,7 @@ fn update_splits_match_one_shot() {
                 ("64-byte", &[64]),
                 ("1 KiB", &[1024]),
                 ("mixed", &[1, 7, 64, 100, 1024, 5000, 9000, 20000]),
+                ("buffer-sized", &[16383, 16384, 16385]),
             ] {
                 if name == "1-byte" && len > 12_000 {
                     continue;

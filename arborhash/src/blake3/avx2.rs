@@ -2,13 +2,13 @@
 //!
 //! AVX2 implies SSE4.1, so the rest comes from `sse41`, compiled here with AVX2 enabled (VEX
 //! encoded, so no SSE/AVX transition costs): single blocks use its row-vectorised compression,
-//! groups of at most four lanes its 4-lane kernel, and the last few extended-output blocks its
-//! 4-block and single-block paths.
+//! groups of at most four lanes its row form with two lanes per `__m256i`, and the last few
+//! extended-output blocks its 4-block and single-block paths.
 
 use core::arch::x86_64::*;
 
 use super::kernels::{Lane, BLOCK_LEN};
-use super::sse41::{self, LaneWords, ROT16_MASK, ROT8_BYTES};
+use super::sse41::{self, LaneWords, RowWords, ROT16_MASK, ROT8_BYTES};
 
 #[inline(always)]
 unsafe fn load128(p: *const u8) -> __m128i {
@@ -135,6 +135,56 @@ impl LaneWords for __m256i {
     }
 }
 
+impl RowWords for __m256i {
+    const ROW_LANES: usize = 2;
+
+    #[inline(always)]
+    unsafe fn load_rows(src: &[*const u8; 2]) -> Self {
+        // SAFETY: the caller guarantees 16 readable bytes at each pointer; AVX2 (see the trait).
+        unsafe {
+            _mm256_inserti128_si256::<1>(_mm256_castsi128_si256(load128(src[0])), load128(src[1]))
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn store_rows(self, out: &[*mut u8; 2]) {
+        // SAFETY: the caller guarantees 16 writable bytes at each pointer; AVX2 (see the trait).
+        unsafe {
+            _mm_storeu_si128(out[0].cast(), _mm256_castsi256_si128(self));
+            _mm_storeu_si128(out[1].cast(), _mm256_extracti128_si256::<1>(self));
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn shuffle_words<const IMM: i32>(self) -> Self {
+        // SAFETY: AVX2; see the trait.
+        unsafe { _mm256_shuffle_epi32::<IMM>(self) }
+    }
+
+    #[inline(always)]
+    unsafe fn shuffle_pairs<const IMM: i32>(self, other: Self) -> Self {
+        // SAFETY: AVX; see the trait.
+        unsafe {
+            _mm256_castps_si256(_mm256_shuffle_ps::<IMM>(
+                _mm256_castsi256_ps(self),
+                _mm256_castsi256_ps(other),
+            ))
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn blend_halfwords<const IMM: i32>(self, other: Self) -> Self {
+        // SAFETY: AVX2; see the trait.
+        unsafe { _mm256_blend_epi16::<IMM>(self, other) }
+    }
+
+    #[inline(always)]
+    unsafe fn unpack_lo(self, other: Self) -> Self {
+        // SAFETY: AVX2; see the trait.
+        unsafe { _mm256_unpacklo_epi32(self, other) }
+    }
+}
+
 /// Compresses one block into `cv`: the SSE4.1 row-vectorised compression, compiled with AVX2.
 ///
 /// # Safety
@@ -152,7 +202,8 @@ pub(crate) unsafe fn compress_in_place(
 }
 
 /// Hashes every lane, eight at a time: the AVX2 form of `portable::hash_lanes`. A last group of
-/// five to seven lanes runs padded to eight; one of at most four goes to the SSE4.1 code.
+/// five to seven lanes runs padded to eight; one of at most four runs in the row form, two lanes
+/// per `__m256i` (as two interleaved states for three or four).
 ///
 /// # Safety
 /// The CPU must support AVX2; `out.len() >= lanes.len()` and every lane's input is
@@ -167,10 +218,11 @@ pub(crate) unsafe fn hash_lanes(
     // SAFETY: AVX2, hence SSE4.1, is enabled here and present; the lengths are our contract.
     unsafe {
         for (group, out) in lanes.chunks(8).zip(out.chunks_mut(8)) {
-            if group.len() > 4 {
-                sse41::hash_group::<__m256i>(group, blocks, flags, out);
-            } else {
-                sse41::hash_up_to_four_lanes(group, blocks, flags, out);
+            match group.len() {
+                1 => sse41::hash_rows::<__m128i, 1>(group, blocks, flags, out),
+                2 => sse41::hash_rows::<__m256i, 1>(group, blocks, flags, out),
+                3 | 4 => sse41::hash_rows::<__m256i, 2>(group, blocks, flags, out),
+                _ => sse41::hash_group::<__m256i>(group, blocks, flags, out),
             }
         }
     }

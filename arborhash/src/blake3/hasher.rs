@@ -1,36 +1,75 @@
 //! The incremental hasher.
 
 use core::fmt;
+use core::mem::MaybeUninit;
 
 use super::output::OutputReader;
 use super::tree::{Output, Params, Tree, CHUNK_LEN};
 use super::{context_key, Hash, KEY_LEN};
 use crate::platform::Platform;
 
-/// Input held back so that writes of any size reach the kernels as many chunks at once: 8
-/// chunks fill AVX2's 8 lanes. The last chunk is never hashed until more input or `finalize`
-/// shows whether it is the last, so the buffer is hashed only when full and more input arrives.
-const BUF_LEN: usize = 8 * CHUNK_LEN;
+/// Input held back so that writes of any size reach the kernels as many chunks at once: 16
+/// chunks fill the widest kernel's 16 lanes (AVX-512), or AVX2's 8 lanes twice. The last chunk is
+/// never hashed until more input or `finalize` shows whether it is the last, so the buffer is
+/// hashed only when full and more input arrives.
+const BUF_LEN: usize = 16 * CHUNK_LEN;
 
 /// An incremental BLAKE3 hasher: `update` with input in pieces of any size, then `finalize` or
 /// `finalize_xof`.
 ///
-/// Small writes are gathered in an 8 KiB buffer and hashed 8 chunks at a time; large writes are
-/// hashed straight from the caller's memory. The result does not depend on how the input was
+/// Small writes are gathered in a 16 KiB buffer and hashed 16 chunks at a time; large writes
+/// are hashed straight from the caller's memory. The result does not depend on how the input was
 /// split.
 #[derive(Clone)]
 pub struct Hasher {
     tree: Tree,
-    buf: [u8; BUF_LEN],
-    buf_len: usize,
+    buf: Buffer,
+}
+
+/// The input held back, of which only the first `len` bytes are initialised: zeroing 16 KiB
+/// for every new hasher would cost more than hashing a short message.
+#[derive(Clone)]
+struct Buffer {
+    bytes: [MaybeUninit<u8>; BUF_LEN],
+    len: usize,
+}
+
+impl Buffer {
+    const fn new() -> Buffer {
+        Buffer {
+            bytes: [MaybeUninit::uninit(); BUF_LEN],
+            len: 0,
+        }
+    }
+
+    /// The bytes held.
+    fn filled(&self) -> &[u8] {
+        // SAFETY: `push` initialised `bytes[..len]`; `MaybeUninit<u8>` has the layout of `u8`.
+        unsafe { core::slice::from_raw_parts(self.bytes.as_ptr().cast::<u8>(), self.len) }
+    }
+
+    /// Room for more bytes.
+    fn free(&self) -> usize {
+        BUF_LEN - self.len
+    }
+
+    /// Appends as much of `input` as fits; returns how much that was.
+    fn push(&mut self, input: &[u8]) -> usize {
+        let take = input.len().min(self.free());
+        let dst = &mut self.bytes[self.len..self.len + take];
+        // SAFETY: `dst` is `take` bytes we borrow exclusively, so it cannot overlap `input`,
+        // which has at least `take` bytes; `MaybeUninit<u8>` has the layout of `u8`.
+        unsafe { core::ptr::copy_nonoverlapping(input.as_ptr(), dst.as_mut_ptr().cast(), take) };
+        self.len += take;
+        take
+    }
 }
 
 impl Hasher {
     fn from_tree(tree: Tree) -> Hasher {
         Hasher {
             tree,
-            buf: [0; BUF_LEN],
-            buf_len: 0,
+            buf: Buffer::new(),
         }
     }
 
@@ -62,28 +101,33 @@ impl Hasher {
     /// Forgets all input, keeping the mode and key.
     pub fn reset(&mut self) -> &mut Hasher {
         self.tree = Tree::new(self.tree.params(), self.tree.first_chunk());
-        self.buf_len = 0;
+        self.buf.len = 0;
         self
     }
 
     /// Adds input.
+    #[inline]
     pub fn update(&mut self, input: &[u8]) -> &mut Hasher {
+        // The common case of small writes: into the buffer, without looking up the platform
+        // (a thread-local read) since nothing is hashed.
+        if input.len() <= self.buf.free() {
+            self.buf.push(input);
+            return self;
+        }
         self.update_with(Platform::current(), input, false);
         self
     }
 
+    #[inline(never)]
     fn update_with(&mut self, p: Platform, mut input: &[u8], parallel: bool) {
-        if self.buf_len > 0 {
-            let take = input.len().min(BUF_LEN - self.buf_len);
-            self.buf[self.buf_len..self.buf_len + take].copy_from_slice(&input[..take]);
-            self.buf_len += take;
-            input = &input[take..];
+        if self.buf.len > 0 {
+            input = &input[self.buf.push(input)..];
             if input.is_empty() {
                 return;
             }
             // The buffer is full and more input follows, so none of it is the last chunk.
-            self.tree.push_chunks(p, &self.buf, false);
-            self.buf_len = 0;
+            self.tree.push_chunks(p, self.buf.filled(), false);
+            self.buf.len = 0;
         }
         if input.len() > BUF_LEN {
             // Straight from the caller's memory, keeping back the chunk that may be the last.
@@ -91,12 +135,11 @@ impl Hasher {
             self.tree.push_chunks(p, &input[..whole], parallel);
             input = &input[whole..];
         }
-        self.buf[..input.len()].copy_from_slice(input);
-        self.buf_len = input.len();
+        self.buf.push(input);
     }
 
     pub(crate) fn top_node(&self, p: Platform) -> Output {
-        self.tree.clone().finish(p, &self.buf[..self.buf_len])
+        self.tree.clone().finish(p, self.buf.filled())
     }
 
     fn root_node(&self, p: Platform) -> Output {
@@ -121,7 +164,7 @@ impl Hasher {
 
     /// Bytes of input so far.
     pub fn count(&self) -> u64 {
-        self.tree.chunks() * CHUNK_LEN as u64 + self.buf_len as u64
+        self.tree.chunks() * CHUNK_LEN as u64 + self.buf.len as u64
     }
 
     /// Like [`update`](Hasher::update), but hashes a large input on several threads (rayon's

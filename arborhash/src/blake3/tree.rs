@@ -21,9 +21,10 @@ pub(crate) const DERIVE_KEY_CONTEXT: u8 = 1 << 5;
 pub(crate) const DERIVE_KEY_MATERIAL: u8 = 1 << 6;
 
 /// Chunks hashed per `hash_lanes` call when hashing through a long input, and the largest
-/// subtree reduced in stack buffers. 64 chunks fill AVX2's 8 lanes eight times over and keep the
-/// buffers at a few KiB of stack; the parents of such a subtree are 1/16 of its compressions.
-pub(crate) const BATCH_CHUNKS: usize = 64;
+/// subtree reduced in stack buffers. 32 chunks fill 16 lanes (AVX-512) twice and AVX2's 8 lanes
+/// four times, and their first parent level fills 16 lanes once; the buffers stay near 1 KiB each,
+/// which matters for short inputs, where zeroing them is a visible part of the work.
+pub(crate) const BATCH_CHUNKS: usize = 32;
 
 /// Subtrees at least this long are split into halves hashed on two threads by the rayon
 /// variants, so no task is shorter than 128 KiB. On the shared 2-core development machine
