@@ -51,7 +51,7 @@ mod hash;
 mod lanes;
 pub(crate) mod many;
 pub(crate) mod parallel;
-mod params;
+pub(crate) mod params;
 mod state;
 pub(crate) mod variant;
 pub(crate) mod xof;
