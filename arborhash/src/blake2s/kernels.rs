@@ -5,7 +5,7 @@
 
 use super::portable;
 #[cfg(target_arch = "x86_64")]
-use super::{avx2, sse41};
+use super::{avx2, avx512, sse41};
 use crate::blake2::Lane;
 use crate::platform::{Backend, Platform};
 
@@ -23,7 +23,9 @@ pub(crate) fn compress_blocks(p: Platform, h: &mut [u32; 8], blocks: &[u8], coun
         // SAFETY: a `Platform` for this backend proves the CPU supports it.
         Backend::Sse41 => unsafe { sse41::compress_blocks(h, blocks, count) },
         #[cfg(target_arch = "x86_64")]
-        Backend::Avx2 | Backend::Avx512 => unsafe { avx2::compress_blocks(h, blocks, count) },
+        Backend::Avx2 => unsafe { avx2::compress_blocks(h, blocks, count) },
+        #[cfg(target_arch = "x86_64")]
+        Backend::Avx512 => unsafe { avx512::compress_blocks(h, blocks, count) },
         #[cfg(not(target_arch = "x86_64"))]
         Backend::Sse41 | Backend::Avx2 | Backend::Avx512 => {
             unreachable!("x86 backends are only selected on x86-64")
@@ -47,9 +49,9 @@ pub(crate) fn compress_final(
         // SAFETY: a `Platform` for this backend proves the CPU supports it.
         Backend::Sse41 => unsafe { sse41::compress_final(h, block, count, last_node) },
         #[cfg(target_arch = "x86_64")]
-        Backend::Avx2 | Backend::Avx512 => unsafe {
-            avx2::compress_final(h, block, count, last_node)
-        },
+        Backend::Avx2 => unsafe { avx2::compress_final(h, block, count, last_node) },
+        #[cfg(target_arch = "x86_64")]
+        Backend::Avx512 => unsafe { avx512::compress_final(h, block, count, last_node) },
         #[cfg(not(target_arch = "x86_64"))]
         Backend::Sse41 | Backend::Avx2 | Backend::Avx512 => {
             unreachable!("x86 backends are only selected on x86-64")
@@ -89,7 +91,9 @@ pub(crate) fn compress_lanes(
         // checked above.
         Backend::Sse41 => unsafe { sse41::compress_lanes(lanes, blocks, stride) },
         #[cfg(target_arch = "x86_64")]
-        Backend::Avx2 | Backend::Avx512 => unsafe { avx2::compress_lanes(lanes, blocks, stride) },
+        Backend::Avx2 => unsafe { avx2::compress_lanes(lanes, blocks, stride) },
+        #[cfg(target_arch = "x86_64")]
+        Backend::Avx512 => unsafe { avx512::compress_lanes(lanes, blocks, stride) },
         #[cfg(not(target_arch = "x86_64"))]
         Backend::Sse41 | Backend::Avx2 | Backend::Avx512 => {
             unreachable!("x86 backends are only selected on x86-64")

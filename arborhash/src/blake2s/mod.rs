@@ -11,6 +11,8 @@
 
 #[cfg(target_arch = "x86_64")]
 mod avx2;
+#[cfg(target_arch = "x86_64")]
+mod avx512;
 pub(crate) mod kernels;
 mod portable;
 #[cfg(target_arch = "x86_64")]
