@@ -52,6 +52,7 @@ mod lanes;
 pub(crate) mod many;
 pub(crate) mod parallel;
 pub(crate) mod params;
+pub(crate) mod portable;
 mod state;
 pub(crate) mod variant;
 pub(crate) mod xof;

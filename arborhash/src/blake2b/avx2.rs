@@ -18,8 +18,8 @@
 //! Both are generic over the [`Rotate`] strategy: avx512.rs compiles them again with the AVX-512VL
 //! rotate instructions.
 
-use super::kernels::BLOCKBYTES;
 use super::sse41::{compress_group, pair, LaneWords, Rotate, Shuffles};
+use super::BLOCKBYTES;
 use super::IV;
 use crate::blake2::{Lane, SIGMA};
 use core::arch::x86_64::*;
@@ -56,7 +56,7 @@ pub(crate) unsafe fn compress_final(
 ///
 /// # Safety
 /// The CPU must support AVX2, and every lane's input must hold
-/// `(blocks - 1) * stride + BLOCKBYTES` bytes when `blocks > 0` (checked by `kernels.rs`).
+/// `(blocks - 1) * stride + BLOCKBYTES` bytes when `blocks > 0` (checked by `Variant::compress_lanes`).
 #[target_feature(enable = "avx2")]
 pub(crate) unsafe fn compress_lanes(lanes: &mut [Lane<'_, u64>], blocks: usize, stride: usize) {
     // SAFETY: AVX2 is enabled here; the input lengths are the caller's contract.

@@ -22,7 +22,7 @@
 //! The AVX2 backend has its own single-stream kernel with one `__m256i` per row; it measured
 //! faster than this one compiled with AVX2 enabled (see avx2.rs).
 
-use super::kernels::BLOCKBYTES;
+use super::BLOCKBYTES;
 use super::IV;
 use crate::blake2::{Lane, LastBlock, SIGMA};
 use core::arch::x86_64::*;
@@ -77,7 +77,7 @@ pub(crate) unsafe fn compress_final(
 ///
 /// # Safety
 /// The CPU must support SSE4.1, and every lane's input must hold
-/// `(blocks - 1) * stride + BLOCKBYTES` bytes when `blocks > 0` (checked by `kernels.rs`).
+/// `(blocks - 1) * stride + BLOCKBYTES` bytes when `blocks > 0` (checked by `Variant::compress_lanes`).
 #[target_feature(enable = "sse4.1")]
 pub(crate) unsafe fn compress_lanes(lanes: &mut [Lane<'_, u64>], blocks: usize, stride: usize) {
     for group in lanes.chunks_mut(2) {
@@ -490,7 +490,9 @@ unsafe fn lanes_g<V: LaneWords<N>, R: Rotate<V>, const N: usize>(
 /// Differential tests against the portable kernels, shared with avx2.rs.
 #[cfg(test)]
 pub(super) mod tests {
-    use super::super::{kernels::BLOCKBYTES, portable, IV};
+    use super::super::{BLOCKBYTES, IV};
+    use crate::blake2::portable;
+    use crate::blake2::variant::Blake2b as V;
     use crate::blake2::{Lane, LastBlock};
     use rand::{Rng, SeedableRng};
     use rand_chacha::ChaCha8Rng;
@@ -541,7 +543,7 @@ pub(super) mod tests {
             let h0: [u64; 8] = rng.gen();
             let c0 = random_count(&mut rng);
             let (mut h_want, mut c_want) = (h0, c0);
-            portable::compress_blocks(&mut h_want, &data, &mut c_want);
+            portable::compress_blocks::<V>(&mut h_want, &data, &mut c_want);
             let (mut h_got, mut c_got) = (h0, c0);
             // SAFETY: `supported` was checked above.
             unsafe { (k.blocks)(&mut h_got, &buf[offset..], &mut c_got) };
@@ -555,7 +557,7 @@ pub(super) mod tests {
             let block: [u8; BLOCKBYTES] = core::array::from_fn(|_| rng.gen());
             let last_node = rng.gen();
             let mut h_want = h0;
-            portable::compress_final(&mut h_want, &block, c0, last_node);
+            portable::compress_final::<V>(&mut h_want, &block, c0, last_node);
             let mut h_got = h0;
             // SAFETY: as above.
             unsafe { (k.last)(&mut h_got, &block, c0, last_node) };
@@ -612,9 +614,9 @@ pub(super) mod tests {
             drop(lanes);
             (hs, counts)
         };
-        let want = run(&|lanes| portable::compress_lanes(lanes, blocks, stride));
+        let want = run(&|lanes| portable::compress_lanes::<V>(lanes, blocks, stride));
         // SAFETY: `supported` was checked by the caller; each input holds exactly the bytes
-        // `kernels::compress_lanes` requires.
+        // `Variant::compress_lanes` requires.
         let got = run(&|lanes| unsafe { (k.lanes)(lanes, blocks, stride) });
         assert_eq!(
             got, want,

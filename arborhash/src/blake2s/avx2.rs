@@ -11,8 +11,8 @@
 //! Both are generic over the [`Rotate`] strategy: avx512.rs compiles them again with the AVX-512VL
 //! rotate instructions.
 
-use super::kernels::BLOCKBYTES;
 use super::sse41::{self, compress_group, LaneWords, Rotate, Shuffles};
+use super::BLOCKBYTES;
 use crate::blake2::Lane;
 use core::arch::x86_64::*;
 
@@ -48,7 +48,7 @@ pub(crate) unsafe fn compress_final(
 ///
 /// # Safety
 /// The CPU must support AVX2, and every lane's input must hold
-/// `(blocks - 1) * stride + BLOCKBYTES` bytes when `blocks > 0` (checked by `kernels.rs`).
+/// `(blocks - 1) * stride + BLOCKBYTES` bytes when `blocks > 0` (checked by `Variant::compress_lanes`).
 #[target_feature(enable = "avx2")]
 pub(crate) unsafe fn compress_lanes(lanes: &mut [Lane<'_, u32>], blocks: usize, stride: usize) {
     // SAFETY: AVX2 is enabled here; the input lengths are the caller's contract.

@@ -7,8 +7,8 @@
 //! stream, and removes instructions from the lanes, which are bound by throughput.
 
 use super::avx2::lanes_compress;
-use super::kernels::BLOCKBYTES;
 use super::sse41::{rows_compress_blocks, rows_compress_final, Rotate};
+use super::BLOCKBYTES;
 use crate::blake2::Lane;
 use core::arch::x86_64::*;
 
@@ -44,7 +44,7 @@ pub(crate) unsafe fn compress_final(
 ///
 /// # Safety
 /// The CPU must support AVX2, AVX-512F and AVX-512VL, and every lane's input must hold
-/// `(blocks - 1) * stride + BLOCKBYTES` bytes when `blocks > 0` (checked by `kernels.rs`).
+/// `(blocks - 1) * stride + BLOCKBYTES` bytes when `blocks > 0` (checked by `Variant::compress_lanes`).
 #[target_feature(enable = "avx2,avx512f,avx512vl")]
 pub(crate) unsafe fn compress_lanes(lanes: &mut [Lane<'_, u32>], blocks: usize, stride: usize) {
     // SAFETY: as above; the input lengths are the caller's contract.

@@ -22,7 +22,7 @@
 //! The AVX2 backend reuses [`rows_compress_blocks`] and [`rows_compress_final`] for a single
 //! stream, compiled inside its `#[target_feature(enable = "avx2")]` functions (VEX encodings).
 
-use super::kernels::BLOCKBYTES;
+use super::BLOCKBYTES;
 use super::IV;
 use crate::blake2::{Lane, LastBlock, SIGMA};
 use core::arch::x86_64::*;
@@ -59,7 +59,7 @@ pub(crate) unsafe fn compress_final(
 ///
 /// # Safety
 /// The CPU must support SSE4.1, and every lane's input must hold
-/// `(blocks - 1) * stride + BLOCKBYTES` bytes when `blocks > 0` (checked by `kernels.rs`).
+/// `(blocks - 1) * stride + BLOCKBYTES` bytes when `blocks > 0` (checked by `Variant::compress_lanes`).
 #[target_feature(enable = "sse4.1")]
 pub(crate) unsafe fn compress_lanes(lanes: &mut [Lane<'_, u32>], blocks: usize, stride: usize) {
     for group in lanes.chunks_mut(4) {
@@ -489,7 +489,9 @@ unsafe fn lanes_g<V: LaneWords<N>, R: Rotate<V>, const N: usize>(
 /// Differential tests against the portable kernels, shared with avx2.rs.
 #[cfg(test)]
 pub(super) mod tests {
-    use super::super::{kernels::BLOCKBYTES, portable};
+    use super::super::BLOCKBYTES;
+    use crate::blake2::portable;
+    use crate::blake2::variant::Blake2s as V;
     use crate::blake2::{Lane, LastBlock};
     use rand::{Rng, SeedableRng};
     use rand_chacha::ChaCha8Rng;
@@ -540,7 +542,7 @@ pub(super) mod tests {
             let h0: [u32; 8] = rng.gen();
             let c0 = random_count(&mut rng);
             let (mut h_want, mut c_want) = (h0, c0);
-            portable::compress_blocks(&mut h_want, &data, &mut c_want);
+            portable::compress_blocks::<V>(&mut h_want, &data, &mut c_want);
             let (mut h_got, mut c_got) = (h0, c0);
             // SAFETY: `supported` was checked above.
             unsafe { (k.blocks)(&mut h_got, &buf[offset..], &mut c_got) };
@@ -554,7 +556,7 @@ pub(super) mod tests {
             let block: [u8; BLOCKBYTES] = core::array::from_fn(|_| rng.gen());
             let last_node = rng.gen();
             let mut h_want = h0;
-            portable::compress_final(&mut h_want, &block, c0, last_node);
+            portable::compress_final::<V>(&mut h_want, &block, c0, last_node);
             let mut h_got = h0;
             // SAFETY: as above.
             unsafe { (k.last)(&mut h_got, &block, c0, last_node) };
@@ -611,9 +613,9 @@ pub(super) mod tests {
             drop(lanes);
             (hs, counts)
         };
-        let want = run(&|lanes| portable::compress_lanes(lanes, blocks, stride));
+        let want = run(&|lanes| portable::compress_lanes::<V>(lanes, blocks, stride));
         // SAFETY: `supported` was checked by the caller; each input holds exactly the bytes
-        // `kernels::compress_lanes` requires.
+        // `Variant::compress_lanes` requires.
         let got = run(&|lanes| unsafe { (k.lanes)(lanes, blocks, stride) });
         assert_eq!(
             got, want,
