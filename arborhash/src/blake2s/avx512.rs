@@ -6,8 +6,8 @@
 //! OR for the rotations by 12 and 7. That shortens G's dependency chain, which bounds the single
 //! stream, and removes instructions from the lanes, which are bound by throughput.
 
-use super::avx2::lanes_compress;
-use super::sse41::{rows_compress_blocks, rows_compress_final, Rotate};
+use super::avx2::{lanes_compress, Permutes};
+use super::sse41::{rows_compress_blocks, rows_compress_final, Inserts, Rotate};
 use super::BLOCKBYTES;
 use crate::blake2::Lane;
 use core::arch::x86_64::*;
@@ -20,7 +20,7 @@ use core::arch::x86_64::*;
 #[target_feature(enable = "avx2,avx512f,avx512vl")]
 pub(crate) unsafe fn compress_blocks(h: &mut [u32; 8], blocks: &[u8], count: &mut u128) {
     // SAFETY: the features `Ror` and the row kernel need are enabled here.
-    unsafe { rows_compress_blocks::<Ror>(h, blocks, count) }
+    unsafe { rows_compress_blocks::<Ror, Inserts>(h, blocks, count) }
 }
 
 /// Compresses the final block with f0 set (and f1 when `last_node`); the semantics of
@@ -36,7 +36,7 @@ pub(crate) unsafe fn compress_final(
     last_node: bool,
 ) {
     // SAFETY: as above.
-    unsafe { rows_compress_final::<Ror>(h, block, count, last_node) }
+    unsafe { rows_compress_final::<Ror, Permutes>(h, block, count, last_node) }
 }
 
 /// Compresses `blocks` blocks in every lane, eight lanes at a time; the semantics of

@@ -11,7 +11,9 @@
 //! single stream is bound by the latency of the G chain (about 30 cycles a round against fewer
 //! than 20 cycles of issue for all its instructions, gathers included), and the gathers do not
 //! depend on the state, so they run in its shadow: on the development machine this kernel hashes
-//! 1 MiB at 0.44 GB/s, the `blake2s_simd` crate (hand-scheduled shuffles) at 0.45.
+//! 1 MiB at 0.44 GB/s, the `blake2s_simd` crate (hand-scheduled shuffles) at 0.45. A lone final
+//! block is different: its first gathers start its latency chain, so the row kernel is generic
+//! over the [`Message`] strategy and AVX2 gathers a final block's words with `vpermd` instead.
 //!
 //! Multi-lane (`compress_lanes`): four independent states, one per 32-bit element of each vector
 //! ("transposed"): no diagonalisation and no message shuffling beyond a 4x4 transpose per block.
@@ -19,8 +21,8 @@
 //! avx2.rs implements for eight lanes in `__m256i`, and, like the row kernel, over the [`Rotate`]
 //! strategy, so that avx512.rs compiles the same code with the AVX-512VL rotate instructions.
 //!
-//! The AVX2 backend reuses [`rows_compress_blocks`] and [`rows_compress_final`] for a single
-//! stream, compiled inside its `#[target_feature(enable = "avx2")]` functions (VEX encodings).
+//! The AVX2 and AVX-512 backends reuse [`rows_compress_blocks`] and [`rows_compress_final`] for
+//! a single stream, compiled inside their `#[target_feature]` functions (VEX encodings).
 
 use super::BLOCKBYTES;
 use super::IV;
@@ -35,7 +37,7 @@ use core::arch::x86_64::*;
 #[target_feature(enable = "sse4.1")]
 pub(crate) unsafe fn compress_blocks(h: &mut [u32; 8], blocks: &[u8], count: &mut u128) {
     // SAFETY: SSE4.1 is enabled here, which is all the row kernel needs.
-    unsafe { rows_compress_blocks::<Shuffles>(h, blocks, count) }
+    unsafe { rows_compress_blocks::<Shuffles, Inserts>(h, blocks, count) }
 }
 
 /// Compresses the final block with f0 set (and f1 when `last_node`); the semantics of
@@ -51,7 +53,7 @@ pub(crate) unsafe fn compress_final(
     last_node: bool,
 ) {
     // SAFETY: SSE4.1 is enabled here, which is all the row kernel needs.
-    unsafe { rows_compress_final::<Shuffles>(h, block, count, last_node) }
+    unsafe { rows_compress_final::<Shuffles, Inserts>(h, block, count, last_node) }
 }
 
 /// Compresses `blocks` blocks in every lane, four lanes at a time; the semantics of
@@ -76,7 +78,7 @@ pub(crate) unsafe fn compress_lanes(lanes: &mut [Lane<'_, u32>], blocks: usize, 
 /// # Safety
 /// The CPU must support SSE4.1; only call from a function compiled with it enabled.
 #[inline(always)]
-pub(super) unsafe fn rows_compress_blocks<R: Rotate<__m128i>>(
+pub(super) unsafe fn rows_compress_blocks<R: Rotate<__m128i>, M: Message>(
     h: &mut [u32; 8],
     blocks: &[u8],
     count: &mut u128,
@@ -87,7 +89,7 @@ pub(super) unsafe fn rows_compress_blocks<R: Rotate<__m128i>>(
         let mut hv = load_h(h);
         for block in blocks.chunks_exact(BLOCKBYTES) {
             *count = count.wrapping_add(BLOCKBYTES as u128);
-            rows_compress::<R>(&mut hv, block.as_ptr(), *count, 0, 0);
+            rows_compress::<R, M>(&mut hv, block.as_ptr(), *count, 0, 0);
         }
         store_h(h, hv);
     }
@@ -98,7 +100,7 @@ pub(super) unsafe fn rows_compress_blocks<R: Rotate<__m128i>>(
 /// # Safety
 /// The CPU must support SSE4.1; only call from a function compiled with it enabled.
 #[inline(always)]
-pub(super) unsafe fn rows_compress_final<R: Rotate<__m128i>>(
+pub(super) unsafe fn rows_compress_final<R: Rotate<__m128i>, M: Message>(
     h: &mut [u32; 8],
     block: &[u8; BLOCKBYTES],
     count: u128,
@@ -107,7 +109,7 @@ pub(super) unsafe fn rows_compress_final<R: Rotate<__m128i>>(
     // SAFETY: the caller guarantees SSE4.1; `block` is exactly one block.
     unsafe {
         let mut hv = load_h(h);
-        rows_compress::<R>(
+        rows_compress::<R, M>(
             &mut hv,
             block.as_ptr(),
             count,
@@ -140,7 +142,7 @@ unsafe fn store_h(h: &mut [u32; 8], hv: [__m128i; 2]) {
 /// # Safety
 /// SSE4.1; `block` readable for 64 bytes.
 #[inline(always)]
-unsafe fn rows_compress<R: Rotate<__m128i>>(
+unsafe fn rows_compress<R: Rotate<__m128i>, M: Message>(
     h: &mut [__m128i; 2],
     block: *const u8,
     count: u128,
@@ -149,8 +151,7 @@ unsafe fn rows_compress<R: Rotate<__m128i>>(
 ) {
     // SAFETY: the caller's contract.
     unsafe {
-        let m: [i32; 16] =
-            core::array::from_fn(|i| (block.add(4 * i) as *const i32).read_unaligned());
+        let m = M::load(block);
         let iv = IV.as_ptr() as *const __m128i;
         let mut v = [
             h[0],
@@ -161,30 +162,51 @@ unsafe fn rows_compress<R: Rotate<__m128i>>(
                 _mm_set_epi32(f1 as i32, f0 as i32, (count >> 32) as i32, count as i32),
             ),
         ];
-        rows_round::<R, 0>(&mut v, &m);
-        rows_round::<R, 1>(&mut v, &m);
-        rows_round::<R, 2>(&mut v, &m);
-        rows_round::<R, 3>(&mut v, &m);
-        rows_round::<R, 4>(&mut v, &m);
-        rows_round::<R, 5>(&mut v, &m);
-        rows_round::<R, 6>(&mut v, &m);
-        rows_round::<R, 7>(&mut v, &m);
-        rows_round::<R, 8>(&mut v, &m);
-        rows_round::<R, 9>(&mut v, &m);
+        rows_round::<R, M, 0>(&mut v, &m);
+        rows_round::<R, M, 1>(&mut v, &m);
+        rows_round::<R, M, 2>(&mut v, &m);
+        rows_round::<R, M, 3>(&mut v, &m);
+        rows_round::<R, M, 4>(&mut v, &m);
+        rows_round::<R, M, 5>(&mut v, &m);
+        rows_round::<R, M, 6>(&mut v, &m);
+        rows_round::<R, M, 7>(&mut v, &m);
+        rows_round::<R, M, 8>(&mut v, &m);
+        rows_round::<R, M, 9>(&mut v, &m);
         h[0] = _mm_xor_si128(h[0], _mm_xor_si128(v[0], v[2]));
         h[1] = _mm_xor_si128(h[1], _mm_xor_si128(v[1], v[3]));
     }
 }
 
-/// (m[i], m[j], m[k], m[l]).
-///
-/// # Safety
-/// SSE4.1.
-#[inline(always)]
-unsafe fn gather(m: &[i32; 16], i: u8, j: u8, k: u8, l: u8) -> __m128i {
-    let w = |n: u8| m[n as usize];
-    // SAFETY: the caller guarantees SSE4.1.
-    unsafe { _mm_set_epi32(w(l), w(k), w(j), w(i)) }
+/// How the row kernel reads a block and gathers its message words in SIGMA's order. Every
+/// function requires the CPU feature of its implementation.
+pub(super) trait Message {
+    /// The block as loaded.
+    type Words;
+    /// Loads the 64 bytes at `block`.
+    ///
+    /// # Safety
+    /// Also: `block` readable for 64 bytes.
+    unsafe fn load(block: *const u8) -> Self::Words;
+    /// (m[i], m[j], m[k], m[l]).
+    unsafe fn gather(m: &Self::Words, i: u8, j: u8, k: u8, l: u8) -> __m128i;
+}
+
+/// Gathers of four words from the block in memory: one load and three inserts per vector (SSE4.1).
+pub(super) struct Inserts;
+
+impl Message for Inserts {
+    type Words = [i32; 16];
+    #[inline(always)]
+    unsafe fn load(block: *const u8) -> [i32; 16] {
+        // SAFETY: the caller's contract.
+        core::array::from_fn(|i| unsafe { (block.add(4 * i) as *const i32).read_unaligned() })
+    }
+    #[inline(always)]
+    unsafe fn gather(m: &[i32; 16], i: u8, j: u8, k: u8, l: u8) -> __m128i {
+        let w = |n: u8| m[n as usize];
+        // SAFETY: the caller guarantees SSE4.1.
+        unsafe { _mm_set_epi32(w(l), w(k), w(j), w(i)) }
+    }
 }
 
 /// Round `ROUND` on the rows `v` = [a, b, c, d].
@@ -192,12 +214,15 @@ unsafe fn gather(m: &[i32; 16], i: u8, j: u8, k: u8, l: u8) -> __m128i {
 /// # Safety
 /// SSE4.1.
 #[inline(always)]
-unsafe fn rows_round<R: Rotate<__m128i>, const ROUND: usize>(v: &mut [__m128i; 4], m: &[i32; 16]) {
+unsafe fn rows_round<R: Rotate<__m128i>, M: Message, const ROUND: usize>(
+    v: &mut [__m128i; 4],
+    m: &M::Words,
+) {
     let s = &SIGMA[ROUND];
     // SAFETY: the caller guarantees SSE4.1.
     unsafe {
-        let x = gather(m, s[0], s[2], s[4], s[6]);
-        let y = gather(m, s[1], s[3], s[5], s[7]);
+        let x = M::gather(m, s[0], s[2], s[4], s[6]);
+        let y = M::gather(m, s[1], s[3], s[5], s[7]);
         rows_g::<R>(v, x, y);
         // Line the diagonals up as columns by rotating rows a, c and d and leaving b, the row
         // computed last, where it is, so that no shuffle sits between b and its next use.
@@ -206,8 +231,8 @@ unsafe fn rows_round<R: Rotate<__m128i>, const ROUND: usize>(v: &mut [__m128i; 4
         v[0] = _mm_shuffle_epi32(v[0], 0b10_01_00_11);
         v[2] = _mm_shuffle_epi32(v[2], 0b00_11_10_01);
         v[3] = _mm_shuffle_epi32(v[3], 0b01_00_11_10);
-        let x = gather(m, s[14], s[8], s[10], s[12]);
-        let y = gather(m, s[15], s[9], s[11], s[13]);
+        let x = M::gather(m, s[14], s[8], s[10], s[12]);
+        let y = M::gather(m, s[15], s[9], s[11], s[13]);
         rows_g::<R>(v, x, y);
         v[0] = _mm_shuffle_epi32(v[0], 0b00_11_10_01);
         v[2] = _mm_shuffle_epi32(v[2], 0b10_01_00_11);
