@@ -30,7 +30,7 @@ macro_rules! sequential_api {
 
         #[doc = concat!("Hashes `input` with ", $name, " and default parameters (full length, no key).")]
         pub fn $hash_fn(input: &[u8]) -> Hash {
-            Params::new().hash(input)
+            crate::blake2::params::hash_default(input)
         }
 
         pub use crate::$parallel;

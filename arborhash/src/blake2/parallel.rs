@@ -66,6 +66,9 @@ impl<V: Variant> Params<V> {
     pub fn hash(&self, input: &[u8]) -> Hash<V> {
         let p = Platform::current();
         let mut leaves = Leaves::new(self.hash_length, &self.key);
+        if !input.is_empty() && input.len().is_multiple_of(stripe::<V>()) {
+            return leaves.finish_stripes(p, &self.key, input, self.hash_length);
+        }
         let ready = stripes_ready::<V>(input.len()) * stripe::<V>();
         leaves.compress_stripes(p, &self.key, &input[..ready]);
         leaves.finish(p, &self.key, &input[ready..], self.hash_length)
@@ -183,6 +186,34 @@ impl<V: Variant> Leaves<V> {
         counts
     }
 
+    /// Hashes whole `stripes` (at least one) that end the input into the leaves in one kernel
+    /// call, finalizing them on the last stripe, where every leaf's final block is whole and can
+    /// be read in place; then hashes the leaves' outputs in the root.
+    fn finish_stripes(
+        mut self,
+        p: Platform,
+        key: &Key<V>,
+        stripes: &[u8],
+        hash_length: u8,
+    ) -> Hash<V> {
+        let (leaves, block) = (V::PARALLEL_LEAVES, V::BLOCKBYTES);
+        debug_assert!(!stripes.is_empty() && stripes.len().is_multiple_of(stripe::<V>()));
+        if self.key_pending {
+            self.compress_key_block(p, key, |_| None);
+        }
+        let lanes = self.h[..leaves].iter_mut().enumerate().map(|(i, h)| Lane {
+            h,
+            input: &stripes[i * block..],
+            count: self.count,
+            last: Some(LastBlock {
+                len: block,
+                last_node: i == leaves - 1,
+            }),
+        });
+        compress_lane_list::<V>(p, lanes, stripes.len() / stripe::<V>(), stripe::<V>());
+        self.root(p, key, hash_length)
+    }
+
     /// Hashes the held-back `tail` (at most `hold_back` bytes) into the leaves, finalizes them
     /// and hashes their outputs in the root.
     fn finish(mut self, p: Platform, key: &Key<V>, tail: &[u8], hash_length: u8) -> Hash<V> {
@@ -232,21 +263,27 @@ impl<V: Variant> Leaves<V> {
                 last: Some(last(i, lens[i])),
             });
         compress_lane_list::<V>(p, lanes, 1, block);
+        if key.length > 0 {
+            for block in &mut finals {
+                wipe(block.as_mut());
+            }
+        }
+        self.root(p, key, hash_length)
+    }
 
+    /// Hashes the finalized leaves' outputs in the root.
+    fn root(mut self, p: Platform, key: &Key<V>, hash_length: u8) -> Hash<V> {
         let root_words = ParamBlock {
             node_depth: 1,
             ..node_block::<V>(hash_length, key.length)
         }
         .words::<V>();
         let mut root = super::State::<V>::from_words(root_words, hash_length, true);
-        for leaf in &self.h[..leaves] {
+        for leaf in &self.h[..V::PARALLEL_LEAVES] {
             root.update_on(p, Hash::<V>::from_words(leaf, V::OUTBYTES).as_bytes());
         }
         if key.length > 0 {
             wipe(&mut self.h);
-            for block in &mut finals {
-                wipe(block.as_mut());
-            }
         }
         root.finalize_on(p)
     }

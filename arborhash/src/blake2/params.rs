@@ -3,7 +3,7 @@
 use core::fmt;
 use core::marker::PhantomData;
 
-use super::state::State;
+use super::state::{hash_all, State};
 use super::variant::{Variant, Word};
 use super::Hash;
 use crate::bytes::wipe;
@@ -71,6 +71,15 @@ impl ParamBlock {
         }
         words
     }
+}
+
+/// Hashes `input` with default parameters, without building a `Params` (whose key block would be
+/// zeroed and wiped for nothing); the one-shot `blake2b` / `blake2s` functions.
+#[inline]
+pub(crate) fn hash_default<V: Variant>(input: &[u8]) -> Hash<V> {
+    let length = V::OUTBYTES as u8;
+    let words = ParamBlock::sequential(length).words::<V>();
+    hash_all(Platform::current(), words, None, input, false, length)
 }
 
 /// Checks a length-limited byte string parameter and pads it into `out` with zeros.
@@ -167,10 +176,15 @@ impl<V: Variant> Params<V> {
 
     /// Hashes `input` all at once with these parameters.
     pub fn hash(&self, input: &[u8]) -> Hash<V> {
-        let p = Platform::current();
-        let mut state = self.to_state();
-        state.update_on(p, input);
-        state.finalize_on(p)
+        let key = (self.key.length > 0).then_some(&self.key.block);
+        hash_all(
+            Platform::current(),
+            self.block.words::<V>(),
+            key,
+            input,
+            self.last_node,
+            self.block.digest_length,
+        )
     }
 
     /// A `State` with these parameters, for hashing input incrementally.

@@ -7,7 +7,7 @@ use core::ops::BitXor;
 
 use super::Lane;
 use crate::bytes::HexString;
-use crate::platform::Platform;
+use crate::platform::{Backend, Platform};
 use crate::{blake2b, blake2s};
 
 /// A BLAKE2 state word (`u64` for BLAKE2b, `u32` for BLAKE2s).
@@ -20,6 +20,12 @@ pub trait Word:
     fn from_le(bytes: &[u8]) -> Self;
     /// Writes the word little-endian into the first `BYTES` bytes of `out`.
     fn write_le(self, out: &mut [u8]);
+    /// The low `BYTES` bytes of `x`.
+    fn truncate(x: u128) -> Self;
+    /// Addition modulo 2^(8 * BYTES).
+    fn wrapping_add(self, other: Self) -> Self;
+    /// Rotation right by `n` bits.
+    fn rotate_right(self, n: u32) -> Self;
 }
 
 // Two integer types, one body: a macro is clearer here than two copies.
@@ -34,6 +40,18 @@ macro_rules! impl_word {
             #[inline(always)]
             fn write_le(self, out: &mut [u8]) {
                 out[..Self::BYTES].copy_from_slice(&self.to_le_bytes());
+            }
+            #[inline(always)]
+            fn truncate(x: u128) -> Self {
+                x as $t
+            }
+            #[inline(always)]
+            fn wrapping_add(self, other: Self) -> Self {
+                <$t>::wrapping_add(self, other)
+            }
+            #[inline(always)]
+            fn rotate_right(self, n: u32) -> Self {
+                <$t>::rotate_right(self, n)
             }
         }
     };
@@ -66,6 +84,10 @@ pub trait Variant: sealed::Sealed + Copy + Debug + Default + Send + Sync + 'stat
     const NAME: &'static str;
     /// The initialization vector.
     const IV: [Self::Word; 8];
+    /// Rounds of the compression function (12 for BLAKE2b, 10 for BLAKE2s).
+    const ROUNDS: usize;
+    /// G's rotation distances, right, in the order G applies them.
+    const ROTATIONS: [u32; 4];
     /// An all-zero block.
     const ZERO_BLOCK: Self::Block;
     /// An all-zero hash array.
@@ -90,10 +112,17 @@ pub trait Variant: sealed::Sealed + Copy + Debug + Default + Send + Sync + 'stat
     /// Hex-encodes up to `OUTBYTES` bytes.
     fn hex(bytes: &[u8]) -> Self::Hex;
 
-    // The kernels (see the variant's `kernels` module), hidden: only the crate can call them.
+    // The kernels, hidden: only the crate can call them. Each dispatches on the platform's
+    // backend to blake2/portable.rs or to the variant's sse41, avx2 or avx512 module, which all
+    // have the same three functions with the semantics given here.
+
+    /// Compresses each whole block of `blocks` (a multiple of `BLOCKBYTES` long, none of them
+    /// final), adding `BLOCKBYTES` to `count` before each.
     #[doc(hidden)]
     #[allow(private_interfaces)]
     fn compress_blocks(p: Platform, h: &mut [Self::Word; 8], blocks: &[u8], count: &mut u128);
+    /// Compresses the final block: `block` is zero-padded, `count` already includes its bytes,
+    /// f0 is set, and f1 is set when `last_node`.
     #[doc(hidden)]
     #[allow(private_interfaces)]
     fn compress_final(
@@ -103,6 +132,8 @@ pub trait Variant: sealed::Sealed + Copy + Debug + Default + Send + Sync + 'stat
         count: u128,
         last_node: bool,
     );
+    /// Compresses `blocks` blocks in each lane (see [`Lane`]), up to `degree(p)` lanes at a
+    /// time; more lanes are processed in groups. Panics if a lane's input is too short.
     #[doc(hidden)]
     #[allow(private_interfaces)]
     fn compress_lanes(
@@ -111,6 +142,7 @@ pub trait Variant: sealed::Sealed + Copy + Debug + Default + Send + Sync + 'stat
         blocks: usize,
         stride: usize,
     );
+    /// How many lanes `compress_lanes` runs at once on this platform.
     #[doc(hidden)]
     #[allow(private_interfaces)]
     fn degree(p: Platform) -> usize;
@@ -119,10 +151,33 @@ pub trait Variant: sealed::Sealed + Copy + Debug + Default + Send + Sync + 'stat
 /// The most lanes any kernel runs at once (BLAKE2s on AVX2); also the most BLAKE2sp leaves.
 pub(crate) const MAX_LANES: usize = 8;
 
+/// Calls `$module::<backend>::$f($args)` for the backend of the platform `$p`.
+macro_rules! dispatch {
+    ($p:expr, $module:ident :: $f:ident ($($arg:expr),*)) => {
+        match $p.backend() {
+            Backend::Portable => crate::blake2::portable::$f::<Self>($($arg),*),
+            // SAFETY (x86 backends): a `Platform` for a backend proves that the CPU supports it,
+            // the contract of that backend's kernels besides the lane input lengths, which
+            // `compress_lanes` checks before dispatching.
+            #[cfg(target_arch = "x86_64")]
+            Backend::Sse41 => unsafe { $module::sse41::$f($($arg),*) },
+            #[cfg(target_arch = "x86_64")]
+            Backend::Avx2 => unsafe { $module::avx2::$f($($arg),*) },
+            #[cfg(target_arch = "x86_64")]
+            Backend::Avx512 => unsafe { $module::avx512::$f($($arg),*) },
+            #[cfg(not(target_arch = "x86_64"))]
+            Backend::Sse41 | Backend::Avx2 | Backend::Avx512 => {
+                unreachable!("x86 backends are only selected on x86-64")
+            }
+        }
+    };
+}
+
 // The two implementations differ only in names and numbers; a macro keeps them in step.
 macro_rules! impl_variant {
     ($ty:ident, $module:ident, $word:ty, $count:ty, $name:literal, $node_offset_bytes:literal,
-     $leaves:literal, $xof_max:expr) => {
+     $leaves:literal, $xof_max:expr, $rounds:literal, $rotations:expr, $sse41_degree:literal,
+     $avx2_degree:literal) => {
         // The kernel methods take crate-private types (`Platform`, `Lane`): nothing outside the
         // crate can call them, since no `Platform` can be made there.
         #[allow(private_interfaces)]
@@ -135,6 +190,8 @@ macro_rules! impl_variant {
 
             const NAME: &'static str = $name;
             const IV: [$word; 8] = $module::IV;
+            const ROUNDS: usize = $rounds;
+            const ROTATIONS: [u32; 4] = $rotations;
             const ZERO_BLOCK: Self::Block = [0; 16 * core::mem::size_of::<$word>()];
             const ZERO_ARRAY: Self::Array = [0; 8 * core::mem::size_of::<$word>()];
             const NODE_OFFSET_BYTES: usize = $node_offset_bytes;
@@ -150,7 +207,8 @@ macro_rules! impl_variant {
             }
             #[inline]
             fn compress_blocks(p: Platform, h: &mut [$word; 8], blocks: &[u8], count: &mut u128) {
-                $module::kernels::compress_blocks(p, h, blocks, count)
+                debug_assert_eq!(blocks.len() % Self::BLOCKBYTES, 0);
+                dispatch!(p, $module::compress_blocks(h, blocks, count))
             }
             #[inline]
             fn compress_final(
@@ -160,7 +218,7 @@ macro_rules! impl_variant {
                 count: u128,
                 last_node: bool,
             ) {
-                $module::kernels::compress_final(p, h, block, count, last_node)
+                dispatch!(p, $module::compress_final(h, block, count, last_node))
             }
             #[inline]
             fn compress_lanes(
@@ -169,11 +227,22 @@ macro_rules! impl_variant {
                 blocks: usize,
                 stride: usize,
             ) {
-                $module::kernels::compress_lanes(p, lanes, blocks, stride)
+                if blocks == 0 {
+                    return;
+                }
+                let needed = (blocks - 1) * stride + Self::BLOCKBYTES;
+                for lane in lanes.iter() {
+                    assert!(lane.input.len() >= needed, "lane input too short");
+                }
+                dispatch!(p, $module::compress_lanes(lanes, blocks, stride))
             }
             #[inline]
             fn degree(p: Platform) -> usize {
-                $module::kernels::degree(p)
+                match p.backend() {
+                    Backend::Portable => 1,
+                    Backend::Sse41 => $sse41_degree,
+                    Backend::Avx2 | Backend::Avx512 => $avx2_degree,
+                }
             }
         }
     };
@@ -187,5 +256,31 @@ pub struct Blake2b;
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Blake2s;
 
-impl_variant!(Blake2b, blake2b, u64, u128, "BLAKE2b", 8, 4, u32::MAX);
-impl_variant!(Blake2s, blake2s, u32, u64, "BLAKE2s", 6, 8, u16::MAX as u32);
+impl_variant!(
+    Blake2b,
+    blake2b,
+    u64,
+    u128,
+    "BLAKE2b",
+    8,
+    4,
+    u32::MAX,
+    12,
+    [32, 24, 16, 63],
+    2,
+    4
+);
+impl_variant!(
+    Blake2s,
+    blake2s,
+    u32,
+    u64,
+    "BLAKE2s",
+    6,
+    8,
+    u16::MAX as u32,
+    10,
+    [16, 12, 8, 7],
+    4,
+    8
+);

@@ -14,9 +14,12 @@
 //! Multi-lane: four lanes, one per 64-bit element, through the generic lane driver of sse41.rs;
 //! a group of one or two remaining lanes takes the two-lane SSE path (compiled here with VEX
 //! encodings) instead of padding to four.
+//!
+//! Both are generic over the [`Rotate`] strategy: avx512.rs compiles them again with the AVX-512VL
+//! rotate instructions.
 
-use super::kernels::BLOCKBYTES;
-use super::sse41::{compress_group, pair, LaneWords};
+use super::sse41::{compress_group, pair, LaneWords, Rotate, Shuffles};
+use super::BLOCKBYTES;
 use super::IV;
 use crate::blake2::{Lane, SIGMA};
 use core::arch::x86_64::*;
@@ -28,15 +31,8 @@ use core::arch::x86_64::*;
 /// The CPU must support AVX2.
 #[target_feature(enable = "avx2")]
 pub(crate) unsafe fn compress_blocks(h: &mut [u64; 8], blocks: &[u8], count: &mut u128) {
-    // SAFETY: AVX2 is enabled here; every block comes from `chunks_exact`.
-    unsafe {
-        let mut hv = load_h(h);
-        for block in blocks.chunks_exact(BLOCKBYTES) {
-            *count = count.wrapping_add(BLOCKBYTES as u128);
-            rows_compress(&mut hv, block.as_ptr(), *count, 0, 0);
-        }
-        store_h(h, hv);
-    }
+    // SAFETY: AVX2 is enabled here.
+    unsafe { rows_compress_blocks::<Shuffles>(h, blocks, count) }
 }
 
 /// Compresses the final block with f0 set (and f1 when `last_node`); the semantics of
@@ -51,18 +47,8 @@ pub(crate) unsafe fn compress_final(
     count: u128,
     last_node: bool,
 ) {
-    // SAFETY: AVX2 is enabled here; `block` is one block.
-    unsafe {
-        let mut hv = load_h(h);
-        rows_compress(
-            &mut hv,
-            block.as_ptr(),
-            count,
-            !0,
-            if last_node { !0 } else { 0 },
-        );
-        store_h(h, hv);
-    }
+    // SAFETY: AVX2 is enabled here.
+    unsafe { rows_compress_final::<Shuffles>(h, block, count, last_node) }
 }
 
 /// Compresses `blocks` blocks in every lane, four lanes at a time; the semantics of
@@ -70,17 +56,73 @@ pub(crate) unsafe fn compress_final(
 ///
 /// # Safety
 /// The CPU must support AVX2, and every lane's input must hold
-/// `(blocks - 1) * stride + BLOCKBYTES` bytes when `blocks > 0` (checked by `kernels.rs`).
+/// `(blocks - 1) * stride + BLOCKBYTES` bytes when `blocks > 0` (checked by `Variant::compress_lanes`).
 #[target_feature(enable = "avx2")]
 pub(crate) unsafe fn compress_lanes(lanes: &mut [Lane<'_, u64>], blocks: usize, stride: usize) {
+    // SAFETY: AVX2 is enabled here; the input lengths are the caller's contract.
+    unsafe { lanes_compress::<Shuffles>(lanes, blocks, stride) }
+}
+
+/// `compress_blocks` with the rotations `R`.
+///
+/// # Safety
+/// AVX2 and `R`'s CPU feature; only call from a function compiled with them enabled.
+#[inline(always)]
+pub(super) unsafe fn rows_compress_blocks<R: Rotate<__m256i>>(
+    h: &mut [u64; 8],
+    blocks: &[u8],
+    count: &mut u128,
+) {
+    // SAFETY: the caller's contract; every block comes from `chunks_exact`.
+    unsafe {
+        let mut hv = load_h(h);
+        for block in blocks.chunks_exact(BLOCKBYTES) {
+            *count = count.wrapping_add(BLOCKBYTES as u128);
+            rows_compress::<R>(&mut hv, block.as_ptr(), *count, 0, 0);
+        }
+        store_h(h, hv);
+    }
+}
+
+/// `compress_final` with the rotations `R`.
+///
+/// # Safety
+/// AVX2 and `R`'s CPU feature; only call from a function compiled with them enabled.
+#[inline(always)]
+pub(super) unsafe fn rows_compress_final<R: Rotate<__m256i>>(
+    h: &mut [u64; 8],
+    block: &[u8; BLOCKBYTES],
+    count: u128,
+    last_node: bool,
+) {
+    // SAFETY: the caller's contract; `block` is one block.
+    unsafe {
+        let mut hv = load_h(h);
+        let f1 = if last_node { !0 } else { 0 };
+        rows_compress::<R>(&mut hv, block.as_ptr(), count, !0, f1);
+        store_h(h, hv);
+    }
+}
+
+/// `compress_lanes` with the rotations `R`: groups of four lanes, and a group of one or two
+/// remaining lanes in 128-bit vectors instead of padding to four.
+///
+/// # Safety
+/// AVX2 and `R`'s CPU feature; only call from a function compiled with them enabled. Input
+/// lengths as for `compress_lanes`.
+#[inline(always)]
+pub(super) unsafe fn lanes_compress<R: Rotate<__m128i> + Rotate<__m256i>>(
+    lanes: &mut [Lane<'_, u64>],
+    blocks: usize,
+    stride: usize,
+) {
     for group in lanes.chunks_mut(4) {
-        // SAFETY: AVX2 (which implies SSE4.1) is enabled here; the input lengths are the
-        // caller's contract.
+        // SAFETY: the caller's contract (AVX2 implies SSE4.1).
         unsafe {
             if group.len() <= 2 {
-                compress_group::<__m128i, 2>(group, blocks, stride)
+                compress_group::<__m128i, R, 2>(group, blocks, stride)
             } else {
-                compress_group::<__m256i, 4>(group, blocks, stride)
+                compress_group::<__m256i, R, 4>(group, blocks, stride)
             }
         }
     }
@@ -108,7 +150,13 @@ unsafe fn store_h(h: &mut [u64; 8], hv: [__m256i; 2]) {
 /// # Safety
 /// AVX2; `block` readable for 128 bytes.
 #[inline(always)]
-unsafe fn rows_compress(h: &mut [__m256i; 2], block: *const u8, count: u128, f0: u64, f1: u64) {
+unsafe fn rows_compress<R: Rotate<__m256i>>(
+    h: &mut [__m256i; 2],
+    block: *const u8,
+    count: u128,
+    f0: u64,
+    f1: u64,
+) {
     // SAFETY: the caller's contract.
     unsafe {
         let p = block as *const __m128i;
@@ -123,18 +171,18 @@ unsafe fn rows_compress(h: &mut [__m256i; 2], block: *const u8, count: u128, f0:
                 _mm256_set_epi64x(f1 as i64, f0 as i64, (count >> 64) as i64, count as i64),
             ),
         ];
-        rows_round::<0>(&mut v, &m);
-        rows_round::<1>(&mut v, &m);
-        rows_round::<2>(&mut v, &m);
-        rows_round::<3>(&mut v, &m);
-        rows_round::<4>(&mut v, &m);
-        rows_round::<5>(&mut v, &m);
-        rows_round::<6>(&mut v, &m);
-        rows_round::<7>(&mut v, &m);
-        rows_round::<8>(&mut v, &m);
-        rows_round::<9>(&mut v, &m);
-        rows_round::<10>(&mut v, &m);
-        rows_round::<11>(&mut v, &m);
+        rows_round::<R, 0>(&mut v, &m);
+        rows_round::<R, 1>(&mut v, &m);
+        rows_round::<R, 2>(&mut v, &m);
+        rows_round::<R, 3>(&mut v, &m);
+        rows_round::<R, 4>(&mut v, &m);
+        rows_round::<R, 5>(&mut v, &m);
+        rows_round::<R, 6>(&mut v, &m);
+        rows_round::<R, 7>(&mut v, &m);
+        rows_round::<R, 8>(&mut v, &m);
+        rows_round::<R, 9>(&mut v, &m);
+        rows_round::<R, 10>(&mut v, &m);
+        rows_round::<R, 11>(&mut v, &m);
         h[0] = _mm256_xor_si256(h[0], _mm256_xor_si256(v[0], v[2]));
         h[1] = _mm256_xor_si256(h[1], _mm256_xor_si256(v[1], v[3]));
     }
@@ -150,18 +198,21 @@ unsafe fn quad(m: &[__m128i; 8], i: u8, j: u8, k: u8, l: u8) -> __m256i {
     unsafe { _mm256_set_m128i(pair(m, k, l), pair(m, i, j)) }
 }
 
-/// Round `R` on the rows `v` = [a, b, c, d].
+/// Round `ROUND` on the rows `v` = [a, b, c, d].
 ///
 /// # Safety
 /// AVX2.
 #[inline(always)]
-unsafe fn rows_round<const R: usize>(v: &mut [__m256i; 4], m: &[__m128i; 8]) {
-    let s = &SIGMA[R];
+unsafe fn rows_round<R: Rotate<__m256i>, const ROUND: usize>(
+    v: &mut [__m256i; 4],
+    m: &[__m128i; 8],
+) {
+    let s = &SIGMA[ROUND];
     // SAFETY: the caller guarantees AVX2.
     unsafe {
         let x = quad(m, s[0], s[2], s[4], s[6]);
         let y = quad(m, s[1], s[3], s[5], s[7]);
-        rows_g(v, x, y);
+        rows_g::<R>(v, x, y);
         // Rotate rows a, c and d (not b) as in sse41.rs: column k then holds
         // (a[k-1], b[k], c[k+1], d[k+2]).
         v[0] = _mm256_permute4x64_epi64(v[0], 0b10_01_00_11);
@@ -169,7 +220,7 @@ unsafe fn rows_round<const R: usize>(v: &mut [__m256i; 4], m: &[__m128i; 8]) {
         v[3] = _mm256_permute4x64_epi64(v[3], 0b01_00_11_10);
         let x = quad(m, s[14], s[8], s[10], s[12]);
         let y = quad(m, s[15], s[9], s[11], s[13]);
-        rows_g(v, x, y);
+        rows_g::<R>(v, x, y);
         v[0] = _mm256_permute4x64_epi64(v[0], 0b00_11_10_01);
         v[2] = _mm256_permute4x64_epi64(v[2], 0b10_01_00_11);
         v[3] = _mm256_permute4x64_epi64(v[3], 0b01_00_11_10);
@@ -179,50 +230,45 @@ unsafe fn rows_round<const R: usize>(v: &mut [__m256i; 4], m: &[__m128i; 8]) {
 /// # Safety
 /// AVX2.
 #[inline(always)]
-unsafe fn rows_g(v: &mut [__m256i; 4], x: __m256i, y: __m256i) {
+unsafe fn rows_g<R: Rotate<__m256i>>(v: &mut [__m256i; 4], x: __m256i, y: __m256i) {
     // SAFETY: the caller guarantees AVX2.
     unsafe {
         v[0] = _mm256_add_epi64(_mm256_add_epi64(v[0], x), v[1]);
-        v[3] = rotr32(_mm256_xor_si256(v[3], v[0]));
+        v[3] = R::rotr32(_mm256_xor_si256(v[3], v[0]));
         v[2] = _mm256_add_epi64(v[2], v[3]);
-        v[1] = rotr24(_mm256_xor_si256(v[1], v[2]));
+        v[1] = R::rotr24(_mm256_xor_si256(v[1], v[2]));
         v[0] = _mm256_add_epi64(_mm256_add_epi64(v[0], y), v[1]);
-        v[3] = rotr16(_mm256_xor_si256(v[3], v[0]));
+        v[3] = R::rotr16(_mm256_xor_si256(v[3], v[0]));
         v[2] = _mm256_add_epi64(v[2], v[3]);
-        v[1] = rotr63(_mm256_xor_si256(v[1], v[2]));
+        v[1] = R::rotr63(_mm256_xor_si256(v[1], v[2]));
     }
 }
 
-// Rotations of each 64-bit word right, as in sse41.rs.
-
-/// # Safety
-/// AVX2.
-#[inline(always)]
-unsafe fn rotr32(x: __m256i) -> __m256i {
-    // SAFETY: the caller guarantees AVX2.
-    unsafe { _mm256_shuffle_epi32(x, 0b10_11_00_01) }
-}
-
-/// # Safety
-/// AVX2.
-#[inline(always)]
-unsafe fn rotr24(x: __m256i) -> __m256i {
-    // SAFETY: the caller guarantees AVX2.
-    unsafe {
-        let mask = _mm256_setr_epi8(
-            3, 4, 5, 6, 7, 0, 1, 2, 11, 12, 13, 14, 15, 8, 9, 10, //
-            3, 4, 5, 6, 7, 0, 1, 2, 11, 12, 13, 14, 15, 8, 9, 10,
-        );
-        _mm256_shuffle_epi8(x, mask)
+impl Rotate<__m256i> for Shuffles {
+    // SAFETY (every function): the caller guarantees AVX2.
+    #[inline(always)]
+    unsafe fn rotr32(x: __m256i) -> __m256i {
+        unsafe { _mm256_shuffle_epi32(x, 0b10_11_00_01) }
     }
-}
-
-/// # Safety
-/// AVX2.
-#[inline(always)]
-unsafe fn rotr16(x: __m256i) -> __m256i {
-    // SAFETY: the caller guarantees AVX2; `ROTR16` is an aligned static.
-    unsafe { _mm256_shuffle_epi8(x, core::ptr::read_volatile(&ROTR16)) }
+    #[inline(always)]
+    unsafe fn rotr24(x: __m256i) -> __m256i {
+        unsafe {
+            let mask = _mm256_setr_epi8(
+                3, 4, 5, 6, 7, 0, 1, 2, 11, 12, 13, 14, 15, 8, 9, 10, //
+                3, 4, 5, 6, 7, 0, 1, 2, 11, 12, 13, 14, 15, 8, 9, 10,
+            );
+            _mm256_shuffle_epi8(x, mask)
+        }
+    }
+    #[inline(always)]
+    unsafe fn rotr16(x: __m256i) -> __m256i {
+        // `ROTR16` is an aligned static; see there for the volatile load.
+        unsafe { _mm256_shuffle_epi8(x, core::ptr::read_volatile(&ROTR16)) }
+    }
+    #[inline(always)]
+    unsafe fn rotr63(x: __m256i) -> __m256i {
+        unsafe { _mm256_or_si256(_mm256_add_epi64(x, x), _mm256_srli_epi64(x, 63)) }
+    }
 }
 
 /// The byte shuffle that rotates each 64-bit word right by 16, read with a volatile load for the
@@ -232,14 +278,6 @@ static ROTR16: __m256i = {
     // SAFETY: any 32 bytes are a valid `__m256i`.
     unsafe { core::mem::transmute::<[[u8; 16]; 2], __m256i>([half, half]) }
 };
-
-/// # Safety
-/// AVX2.
-#[inline(always)]
-unsafe fn rotr63(x: __m256i) -> __m256i {
-    // SAFETY: the caller guarantees AVX2.
-    unsafe { _mm256_or_si256(_mm256_add_epi64(x, x), _mm256_srli_epi64(x, 63)) }
-}
 
 impl LaneWords<4> for __m256i {
     // SAFETY (every method): the caller guarantees AVX2; `load_message` also relies on its
@@ -251,22 +289,6 @@ impl LaneWords<4> for __m256i {
     #[inline(always)]
     unsafe fn xor(self, other: Self) -> Self {
         unsafe { _mm256_xor_si256(self, other) }
-    }
-    #[inline(always)]
-    unsafe fn rotr32(self) -> Self {
-        unsafe { rotr32(self) }
-    }
-    #[inline(always)]
-    unsafe fn rotr24(self) -> Self {
-        unsafe { rotr24(self) }
-    }
-    #[inline(always)]
-    unsafe fn rotr16(self) -> Self {
-        unsafe { rotr16(self) }
-    }
-    #[inline(always)]
-    unsafe fn rotr63(self) -> Self {
-        unsafe { rotr63(self) }
     }
     #[inline(always)]
     unsafe fn from_words(w: [u64; 4]) -> Self {

@@ -12,12 +12,14 @@
 //! assert_eq!(mac.as_bytes().len(), 32);
 //! ```
 
+// The SIMD kernels, one module per backend with the same three functions; `Variant` dispatches
+// to them and to the portable kernel of blake2/portable.rs.
 #[cfg(target_arch = "x86_64")]
-mod avx2;
-pub(crate) mod kernels;
-mod portable;
+pub(crate) mod avx2;
 #[cfg(target_arch = "x86_64")]
-mod sse41;
+pub(crate) mod avx512;
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod sse41;
 
 /// The initialization vector (the SHA-512 IV).
 pub(crate) const IV: [u64; 8] = [

@@ -16,12 +16,13 @@
 //! Multi-lane (`compress_lanes`): two independent states, one per 64-bit element of each vector
 //! ("transposed"), so G needs no diagonalisation and no message shuffling beyond a 2x2 transpose
 //! per block. The lane driver ([`compress_group`]) and the rounds are generic over [`LaneWords`],
-//! which avx2.rs implements for four lanes in `__m256i`.
+//! which avx2.rs implements for four lanes in `__m256i`, and over the [`Rotate`] strategy, so that
+//! avx512.rs compiles the same code with the AVX-512VL rotate instructions.
 //!
 //! The AVX2 backend has its own single-stream kernel with one `__m256i` per row; it measured
 //! faster than this one compiled with AVX2 enabled (see avx2.rs).
 
-use super::kernels::BLOCKBYTES;
+use super::BLOCKBYTES;
 use super::IV;
 use crate::blake2::{Lane, LastBlock, SIGMA};
 use core::arch::x86_64::*;
@@ -76,12 +77,12 @@ pub(crate) unsafe fn compress_final(
 ///
 /// # Safety
 /// The CPU must support SSE4.1, and every lane's input must hold
-/// `(blocks - 1) * stride + BLOCKBYTES` bytes when `blocks > 0` (checked by `kernels.rs`).
+/// `(blocks - 1) * stride + BLOCKBYTES` bytes when `blocks > 0` (checked by `Variant::compress_lanes`).
 #[target_feature(enable = "sse4.1")]
 pub(crate) unsafe fn compress_lanes(lanes: &mut [Lane<'_, u64>], blocks: usize, stride: usize) {
     for group in lanes.chunks_mut(2) {
         // SAFETY: SSE4.1 is enabled here; the input lengths are the caller's contract.
-        unsafe { compress_group::<__m128i, 2>(group, blocks, stride) }
+        unsafe { compress_group::<__m128i, Shuffles, 2>(group, blocks, stride) }
     }
 }
 
@@ -220,67 +221,72 @@ unsafe fn rows_g(v: &mut [__m128i; 8], x: [__m128i; 2], y: [__m128i; 2]) {
         for (k, x) in x.into_iter().enumerate() {
             let (a, b, c, d) = (k, k + 2, k + 4, k + 6);
             v[a] = _mm_add_epi64(_mm_add_epi64(v[a], x), v[b]);
-            v[d] = rotr32(_mm_xor_si128(v[d], v[a]));
+            v[d] = Shuffles::rotr32(_mm_xor_si128(v[d], v[a]));
             v[c] = _mm_add_epi64(v[c], v[d]);
-            v[b] = rotr24(_mm_xor_si128(v[b], v[c]));
+            v[b] = Shuffles::rotr24(_mm_xor_si128(v[b], v[c]));
         }
         for (k, y) in y.into_iter().enumerate() {
             let (a, b, c, d) = (k, k + 2, k + 4, k + 6);
             v[a] = _mm_add_epi64(_mm_add_epi64(v[a], y), v[b]);
-            v[d] = rotr16(_mm_xor_si128(v[d], v[a]));
+            v[d] = Shuffles::rotr16(_mm_xor_si128(v[d], v[a]));
             v[c] = _mm_add_epi64(v[c], v[d]);
-            v[b] = rotr63(_mm_xor_si128(v[b], v[c]));
+            v[b] = Shuffles::rotr63(_mm_xor_si128(v[b], v[c]));
         }
     }
 }
 
-// Rotations of each 64-bit word right: by 32 by swapping 32-bit halves, by 24 and 16 by byte
-// shuffles, by 63 (left by 1) by doubling and carrying the top bit in.
-
-/// # Safety
-/// SSE2 (the x86-64 baseline).
-#[inline(always)]
-unsafe fn rotr32(x: __m128i) -> __m128i {
-    // SAFETY: the caller guarantees SSE2.
-    unsafe { _mm_shuffle_epi32(x, 0b10_11_00_01) }
+/// The rotations of each 64-bit word of a vector `V` right that G needs. The kernels are generic
+/// over them: [`Shuffles`] builds them from SSSE3/AVX2 shuffles and shifts, avx512.rs from the
+/// AVX-512VL rotate instructions.
+///
+/// Every function requires the CPU feature of its implementation: that is the safety contract of
+/// each `unsafe fn` below.
+pub(super) trait Rotate<V> {
+    unsafe fn rotr32(x: V) -> V;
+    unsafe fn rotr24(x: V) -> V;
+    unsafe fn rotr16(x: V) -> V;
+    unsafe fn rotr63(x: V) -> V;
 }
 
-/// # Safety
-/// SSSE3.
-#[inline(always)]
-unsafe fn rotr24(x: __m128i) -> __m128i {
-    // SAFETY: the caller guarantees SSSE3.
-    unsafe {
-        let mask = _mm_setr_epi8(3, 4, 5, 6, 7, 0, 1, 2, 11, 12, 13, 14, 15, 8, 9, 10);
-        _mm_shuffle_epi8(x, mask)
+/// Rotations without a rotate instruction: by 32 by swapping 32-bit halves, by 24 and 16 by byte
+/// shuffles, by 63 (left by 1) by doubling and carrying the top bit in. Implemented for
+/// `__m128i` (SSSE3) here and for `__m256i` (AVX2) in avx2.rs.
+pub(super) struct Shuffles;
+
+impl Rotate<__m128i> for Shuffles {
+    // SAFETY (every function): the caller guarantees SSSE3.
+    #[inline(always)]
+    unsafe fn rotr32(x: __m128i) -> __m128i {
+        unsafe { _mm_shuffle_epi32(x, 0b10_11_00_01) }
     }
-}
-
-/// # Safety
-/// SSSE3.
-#[inline(always)]
-unsafe fn rotr16(x: __m128i) -> __m128i {
-    // SAFETY: the caller guarantees SSSE3; `ROTR16` is an aligned static.
-    unsafe { _mm_shuffle_epi8(x, core::ptr::read_volatile(&ROTR16)) }
+    #[inline(always)]
+    unsafe fn rotr24(x: __m128i) -> __m128i {
+        unsafe {
+            let mask = _mm_setr_epi8(3, 4, 5, 6, 7, 0, 1, 2, 11, 12, 13, 14, 15, 8, 9, 10);
+            _mm_shuffle_epi8(x, mask)
+        }
+    }
+    #[inline(always)]
+    unsafe fn rotr16(x: __m128i) -> __m128i {
+        // `ROTR16` is an aligned static; see there for the volatile load.
+        unsafe { _mm_shuffle_epi8(x, core::ptr::read_volatile(&ROTR16)) }
+    }
+    #[inline(always)]
+    unsafe fn rotr63(x: __m128i) -> __m128i {
+        unsafe { _mm_or_si128(_mm_add_epi64(x, x), _mm_srli_epi64(x, 63)) }
+    }
 }
 
 /// The byte shuffle that rotates each 64-bit word right by 16. It is read with a volatile load,
 /// so that LLVM cannot see the constant: given one, it rewrites this rotation as two word
-/// shuffles (`pshuflw` + `pshufhw`), doubling the latency of a step on G's dependency chain. The
-/// load does not depend on the data, so it stays off that chain.
+/// shuffles (`pshuflw` + `pshufhw`), doubling the latency of a step on G's dependency chain
+/// (with the constant, the AVX2 kernel hashed 1 MiB about 10 % slower). The load does not depend
+/// on the data, so it stays off that chain.
 static ROTR16: __m128i = {
     let bytes: [u8; 16] = [2, 3, 4, 5, 6, 7, 0, 1, 10, 11, 12, 13, 14, 15, 8, 9];
     // SAFETY: any 16 bytes are a valid `__m128i`.
     unsafe { core::mem::transmute::<[u8; 16], __m128i>(bytes) }
 };
-
-/// # Safety
-/// SSE2 (the x86-64 baseline).
-#[inline(always)]
-unsafe fn rotr63(x: __m128i) -> __m128i {
-    // SAFETY: the caller guarantees SSE2.
-    unsafe { _mm_or_si128(_mm_add_epi64(x, x), _mm_srli_epi64(x, 63)) }
-}
 
 // ---------------------------------------------------------------------------------------------
 // Multi-lane: transposed compression, one lane per 64-bit element.
@@ -292,10 +298,6 @@ unsafe fn rotr63(x: __m128i) -> __m128i {
 pub(super) trait LaneWords<const N: usize>: Copy {
     unsafe fn add(self, other: Self) -> Self;
     unsafe fn xor(self, other: Self) -> Self;
-    unsafe fn rotr32(self) -> Self;
-    unsafe fn rotr24(self) -> Self;
-    unsafe fn rotr16(self) -> Self;
-    unsafe fn rotr63(self) -> Self;
     /// Lane k gets `words[k]`.
     unsafe fn from_words(words: [u64; N]) -> Self;
     unsafe fn to_words(self) -> [u64; N];
@@ -317,22 +319,6 @@ impl LaneWords<2> for __m128i {
     #[inline(always)]
     unsafe fn xor(self, other: Self) -> Self {
         unsafe { _mm_xor_si128(self, other) }
-    }
-    #[inline(always)]
-    unsafe fn rotr32(self) -> Self {
-        unsafe { rotr32(self) }
-    }
-    #[inline(always)]
-    unsafe fn rotr24(self) -> Self {
-        unsafe { rotr24(self) }
-    }
-    #[inline(always)]
-    unsafe fn rotr16(self) -> Self {
-        unsafe { rotr16(self) }
-    }
-    #[inline(always)]
-    unsafe fn rotr63(self) -> Self {
-        unsafe { rotr63(self) }
     }
     #[inline(always)]
     unsafe fn from_words(words: [u64; 2]) -> Self {
@@ -369,7 +355,7 @@ impl LaneWords<2> for __m128i {
 /// # Safety
 /// `V`'s CPU feature; every lane's input holds `(blocks - 1) * stride + BLOCKBYTES` bytes.
 #[inline(always)]
-pub(super) unsafe fn compress_group<V: LaneWords<N>, const N: usize>(
+pub(super) unsafe fn compress_group<V: LaneWords<N>, R: Rotate<V>, const N: usize>(
     lanes: &mut [Lane<'_, u64>],
     blocks: usize,
     stride: usize,
@@ -427,18 +413,18 @@ pub(super) unsafe fn compress_group<V: LaneWords<N>, const N: usize>(
                 iv[7].xor(V::from_words(f1)),
             ];
             // Unrolled, so that every message index is a constant.
-            lanes_round::<V, N, 0>(&mut v, &m);
-            lanes_round::<V, N, 1>(&mut v, &m);
-            lanes_round::<V, N, 2>(&mut v, &m);
-            lanes_round::<V, N, 3>(&mut v, &m);
-            lanes_round::<V, N, 4>(&mut v, &m);
-            lanes_round::<V, N, 5>(&mut v, &m);
-            lanes_round::<V, N, 6>(&mut v, &m);
-            lanes_round::<V, N, 7>(&mut v, &m);
-            lanes_round::<V, N, 8>(&mut v, &m);
-            lanes_round::<V, N, 9>(&mut v, &m);
-            lanes_round::<V, N, 10>(&mut v, &m);
-            lanes_round::<V, N, 11>(&mut v, &m);
+            lanes_round::<V, R, N, 0>(&mut v, &m);
+            lanes_round::<V, R, N, 1>(&mut v, &m);
+            lanes_round::<V, R, N, 2>(&mut v, &m);
+            lanes_round::<V, R, N, 3>(&mut v, &m);
+            lanes_round::<V, R, N, 4>(&mut v, &m);
+            lanes_round::<V, R, N, 5>(&mut v, &m);
+            lanes_round::<V, R, N, 6>(&mut v, &m);
+            lanes_round::<V, R, N, 7>(&mut v, &m);
+            lanes_round::<V, R, N, 8>(&mut v, &m);
+            lanes_round::<V, R, N, 9>(&mut v, &m);
+            lanes_round::<V, R, N, 10>(&mut v, &m);
+            lanes_round::<V, R, N, 11>(&mut v, &m);
             for i in 0..8 {
                 hv[i] = hv[i].xor(v[i]).xor(v[i + 8]);
             }
@@ -456,33 +442,33 @@ pub(super) unsafe fn compress_group<V: LaneWords<N>, const N: usize>(
     }
 }
 
-/// Round `R` on the transposed state.
+/// Round `ROUND` on the transposed state.
 ///
 /// # Safety
 /// `V`'s CPU feature.
 #[inline(always)]
-unsafe fn lanes_round<V: LaneWords<N>, const N: usize, const R: usize>(
+unsafe fn lanes_round<V: LaneWords<N>, R: Rotate<V>, const N: usize, const ROUND: usize>(
     v: &mut [V; 16],
     m: &[V; 16],
 ) {
-    let w = |k: usize| m[SIGMA[R][k] as usize];
+    let w = |k: usize| m[SIGMA[ROUND][k] as usize];
     // SAFETY: the caller's contract.
     unsafe {
-        lanes_g(v, [0, 4, 8, 12], w(0), w(1));
-        lanes_g(v, [1, 5, 9, 13], w(2), w(3));
-        lanes_g(v, [2, 6, 10, 14], w(4), w(5));
-        lanes_g(v, [3, 7, 11, 15], w(6), w(7));
-        lanes_g(v, [0, 5, 10, 15], w(8), w(9));
-        lanes_g(v, [1, 6, 11, 12], w(10), w(11));
-        lanes_g(v, [2, 7, 8, 13], w(12), w(13));
-        lanes_g(v, [3, 4, 9, 14], w(14), w(15));
+        lanes_g::<V, R, N>(v, [0, 4, 8, 12], w(0), w(1));
+        lanes_g::<V, R, N>(v, [1, 5, 9, 13], w(2), w(3));
+        lanes_g::<V, R, N>(v, [2, 6, 10, 14], w(4), w(5));
+        lanes_g::<V, R, N>(v, [3, 7, 11, 15], w(6), w(7));
+        lanes_g::<V, R, N>(v, [0, 5, 10, 15], w(8), w(9));
+        lanes_g::<V, R, N>(v, [1, 6, 11, 12], w(10), w(11));
+        lanes_g::<V, R, N>(v, [2, 7, 8, 13], w(12), w(13));
+        lanes_g::<V, R, N>(v, [3, 4, 9, 14], w(14), w(15));
     }
 }
 
 /// # Safety
 /// `V`'s CPU feature.
 #[inline(always)]
-unsafe fn lanes_g<V: LaneWords<N>, const N: usize>(
+unsafe fn lanes_g<V: LaneWords<N>, R: Rotate<V>, const N: usize>(
     v: &mut [V; 16],
     [a, b, c, d]: [usize; 4],
     x: V,
@@ -491,20 +477,22 @@ unsafe fn lanes_g<V: LaneWords<N>, const N: usize>(
     // SAFETY: the caller's contract.
     unsafe {
         v[a] = v[a].add(x).add(v[b]);
-        v[d] = v[d].xor(v[a]).rotr32();
+        v[d] = R::rotr32(v[d].xor(v[a]));
         v[c] = v[c].add(v[d]);
-        v[b] = v[b].xor(v[c]).rotr24();
+        v[b] = R::rotr24(v[b].xor(v[c]));
         v[a] = v[a].add(y).add(v[b]);
-        v[d] = v[d].xor(v[a]).rotr16();
+        v[d] = R::rotr16(v[d].xor(v[a]));
         v[c] = v[c].add(v[d]);
-        v[b] = v[b].xor(v[c]).rotr63();
+        v[b] = R::rotr63(v[b].xor(v[c]));
     }
 }
 
 /// Differential tests against the portable kernels, shared with avx2.rs.
 #[cfg(test)]
 pub(super) mod tests {
-    use super::super::{kernels::BLOCKBYTES, portable, IV};
+    use super::super::{BLOCKBYTES, IV};
+    use crate::blake2::portable;
+    use crate::blake2::variant::Blake2b as V;
     use crate::blake2::{Lane, LastBlock};
     use rand::{Rng, SeedableRng};
     use rand_chacha::ChaCha8Rng;
@@ -555,7 +543,7 @@ pub(super) mod tests {
             let h0: [u64; 8] = rng.gen();
             let c0 = random_count(&mut rng);
             let (mut h_want, mut c_want) = (h0, c0);
-            portable::compress_blocks(&mut h_want, &data, &mut c_want);
+            portable::compress_blocks::<V>(&mut h_want, &data, &mut c_want);
             let (mut h_got, mut c_got) = (h0, c0);
             // SAFETY: `supported` was checked above.
             unsafe { (k.blocks)(&mut h_got, &buf[offset..], &mut c_got) };
@@ -569,7 +557,7 @@ pub(super) mod tests {
             let block: [u8; BLOCKBYTES] = core::array::from_fn(|_| rng.gen());
             let last_node = rng.gen();
             let mut h_want = h0;
-            portable::compress_final(&mut h_want, &block, c0, last_node);
+            portable::compress_final::<V>(&mut h_want, &block, c0, last_node);
             let mut h_got = h0;
             // SAFETY: as above.
             unsafe { (k.last)(&mut h_got, &block, c0, last_node) };
@@ -626,9 +614,9 @@ pub(super) mod tests {
             drop(lanes);
             (hs, counts)
         };
-        let want = run(&|lanes| portable::compress_lanes(lanes, blocks, stride));
+        let want = run(&|lanes| portable::compress_lanes::<V>(lanes, blocks, stride));
         // SAFETY: `supported` was checked by the caller; each input holds exactly the bytes
-        // `kernels::compress_lanes` requires.
+        // `Variant::compress_lanes` requires.
         let got = run(&|lanes| unsafe { (k.lanes)(lanes, blocks, stride) });
         assert_eq!(
             got, want,

@@ -9,12 +9,14 @@
 //! assert_eq!(&blake2s(b"abc").to_hex()[..16], "508c5e8c327c14e2");
 //! ```
 
+// The SIMD kernels, one module per backend with the same three functions; `Variant` dispatches
+// to them and to the portable kernel of blake2/portable.rs.
 #[cfg(target_arch = "x86_64")]
-mod avx2;
-pub(crate) mod kernels;
-mod portable;
+pub(crate) mod avx2;
 #[cfg(target_arch = "x86_64")]
-mod sse41;
+pub(crate) mod avx512;
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod sse41;
 
 /// The initialization vector (the SHA-256 IV; BLAKE3 uses the same one).
 pub(crate) const IV: [u32; 8] = [

@@ -11,17 +11,20 @@
 //! single stream is bound by the latency of the G chain (about 30 cycles a round against fewer
 //! than 20 cycles of issue for all its instructions, gathers included), and the gathers do not
 //! depend on the state, so they run in its shadow: on the development machine this kernel hashes
-//! 1 MiB at 0.44 GB/s, the `blake2s_simd` crate (hand-scheduled shuffles) at 0.45.
+//! 1 MiB at 0.44 GB/s, the `blake2s_simd` crate (hand-scheduled shuffles) at 0.45. A lone final
+//! block is different: its first gathers start its latency chain, so the row kernel is generic
+//! over the [`Message`] strategy and AVX2 gathers a final block's words with `vpermd` instead.
 //!
 //! Multi-lane (`compress_lanes`): four independent states, one per 32-bit element of each vector
 //! ("transposed"): no diagonalisation and no message shuffling beyond a 4x4 transpose per block.
 //! The lane driver ([`compress_group`]) and the rounds are generic over [`LaneWords`], which
-//! avx2.rs implements for eight lanes in `__m256i`.
+//! avx2.rs implements for eight lanes in `__m256i`, and, like the row kernel, over the [`Rotate`]
+//! strategy, so that avx512.rs compiles the same code with the AVX-512VL rotate instructions.
 //!
-//! The AVX2 backend reuses [`rows_compress_blocks`] and [`rows_compress_final`] for a single
-//! stream, compiled inside its `#[target_feature(enable = "avx2")]` functions (VEX encodings).
+//! The AVX2 and AVX-512 backends reuse [`rows_compress_blocks`] and [`rows_compress_final`] for
+//! a single stream, compiled inside their `#[target_feature]` functions (VEX encodings).
 
-use super::kernels::BLOCKBYTES;
+use super::BLOCKBYTES;
 use super::IV;
 use crate::blake2::{Lane, LastBlock, SIGMA};
 use core::arch::x86_64::*;
@@ -34,7 +37,7 @@ use core::arch::x86_64::*;
 #[target_feature(enable = "sse4.1")]
 pub(crate) unsafe fn compress_blocks(h: &mut [u32; 8], blocks: &[u8], count: &mut u128) {
     // SAFETY: SSE4.1 is enabled here, which is all the row kernel needs.
-    unsafe { rows_compress_blocks(h, blocks, count) }
+    unsafe { rows_compress_blocks::<Shuffles, Inserts>(h, blocks, count) }
 }
 
 /// Compresses the final block with f0 set (and f1 when `last_node`); the semantics of
@@ -50,7 +53,7 @@ pub(crate) unsafe fn compress_final(
     last_node: bool,
 ) {
     // SAFETY: SSE4.1 is enabled here, which is all the row kernel needs.
-    unsafe { rows_compress_final(h, block, count, last_node) }
+    unsafe { rows_compress_final::<Shuffles, Inserts>(h, block, count, last_node) }
 }
 
 /// Compresses `blocks` blocks in every lane, four lanes at a time; the semantics of
@@ -58,12 +61,12 @@ pub(crate) unsafe fn compress_final(
 ///
 /// # Safety
 /// The CPU must support SSE4.1, and every lane's input must hold
-/// `(blocks - 1) * stride + BLOCKBYTES` bytes when `blocks > 0` (checked by `kernels.rs`).
+/// `(blocks - 1) * stride + BLOCKBYTES` bytes when `blocks > 0` (checked by `Variant::compress_lanes`).
 #[target_feature(enable = "sse4.1")]
 pub(crate) unsafe fn compress_lanes(lanes: &mut [Lane<'_, u32>], blocks: usize, stride: usize) {
     for group in lanes.chunks_mut(4) {
         // SAFETY: SSE4.1 is enabled here; the input lengths are the caller's contract.
-        unsafe { compress_group::<__m128i, 4>(group, blocks, stride) }
+        unsafe { compress_group::<__m128i, Shuffles, 4>(group, blocks, stride) }
     }
 }
 
@@ -75,14 +78,18 @@ pub(crate) unsafe fn compress_lanes(lanes: &mut [Lane<'_, u32>], blocks: usize, 
 /// # Safety
 /// The CPU must support SSE4.1; only call from a function compiled with it enabled.
 #[inline(always)]
-pub(super) unsafe fn rows_compress_blocks(h: &mut [u32; 8], blocks: &[u8], count: &mut u128) {
+pub(super) unsafe fn rows_compress_blocks<R: Rotate<__m128i>, M: Message>(
+    h: &mut [u32; 8],
+    blocks: &[u8],
+    count: &mut u128,
+) {
     // SAFETY: the caller guarantees SSE4.1; every block pointer comes from `chunks_exact`, so
     // each 64-byte read is in bounds; `h` is 32 bytes.
     unsafe {
         let mut hv = load_h(h);
         for block in blocks.chunks_exact(BLOCKBYTES) {
             *count = count.wrapping_add(BLOCKBYTES as u128);
-            rows_compress(&mut hv, block.as_ptr(), *count, 0, 0);
+            rows_compress::<R, M>(&mut hv, block.as_ptr(), *count, 0, 0);
         }
         store_h(h, hv);
     }
@@ -93,7 +100,7 @@ pub(super) unsafe fn rows_compress_blocks(h: &mut [u32; 8], blocks: &[u8], count
 /// # Safety
 /// The CPU must support SSE4.1; only call from a function compiled with it enabled.
 #[inline(always)]
-pub(super) unsafe fn rows_compress_final(
+pub(super) unsafe fn rows_compress_final<R: Rotate<__m128i>, M: Message>(
     h: &mut [u32; 8],
     block: &[u8; BLOCKBYTES],
     count: u128,
@@ -102,7 +109,7 @@ pub(super) unsafe fn rows_compress_final(
     // SAFETY: the caller guarantees SSE4.1; `block` is exactly one block.
     unsafe {
         let mut hv = load_h(h);
-        rows_compress(
+        rows_compress::<R, M>(
             &mut hv,
             block.as_ptr(),
             count,
@@ -135,11 +142,16 @@ unsafe fn store_h(h: &mut [u32; 8], hv: [__m128i; 2]) {
 /// # Safety
 /// SSE4.1; `block` readable for 64 bytes.
 #[inline(always)]
-unsafe fn rows_compress(h: &mut [__m128i; 2], block: *const u8, count: u128, f0: u32, f1: u32) {
+unsafe fn rows_compress<R: Rotate<__m128i>, M: Message>(
+    h: &mut [__m128i; 2],
+    block: *const u8,
+    count: u128,
+    f0: u32,
+    f1: u32,
+) {
     // SAFETY: the caller's contract.
     unsafe {
-        let m: [i32; 16] =
-            core::array::from_fn(|i| (block.add(4 * i) as *const i32).read_unaligned());
+        let m = M::load(block);
         let iv = IV.as_ptr() as *const __m128i;
         let mut v = [
             h[0],
@@ -150,44 +162,68 @@ unsafe fn rows_compress(h: &mut [__m128i; 2], block: *const u8, count: u128, f0:
                 _mm_set_epi32(f1 as i32, f0 as i32, (count >> 32) as i32, count as i32),
             ),
         ];
-        rows_round::<0>(&mut v, &m);
-        rows_round::<1>(&mut v, &m);
-        rows_round::<2>(&mut v, &m);
-        rows_round::<3>(&mut v, &m);
-        rows_round::<4>(&mut v, &m);
-        rows_round::<5>(&mut v, &m);
-        rows_round::<6>(&mut v, &m);
-        rows_round::<7>(&mut v, &m);
-        rows_round::<8>(&mut v, &m);
-        rows_round::<9>(&mut v, &m);
+        rows_round::<R, M, 0>(&mut v, &m);
+        rows_round::<R, M, 1>(&mut v, &m);
+        rows_round::<R, M, 2>(&mut v, &m);
+        rows_round::<R, M, 3>(&mut v, &m);
+        rows_round::<R, M, 4>(&mut v, &m);
+        rows_round::<R, M, 5>(&mut v, &m);
+        rows_round::<R, M, 6>(&mut v, &m);
+        rows_round::<R, M, 7>(&mut v, &m);
+        rows_round::<R, M, 8>(&mut v, &m);
+        rows_round::<R, M, 9>(&mut v, &m);
         h[0] = _mm_xor_si128(h[0], _mm_xor_si128(v[0], v[2]));
         h[1] = _mm_xor_si128(h[1], _mm_xor_si128(v[1], v[3]));
     }
 }
 
-/// (m[i], m[j], m[k], m[l]).
-///
-/// # Safety
-/// SSE4.1.
-#[inline(always)]
-unsafe fn gather(m: &[i32; 16], i: u8, j: u8, k: u8, l: u8) -> __m128i {
-    let w = |n: u8| m[n as usize];
-    // SAFETY: the caller guarantees SSE4.1.
-    unsafe { _mm_set_epi32(w(l), w(k), w(j), w(i)) }
+/// How the row kernel reads a block and gathers its message words in SIGMA's order. Every
+/// function requires the CPU feature of its implementation.
+pub(super) trait Message {
+    /// The block as loaded.
+    type Words;
+    /// Loads the 64 bytes at `block`.
+    ///
+    /// # Safety
+    /// Also: `block` readable for 64 bytes.
+    unsafe fn load(block: *const u8) -> Self::Words;
+    /// (m[i], m[j], m[k], m[l]).
+    unsafe fn gather(m: &Self::Words, i: u8, j: u8, k: u8, l: u8) -> __m128i;
 }
 
-/// Round `R` on the rows `v` = [a, b, c, d].
+/// Gathers of four words from the block in memory: one load and three inserts per vector (SSE4.1).
+pub(super) struct Inserts;
+
+impl Message for Inserts {
+    type Words = [i32; 16];
+    #[inline(always)]
+    unsafe fn load(block: *const u8) -> [i32; 16] {
+        // SAFETY: the caller's contract.
+        core::array::from_fn(|i| unsafe { (block.add(4 * i) as *const i32).read_unaligned() })
+    }
+    #[inline(always)]
+    unsafe fn gather(m: &[i32; 16], i: u8, j: u8, k: u8, l: u8) -> __m128i {
+        let w = |n: u8| m[n as usize];
+        // SAFETY: the caller guarantees SSE4.1.
+        unsafe { _mm_set_epi32(w(l), w(k), w(j), w(i)) }
+    }
+}
+
+/// Round `ROUND` on the rows `v` = [a, b, c, d].
 ///
 /// # Safety
 /// SSE4.1.
 #[inline(always)]
-unsafe fn rows_round<const R: usize>(v: &mut [__m128i; 4], m: &[i32; 16]) {
-    let s = &SIGMA[R];
+unsafe fn rows_round<R: Rotate<__m128i>, M: Message, const ROUND: usize>(
+    v: &mut [__m128i; 4],
+    m: &M::Words,
+) {
+    let s = &SIGMA[ROUND];
     // SAFETY: the caller guarantees SSE4.1.
     unsafe {
-        let x = gather(m, s[0], s[2], s[4], s[6]);
-        let y = gather(m, s[1], s[3], s[5], s[7]);
-        rows_g(v, x, y);
+        let x = M::gather(m, s[0], s[2], s[4], s[6]);
+        let y = M::gather(m, s[1], s[3], s[5], s[7]);
+        rows_g::<R>(v, x, y);
         // Line the diagonals up as columns by rotating rows a, c and d and leaving b, the row
         // computed last, where it is, so that no shuffle sits between b and its next use.
         // Column k then holds (a[k-1], b[k], c[k+1], d[k+2]): the diagonal G functions in the
@@ -195,9 +231,9 @@ unsafe fn rows_round<const R: usize>(v: &mut [__m128i; 4], m: &[i32; 16]) {
         v[0] = _mm_shuffle_epi32(v[0], 0b10_01_00_11);
         v[2] = _mm_shuffle_epi32(v[2], 0b00_11_10_01);
         v[3] = _mm_shuffle_epi32(v[3], 0b01_00_11_10);
-        let x = gather(m, s[14], s[8], s[10], s[12]);
-        let y = gather(m, s[15], s[9], s[11], s[13]);
-        rows_g(v, x, y);
+        let x = M::gather(m, s[14], s[8], s[10], s[12]);
+        let y = M::gather(m, s[15], s[9], s[11], s[13]);
+        rows_g::<R>(v, x, y);
         v[0] = _mm_shuffle_epi32(v[0], 0b00_11_10_01);
         v[2] = _mm_shuffle_epi32(v[2], 0b10_01_00_11);
         v[3] = _mm_shuffle_epi32(v[3], 0b01_00_11_10);
@@ -209,28 +245,59 @@ unsafe fn rows_round<const R: usize>(v: &mut [__m128i; 4], m: &[i32; 16]) {
 /// # Safety
 /// SSE4.1.
 #[inline(always)]
-unsafe fn rows_g(v: &mut [__m128i; 4], x: __m128i, y: __m128i) {
+unsafe fn rows_g<R: Rotate<__m128i>>(v: &mut [__m128i; 4], x: __m128i, y: __m128i) {
     // SAFETY: the caller guarantees SSE4.1.
     unsafe {
         v[0] = _mm_add_epi32(_mm_add_epi32(v[0], x), v[1]);
-        v[3] = rotr16(_mm_xor_si128(v[3], v[0]));
+        v[3] = R::rotr16(_mm_xor_si128(v[3], v[0]));
         v[2] = _mm_add_epi32(v[2], v[3]);
-        v[1] = rotr12(_mm_xor_si128(v[1], v[2]));
+        v[1] = R::rotr12(_mm_xor_si128(v[1], v[2]));
         v[0] = _mm_add_epi32(_mm_add_epi32(v[0], y), v[1]);
-        v[3] = rotr8(_mm_xor_si128(v[3], v[0]));
+        v[3] = R::rotr8(_mm_xor_si128(v[3], v[0]));
         v[2] = _mm_add_epi32(v[2], v[3]);
-        v[1] = rotr7(_mm_xor_si128(v[1], v[2]));
+        v[1] = R::rotr7(_mm_xor_si128(v[1], v[2]));
     }
 }
 
-// Rotations of each 32-bit word right: by 16 and 8 with byte shuffles, by 12 and 7 with shifts.
+/// The rotations of each 32-bit word of a vector `V` right that G needs. The kernels are generic
+/// over them: [`Shuffles`] builds them from SSSE3/AVX2 shuffles and shifts, avx512.rs from the
+/// AVX-512VL rotate instructions.
+///
+/// Every function requires the CPU feature of its implementation: that is the safety contract of
+/// each `unsafe fn` below.
+pub(super) trait Rotate<V> {
+    unsafe fn rotr16(x: V) -> V;
+    unsafe fn rotr12(x: V) -> V;
+    unsafe fn rotr8(x: V) -> V;
+    unsafe fn rotr7(x: V) -> V;
+}
 
-/// # Safety
-/// SSSE3.
-#[inline(always)]
-unsafe fn rotr16(x: __m128i) -> __m128i {
-    // SAFETY: the caller guarantees SSSE3; `ROTR16` is an aligned static.
-    unsafe { _mm_shuffle_epi8(x, core::ptr::read_volatile(&ROTR16)) }
+/// Rotations without a rotate instruction: by 16 and 8 with byte shuffles, by 12 and 7 with two
+/// shifts and an OR. Implemented for `__m128i` (SSSE3) here and for `__m256i` (AVX2) in avx2.rs.
+pub(super) struct Shuffles;
+
+impl Rotate<__m128i> for Shuffles {
+    // SAFETY (every function): the caller guarantees SSSE3.
+    #[inline(always)]
+    unsafe fn rotr16(x: __m128i) -> __m128i {
+        // `ROTR16` is an aligned static; see there for the volatile load.
+        unsafe { _mm_shuffle_epi8(x, core::ptr::read_volatile(&ROTR16)) }
+    }
+    #[inline(always)]
+    unsafe fn rotr12(x: __m128i) -> __m128i {
+        unsafe { _mm_or_si128(_mm_srli_epi32(x, 12), _mm_slli_epi32(x, 20)) }
+    }
+    #[inline(always)]
+    unsafe fn rotr8(x: __m128i) -> __m128i {
+        unsafe {
+            let mask = _mm_setr_epi8(1, 2, 3, 0, 5, 6, 7, 4, 9, 10, 11, 8, 13, 14, 15, 12);
+            _mm_shuffle_epi8(x, mask)
+        }
+    }
+    #[inline(always)]
+    unsafe fn rotr7(x: __m128i) -> __m128i {
+        unsafe { _mm_or_si128(_mm_srli_epi32(x, 7), _mm_slli_epi32(x, 25)) }
+    }
 }
 
 /// The byte shuffle that rotates each 32-bit word right by 16. It is read with a volatile load,
@@ -243,33 +310,6 @@ static ROTR16: __m128i = {
     unsafe { core::mem::transmute::<[u8; 16], __m128i>(bytes) }
 };
 
-/// # Safety
-/// SSSE3.
-#[inline(always)]
-unsafe fn rotr8(x: __m128i) -> __m128i {
-    // SAFETY: the caller guarantees SSSE3.
-    unsafe {
-        let mask = _mm_setr_epi8(1, 2, 3, 0, 5, 6, 7, 4, 9, 10, 11, 8, 13, 14, 15, 12);
-        _mm_shuffle_epi8(x, mask)
-    }
-}
-
-/// # Safety
-/// SSE2 (the x86-64 baseline).
-#[inline(always)]
-unsafe fn rotr12(x: __m128i) -> __m128i {
-    // SAFETY: the caller guarantees SSE2.
-    unsafe { _mm_or_si128(_mm_srli_epi32(x, 12), _mm_slli_epi32(x, 20)) }
-}
-
-/// # Safety
-/// SSE2 (the x86-64 baseline).
-#[inline(always)]
-unsafe fn rotr7(x: __m128i) -> __m128i {
-    // SAFETY: the caller guarantees SSE2.
-    unsafe { _mm_or_si128(_mm_srli_epi32(x, 7), _mm_slli_epi32(x, 25)) }
-}
-
 // ---------------------------------------------------------------------------------------------
 // Multi-lane: transposed compression, one lane per 32-bit element.
 
@@ -280,10 +320,6 @@ unsafe fn rotr7(x: __m128i) -> __m128i {
 pub(super) trait LaneWords<const N: usize>: Copy {
     unsafe fn add(self, other: Self) -> Self;
     unsafe fn xor(self, other: Self) -> Self;
-    unsafe fn rotr16(self) -> Self;
-    unsafe fn rotr12(self) -> Self;
-    unsafe fn rotr8(self) -> Self;
-    unsafe fn rotr7(self) -> Self;
     /// Lane k gets `words[k]`.
     unsafe fn from_words(words: [u32; N]) -> Self;
     unsafe fn to_words(self) -> [u32; N];
@@ -305,22 +341,6 @@ impl LaneWords<4> for __m128i {
     #[inline(always)]
     unsafe fn xor(self, other: Self) -> Self {
         unsafe { _mm_xor_si128(self, other) }
-    }
-    #[inline(always)]
-    unsafe fn rotr16(self) -> Self {
-        unsafe { rotr16(self) }
-    }
-    #[inline(always)]
-    unsafe fn rotr12(self) -> Self {
-        unsafe { rotr12(self) }
-    }
-    #[inline(always)]
-    unsafe fn rotr8(self) -> Self {
-        unsafe { rotr8(self) }
-    }
-    #[inline(always)]
-    unsafe fn rotr7(self) -> Self {
-        unsafe { rotr7(self) }
     }
     #[inline(always)]
     unsafe fn from_words(w: [u32; 4]) -> Self {
@@ -361,7 +381,7 @@ impl LaneWords<4> for __m128i {
 /// # Safety
 /// `V`'s CPU feature; every lane's input holds `(blocks - 1) * stride + BLOCKBYTES` bytes.
 #[inline(always)]
-pub(super) unsafe fn compress_group<V: LaneWords<N>, const N: usize>(
+pub(super) unsafe fn compress_group<V: LaneWords<N>, R: Rotate<V>, const N: usize>(
     lanes: &mut [Lane<'_, u32>],
     blocks: usize,
     stride: usize,
@@ -419,16 +439,16 @@ pub(super) unsafe fn compress_group<V: LaneWords<N>, const N: usize>(
                 iv[7].xor(V::from_words(f1)),
             ];
             // Unrolled, so that every message index is a constant.
-            lanes_round::<V, N, 0>(&mut v, &m);
-            lanes_round::<V, N, 1>(&mut v, &m);
-            lanes_round::<V, N, 2>(&mut v, &m);
-            lanes_round::<V, N, 3>(&mut v, &m);
-            lanes_round::<V, N, 4>(&mut v, &m);
-            lanes_round::<V, N, 5>(&mut v, &m);
-            lanes_round::<V, N, 6>(&mut v, &m);
-            lanes_round::<V, N, 7>(&mut v, &m);
-            lanes_round::<V, N, 8>(&mut v, &m);
-            lanes_round::<V, N, 9>(&mut v, &m);
+            lanes_round::<V, R, N, 0>(&mut v, &m);
+            lanes_round::<V, R, N, 1>(&mut v, &m);
+            lanes_round::<V, R, N, 2>(&mut v, &m);
+            lanes_round::<V, R, N, 3>(&mut v, &m);
+            lanes_round::<V, R, N, 4>(&mut v, &m);
+            lanes_round::<V, R, N, 5>(&mut v, &m);
+            lanes_round::<V, R, N, 6>(&mut v, &m);
+            lanes_round::<V, R, N, 7>(&mut v, &m);
+            lanes_round::<V, R, N, 8>(&mut v, &m);
+            lanes_round::<V, R, N, 9>(&mut v, &m);
             for i in 0..8 {
                 hv[i] = hv[i].xor(v[i]).xor(v[i + 8]);
             }
@@ -446,33 +466,33 @@ pub(super) unsafe fn compress_group<V: LaneWords<N>, const N: usize>(
     }
 }
 
-/// Round `R` on the transposed state.
+/// Round `ROUND` on the transposed state.
 ///
 /// # Safety
 /// `V`'s CPU feature.
 #[inline(always)]
-unsafe fn lanes_round<V: LaneWords<N>, const N: usize, const R: usize>(
+unsafe fn lanes_round<V: LaneWords<N>, R: Rotate<V>, const N: usize, const ROUND: usize>(
     v: &mut [V; 16],
     m: &[V; 16],
 ) {
-    let w = |k: usize| m[SIGMA[R][k] as usize];
+    let w = |k: usize| m[SIGMA[ROUND][k] as usize];
     // SAFETY: the caller's contract.
     unsafe {
-        lanes_g(v, [0, 4, 8, 12], w(0), w(1));
-        lanes_g(v, [1, 5, 9, 13], w(2), w(3));
-        lanes_g(v, [2, 6, 10, 14], w(4), w(5));
-        lanes_g(v, [3, 7, 11, 15], w(6), w(7));
-        lanes_g(v, [0, 5, 10, 15], w(8), w(9));
-        lanes_g(v, [1, 6, 11, 12], w(10), w(11));
-        lanes_g(v, [2, 7, 8, 13], w(12), w(13));
-        lanes_g(v, [3, 4, 9, 14], w(14), w(15));
+        lanes_g::<V, R, N>(v, [0, 4, 8, 12], w(0), w(1));
+        lanes_g::<V, R, N>(v, [1, 5, 9, 13], w(2), w(3));
+        lanes_g::<V, R, N>(v, [2, 6, 10, 14], w(4), w(5));
+        lanes_g::<V, R, N>(v, [3, 7, 11, 15], w(6), w(7));
+        lanes_g::<V, R, N>(v, [0, 5, 10, 15], w(8), w(9));
+        lanes_g::<V, R, N>(v, [1, 6, 11, 12], w(10), w(11));
+        lanes_g::<V, R, N>(v, [2, 7, 8, 13], w(12), w(13));
+        lanes_g::<V, R, N>(v, [3, 4, 9, 14], w(14), w(15));
     }
 }
 
 /// # Safety
 /// `V`'s CPU feature.
 #[inline(always)]
-unsafe fn lanes_g<V: LaneWords<N>, const N: usize>(
+unsafe fn lanes_g<V: LaneWords<N>, R: Rotate<V>, const N: usize>(
     v: &mut [V; 16],
     [a, b, c, d]: [usize; 4],
     x: V,
@@ -481,20 +501,22 @@ unsafe fn lanes_g<V: LaneWords<N>, const N: usize>(
     // SAFETY: the caller's contract.
     unsafe {
         v[a] = v[a].add(x).add(v[b]);
-        v[d] = v[d].xor(v[a]).rotr16();
+        v[d] = R::rotr16(v[d].xor(v[a]));
         v[c] = v[c].add(v[d]);
-        v[b] = v[b].xor(v[c]).rotr12();
+        v[b] = R::rotr12(v[b].xor(v[c]));
         v[a] = v[a].add(y).add(v[b]);
-        v[d] = v[d].xor(v[a]).rotr8();
+        v[d] = R::rotr8(v[d].xor(v[a]));
         v[c] = v[c].add(v[d]);
-        v[b] = v[b].xor(v[c]).rotr7();
+        v[b] = R::rotr7(v[b].xor(v[c]));
     }
 }
 
 /// Differential tests against the portable kernels, shared with avx2.rs.
 #[cfg(test)]
 pub(super) mod tests {
-    use super::super::{kernels::BLOCKBYTES, portable};
+    use super::super::BLOCKBYTES;
+    use crate::blake2::portable;
+    use crate::blake2::variant::Blake2s as V;
     use crate::blake2::{Lane, LastBlock};
     use rand::{Rng, SeedableRng};
     use rand_chacha::ChaCha8Rng;
@@ -545,7 +567,7 @@ pub(super) mod tests {
             let h0: [u32; 8] = rng.gen();
             let c0 = random_count(&mut rng);
             let (mut h_want, mut c_want) = (h0, c0);
-            portable::compress_blocks(&mut h_want, &data, &mut c_want);
+            portable::compress_blocks::<V>(&mut h_want, &data, &mut c_want);
             let (mut h_got, mut c_got) = (h0, c0);
             // SAFETY: `supported` was checked above.
             unsafe { (k.blocks)(&mut h_got, &buf[offset..], &mut c_got) };
@@ -559,7 +581,7 @@ pub(super) mod tests {
             let block: [u8; BLOCKBYTES] = core::array::from_fn(|_| rng.gen());
             let last_node = rng.gen();
             let mut h_want = h0;
-            portable::compress_final(&mut h_want, &block, c0, last_node);
+            portable::compress_final::<V>(&mut h_want, &block, c0, last_node);
             let mut h_got = h0;
             // SAFETY: as above.
             unsafe { (k.last)(&mut h_got, &block, c0, last_node) };
@@ -616,9 +638,9 @@ pub(super) mod tests {
             drop(lanes);
             (hs, counts)
         };
-        let want = run(&|lanes| portable::compress_lanes(lanes, blocks, stride));
+        let want = run(&|lanes| portable::compress_lanes::<V>(lanes, blocks, stride));
         // SAFETY: `supported` was checked by the caller; each input holds exactly the bytes
-        // `kernels::compress_lanes` requires.
+        // `Variant::compress_lanes` requires.
         let got = run(&|lanes| unsafe { (k.lanes)(lanes, blocks, stride) });
         assert_eq!(
             got, want,

@@ -1,0 +1,114 @@
+//! BLAKE2s kernels for AVX-512 (AVX-512F and AVX-512VL, with AVX2).
+//!
+//! The kernels of sse41.rs and avx2.rs (single stream, one `__m128i` per row; eight lanes per
+//! `__m256i`) compiled again with [`Ror`]: AVX-512VL rotates the 32-bit words of a 128- or 256-bit
+//! vector in one instruction (`vprord`), where SSE/AVX2 need a byte shuffle, or two shifts and an
+//! OR for the rotations by 12 and 7. That shortens G's dependency chain, which bounds the single
+//! stream, and removes instructions from the lanes, which are bound by throughput.
+
+use super::avx2::{lanes_compress, Permutes};
+use super::sse41::{rows_compress_blocks, rows_compress_final, Inserts, Rotate};
+use super::BLOCKBYTES;
+use crate::blake2::Lane;
+use core::arch::x86_64::*;
+
+/// Compresses each whole block of `blocks` (none final), adding `BLOCKBYTES` to `count` before
+/// each; the semantics of `portable::compress_blocks`.
+///
+/// # Safety
+/// The CPU must support AVX2, AVX-512F and AVX-512VL.
+#[target_feature(enable = "avx2,avx512f,avx512vl")]
+pub(crate) unsafe fn compress_blocks(h: &mut [u32; 8], blocks: &[u8], count: &mut u128) {
+    // SAFETY: the features `Ror` and the row kernel need are enabled here.
+    unsafe { rows_compress_blocks::<Ror, Inserts>(h, blocks, count) }
+}
+
+/// Compresses the final block with f0 set (and f1 when `last_node`); the semantics of
+/// `portable::compress_final`.
+///
+/// # Safety
+/// The CPU must support AVX2, AVX-512F and AVX-512VL.
+#[target_feature(enable = "avx2,avx512f,avx512vl")]
+pub(crate) unsafe fn compress_final(
+    h: &mut [u32; 8],
+    block: &[u8; BLOCKBYTES],
+    count: u128,
+    last_node: bool,
+) {
+    // SAFETY: as above.
+    unsafe { rows_compress_final::<Ror, Permutes>(h, block, count, last_node) }
+}
+
+/// Compresses `blocks` blocks in every lane, eight lanes at a time; the semantics of
+/// `portable::compress_lanes`.
+///
+/// # Safety
+/// The CPU must support AVX2, AVX-512F and AVX-512VL, and every lane's input must hold
+/// `(blocks - 1) * stride + BLOCKBYTES` bytes when `blocks > 0` (checked by `Variant::compress_lanes`).
+#[target_feature(enable = "avx2,avx512f,avx512vl")]
+pub(crate) unsafe fn compress_lanes(lanes: &mut [Lane<'_, u32>], blocks: usize, stride: usize) {
+    // SAFETY: as above; the input lengths are the caller's contract.
+    unsafe { lanes_compress::<Ror>(lanes, blocks, stride) }
+}
+
+/// The rotations as AVX-512VL `vprord`.
+pub(super) struct Ror;
+
+impl Rotate<__m128i> for Ror {
+    // SAFETY (every function): the caller guarantees AVX-512F and AVX-512VL.
+    #[inline(always)]
+    unsafe fn rotr16(x: __m128i) -> __m128i {
+        unsafe { _mm_ror_epi32::<16>(x) }
+    }
+    #[inline(always)]
+    unsafe fn rotr12(x: __m128i) -> __m128i {
+        unsafe { _mm_ror_epi32::<12>(x) }
+    }
+    #[inline(always)]
+    unsafe fn rotr8(x: __m128i) -> __m128i {
+        unsafe { _mm_ror_epi32::<8>(x) }
+    }
+    #[inline(always)]
+    unsafe fn rotr7(x: __m128i) -> __m128i {
+        unsafe { _mm_ror_epi32::<7>(x) }
+    }
+}
+
+impl Rotate<__m256i> for Ror {
+    // SAFETY (every function): the caller guarantees AVX-512F and AVX-512VL.
+    #[inline(always)]
+    unsafe fn rotr16(x: __m256i) -> __m256i {
+        unsafe { _mm256_ror_epi32::<16>(x) }
+    }
+    #[inline(always)]
+    unsafe fn rotr12(x: __m256i) -> __m256i {
+        unsafe { _mm256_ror_epi32::<12>(x) }
+    }
+    #[inline(always)]
+    unsafe fn rotr8(x: __m256i) -> __m256i {
+        unsafe { _mm256_ror_epi32::<8>(x) }
+    }
+    #[inline(always)]
+    unsafe fn rotr7(x: __m256i) -> __m256i {
+        unsafe { _mm256_ror_epi32::<7>(x) }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::sse41::tests::{check, Kernels};
+
+    #[test]
+    fn avx512_matches_portable() {
+        check(&Kernels {
+            name: "avx512",
+            supported: is_x86_feature_detected!("avx2")
+                && is_x86_feature_detected!("avx512f")
+                && is_x86_feature_detected!("avx512vl"),
+            degree: 8,
+            blocks: super::compress_blocks,
+            last: super::compress_final,
+            lanes: super::compress_lanes,
+        });
+    }
+}
