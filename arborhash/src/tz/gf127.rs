@@ -106,16 +106,39 @@ impl Gf127 {
     }
 }
 
-/// Carry-less product of two 64-bit polynomials, bit by bit (portable; constant time).
+/// Carry-less product of two 64-bit polynomials (portable; constant time).
+///
+/// Integer multiplication does the work: split both operands into five interleaved parts, each
+/// keeping the bits of one residue class modulo 5. In the integer product of two parts, the bits
+/// of the result sit in one residue class, each the count of matching bit pairs, at most 13 (a
+/// part has at most 13 bits), so the count never carries into the next bit of its class, four
+/// positions up; its lowest bit is the carry-less coefficient. XORing all products of the same
+/// result class keeps those lowest bits right (the carries only pollute the four positions above
+/// each), and a mask per class picks them out.
 const fn clmul64(a: u64, b: u64) -> u128 {
-    let mut acc = 0u128;
+    /// Bits 0, 5, 10, ..., 60.
+    const PART: u64 = 0x1084_2108_4210_8421;
+    /// Bits 0, 5, 10, ..., 125.
+    const CLASS: u128 = (PART as u128) | ((PART as u128) << 65);
+    let mut by_class = [0u128; 5];
     let mut i = 0;
-    while i < 64 {
-        let bit = ((b >> i) & 1) as u128;
-        acc ^= (a as u128 * bit) << i;
+    while i < 5 {
+        let ai = (a & (PART << i)) as u128;
+        let mut j = 0;
+        while j < 5 {
+            let bj = (b & (PART << j)) as u128;
+            by_class[(i + j) % 5] ^= ai * bj;
+            j += 1;
+        }
         i += 1;
     }
-    acc
+    let mut product = 0;
+    let mut r = 0;
+    while r < 5 {
+        product |= by_class[r] & (CLASS << r);
+        r += 1;
+    }
+    product
 }
 
 /// Carry-less product of two polynomials of degree below 128: (low 128 bits, high 128 bits).

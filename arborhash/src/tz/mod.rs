@@ -48,6 +48,7 @@ mod gf127;
 mod hash;
 mod kernels;
 mod portable;
+mod sliced;
 #[cfg(target_arch = "x86_64")]
 mod sse41;
 #[cfg(target_arch = "x86_64")]

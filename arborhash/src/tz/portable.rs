@@ -1,9 +1,17 @@
-//! The portable backend: the bit matrices applied one bit at a time.
+//! The portable backend: inputs of a few kilobytes go to the bit-sliced streams of `sliced.rs`,
+//! the rest (short inputs and what does not divide into equal streams) is applied one bit at a
+//! time.
 //!
-//! Each bit costs one multiplication by x, a few XORs and a mask per row, with no tables and no
-//! data-dependent branches. The two rows of the running matrix are independent dependency chains.
+//! One bit at a time, each bit costs one multiplication by x, a few XORs and a mask per row, with
+//! no tables and no data-dependent branches. The two rows of the running matrix are independent
+//! dependency chains.
 
 use super::gf127::Gf127;
+use super::sliced::{self, BLOCK, LANES};
+
+/// The shortest stream worth slicing: below it, multiplying the 64 stream matrices together
+/// costs more than the slicing saves.
+const MIN_STREAM_LEN: usize = 8 * BLOCK;
 
 /// x^63 + 1, what x^127 reduces to.
 const REDUCTION: u128 = (1 << 63) | 1;
@@ -11,6 +19,17 @@ const REDUCTION: u128 = (1 << 63) | 1;
 /// Multiplies the matrix `state` (row-major entries of degree below 127) by the matrix of every
 /// bit of `input`, in order, most significant bit of each byte first.
 pub(crate) fn mul_bytes(state: &mut [u128; 4], input: &[u8]) {
+    let stream_len = input.len() / LANES / BLOCK * BLOCK;
+    if stream_len < MIN_STREAM_LEN {
+        return mul_bits(state, input);
+    }
+    let (bulk, tail) = input.split_at(LANES * stream_len);
+    *state = mul_matrices(state, &sliced::product(bulk, stream_len));
+    mul_bits(state, tail);
+}
+
+/// `mul_bytes` one bit at a time.
+pub(crate) fn mul_bits(state: &mut [u128; 4], input: &[u8]) {
     // Inside the loop, entries are kept modulo x (x^127 + x^63 + 1) = x^128 + x^64 + x, as any
     // 128-bit value: multiplying by x then folds the bit shifted out with two XORs and no mask.
     let mut m = *state;
