@@ -111,10 +111,10 @@ impl Gf127 {
 /// Integer multiplication does the work: split both operands into five interleaved parts, each
 /// keeping the bits of one residue class modulo 5. In the integer product of two parts, the bits
 /// of the result sit in one residue class, each the count of matching bit pairs, at most 13 (a
-/// part has at most 13 bits), so the count never carries into the next bit of its class, four
-/// positions up; its lowest bit is the carry-less coefficient. XORing all products of the same
-/// result class keeps those lowest bits right (the carries only pollute the four positions above
-/// each), and a mask per class picks them out.
+/// part has at most 13 bits), which fits in the five positions up to the next bit of the class, so
+/// no count carries into another; its lowest bit is the carry-less coefficient. XORing all
+/// products of the same result class keeps those lowest bits right (the counts' higher bits only
+/// pollute the four positions above each), and a mask per class picks them out.
 const fn clmul64(a: u64, b: u64) -> u128 {
     /// Bits 0, 5, 10, ..., 60.
     const PART: u64 = 0x1084_2108_4210_8421;
@@ -190,5 +190,40 @@ impl fmt::Debug for Gf127 {
 impl fmt::LowerHex for Gf127 {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         fmt::LowerHex::fmt(&self.0, f)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn clmul64_bitwise(a: u64, b: u64) -> u128 {
+        (0..64)
+            .filter(|i| (b >> i) & 1 == 1)
+            .fold(0, |acc, i| acc ^ ((a as u128) << i))
+    }
+
+    #[test]
+    fn clmul64_matches_shift_and_xor_at_the_largest_counts() {
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        let mut values = vec![
+            0,
+            1,
+            u64::MAX,
+            u64::MAX >> 1,
+            1 << 63,
+            0x1084_2108_4210_8421,
+        ];
+        for _ in 0..200 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            values.push(x);
+        }
+        for &a in &values {
+            for &b in &values {
+                assert_eq!(clmul64(a, b), clmul64_bitwise(a, b), "{a:x} * {b:x}");
+            }
+        }
     }
 }

@@ -1,6 +1,5 @@
-//! The portable backend: inputs of a few kilobytes go to the bit-sliced streams of `sliced.rs`,
-//! the rest (short inputs and what does not divide into equal streams) is applied one bit at a
-//! time.
+//! The portable backend: inputs from 3 KiB on go to the bit-sliced streams of `sliced.rs`, the
+//! rest (short inputs and what does not divide into equal streams) is applied one bit at a time.
 //!
 //! One bit at a time, each bit costs one multiplication by x, a few XORs and a mask per row, with
 //! no tables and no data-dependent branches. The two rows of the running matrix are independent
