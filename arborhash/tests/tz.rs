@@ -168,6 +168,7 @@ fn portable_streams_match_the_reference_on_random_inputs_and_splits() {
         4096 + 511,
         8192 + 7,
         64 * 1000 + 3,
+        65536 + 5,
     ] {
         inputs.push(random_bytes(&mut rng, len));
     }
