@@ -1,9 +1,16 @@
-//! The portable backend: the bit matrices applied one bit at a time.
+//! The portable backend: inputs from 3 KiB on go to the bit-sliced streams of `sliced.rs`, the
+//! rest (short inputs and what does not divide into equal streams) is applied one bit at a time.
 //!
-//! Each bit costs one multiplication by x, a few XORs and a mask per row, with no tables and no
-//! data-dependent branches. The two rows of the running matrix are independent dependency chains.
+//! One bit at a time, each bit costs one multiplication by x, a few XORs and a mask per row, with
+//! no tables and no data-dependent branches. The two rows of the running matrix are independent
+//! dependency chains.
 
-use super::gf127::Gf127;
+use super::gf127::{clmul128, Gf127};
+use super::sliced::{self, BLOCK, LANES};
+
+/// The shortest stream worth slicing: below it, multiplying the 64 stream matrices together
+/// costs more than the slicing saves.
+const MIN_STREAM_LEN: usize = 6 * BLOCK;
 
 /// x^63 + 1, what x^127 reduces to.
 const REDUCTION: u128 = (1 << 63) | 1;
@@ -11,6 +18,23 @@ const REDUCTION: u128 = (1 << 63) | 1;
 /// Multiplies the matrix `state` (row-major entries of degree below 127) by the matrix of every
 /// bit of `input`, in order, most significant bit of each byte first.
 pub(crate) fn mul_bytes(state: &mut [u128; 4], input: &[u8]) {
+    let mut stream_len = input.len() / LANES / BLOCK * BLOCK;
+    if stream_len < MIN_STREAM_LEN {
+        return mul_bits(state, input);
+    }
+    if stream_len.is_multiple_of(1024) {
+        // Streams a multiple of 1 KiB apart start in the same few cache sets, more than the
+        // cache's ways, so the 64 loads of every block would evict each other's lines (1 MiB
+        // inputs missed L1 on every load). One block shorter spreads them over the sets.
+        stream_len -= BLOCK;
+    }
+    let (bulk, tail) = input.split_at(LANES * stream_len);
+    *state = mul_matrices(state, &sliced::product(bulk, stream_len));
+    mul_bits(state, tail);
+}
+
+/// `mul_bytes` one bit at a time.
+pub(crate) fn mul_bits(state: &mut [u128; 4], input: &[u8]) {
     // Inside the loop, entries are kept modulo x (x^127 + x^63 + 1) = x^128 + x^64 + x, as any
     // 128-bit value: multiplying by x then folds the bit shifted out with two XORs and no mask.
     let mut m = *state;
@@ -34,8 +58,11 @@ pub(crate) fn mul_bytes(state: &mut [u128; 4], input: &[u8]) {
 
 /// The matrix product `a * b` (row-major entries below 2^127).
 pub(crate) fn mul_matrices(a: &[u128; 4], b: &[u128; 4]) -> [u128; 4] {
-    let f = |x: u128| Gf127::from_reduced(x);
-    let entry = |p: u128, q: u128, r: u128, s: u128| (f(p) * f(q) + f(r) * f(s)).to_bits();
+    // Each entry is a sum of two products: add them unreduced and reduce once.
+    let entry = |p: u128, q: u128, r: u128, s: u128| {
+        let (pq, rs) = (clmul128(p, q), clmul128(r, s));
+        Gf127::reduce(pq.0 ^ rs.0, pq.1 ^ rs.1).to_bits()
+    };
     [
         entry(a[0], b[0], a[1], b[2]),
         entry(a[0], b[1], a[1], b[3]),

@@ -159,5 +159,5 @@ pub(crate) unsafe fn mul_bytes(state: &mut [u128; 4], input: &[u8]) {
             _mm_storeu_si128((out as *mut u128).cast(), normalize(*v));
         }
     }
-    portable::mul_bytes(state, windows.remainder());
+    portable::mul_bits(state, windows.remainder());
 }

@@ -1,0 +1,149 @@
+//! The bulk of the portable backend: 64 independent streams, bit-sliced.
+//!
+//! Plain integer code has no carry-less multiply, so multiplying the running hash by a window
+//! matrix costs as much as applying the window's bits one by one; what a bit costs is the shift by
+//! x and the XORs. This module makes the shift free and the XORs 64 times wider: the input is cut
+//! into 64 pieces of equal length (streams), and word `i` of an entry holds the coefficient of x^i
+//! of that entry for every stream, one stream per bit. Multiplying by x is then a change of index,
+//! and one bit of every stream costs three word operations per coefficient and row:
+//!
+//! row (u, v) times A = (u*x + v, u), times B = (u*x + v, u*x + v + u), so
+//! u'[i] = u[i-1] ^ v[i] and v'[i] = u[i] ^ (mask & u'[i]),
+//!
+//! where bit s of `mask` is set when stream s has a 1 bit. Each pass over the coefficients applies
+//! `STEPS` bits (temporal blocking: step t at coefficient i needs only step t-1 at i-1 and i, so the
+//! words of all steps stay in registers and each coefficient is loaded and stored once per pass).
+//! The entries may grow by `STEPS` degrees per pass, into spare words, which are folded back with
+//! x^127 = x^63 + 1 after the pass. At the end the 64 stream matrices are transposed back and
+//! multiplied in order, which is why this only pays for inputs of some kilobytes.
+
+use super::portable::mul_matrices;
+
+/// Streams: one per bit of a word.
+pub(crate) const LANES: usize = 64;
+/// Bytes of each stream transposed at once: 64 bits of 64 streams make a square of bits.
+pub(crate) const BLOCK: usize = 8;
+/// Bits of every stream applied per pass over the coefficients.
+const STEPS: usize = 8;
+/// Coefficients of a field element.
+const DEGREE: usize = 127;
+/// Words of a bit-sliced entry: the field element and the growth of one pass.
+const WIDTH: usize = DEGREE + STEPS;
+
+/// One entry of the 64 stream matrices: word `i`, bit `s` is the coefficient of x^i in stream s.
+type Entry = [u64; WIDTH];
+
+/// The product of the matrices of the 64 streams `input[s * stream_len..(s + 1) * stream_len]`,
+/// in order (row-major entries below 2^127).
+///
+/// `input.len()` must be `LANES * stream_len` and `stream_len` a multiple of `BLOCK`.
+pub(crate) fn product(input: &[u8], stream_len: usize) -> [u128; 4] {
+    debug_assert!(input.len() == LANES * stream_len && stream_len.is_multiple_of(BLOCK));
+    // The rows (u, v) of the stream matrices, each starting from the identity: u = 1 in the
+    // first row, v = 1 in the second.
+    let mut rows = [[[0; WIDTH]; 2]; 2];
+    rows[0][0][0] = !0;
+    rows[1][1][0] = !0;
+    for offset in (0..stream_len).step_by(BLOCK) {
+        let mut bits = [0u64; LANES];
+        for (s, word) in bits.iter_mut().enumerate() {
+            let start = s * stream_len + offset;
+            let bytes = &input[start..start + BLOCK];
+            *word = u64::from_be_bytes(bytes.try_into().expect("8 bytes"));
+        }
+        // masks[63 - t], bit s, is bit t (most significant first) of stream s's 8 bytes.
+        let masks = transpose(bits);
+        for pass in masks.rchunks_exact(STEPS) {
+            let pass: [u64; STEPS] = core::array::from_fn(|t| pass[STEPS - 1 - t]);
+            for [u, v] in &mut rows {
+                apply(u, v, &pass);
+                fold(u);
+                fold(v);
+            }
+        }
+    }
+    matrices(&rows)
+        .iter()
+        .fold([1, 0, 0, 1], |acc, m| mul_matrices(&acc, m))
+}
+
+/// Applies one bit of every stream per mask, in order, to the row (u, v).
+#[inline(always)]
+fn apply(u: &mut Entry, v: &mut Entry, masks: &[u64; STEPS]) {
+    // carry[t] is u after t steps at the previous coefficient (zero below x^0).
+    let mut carry = [0u64; STEPS];
+    for (ui, vi) in u.iter_mut().zip(v.iter_mut()) {
+        let (mut a, mut b) = (*ui, *vi);
+        for t in 0..STEPS {
+            let next = carry[t] ^ b;
+            carry[t] = a;
+            b = a ^ (masks[t] & next);
+            a = next;
+        }
+        (*ui, *vi) = (a, b);
+    }
+}
+
+/// Folds the coefficients of x^127 and up back below x^127 (x^127 = x^63 + 1).
+#[inline(always)]
+fn fold(e: &mut Entry) {
+    for j in 0..STEPS {
+        let high = core::mem::take(&mut e[DEGREE + j]);
+        e[j] ^= high;
+        e[63 + j] ^= high;
+    }
+}
+
+/// The 64 stream matrices of the sliced rows, row-major entries as integers.
+fn matrices(rows: &[[Entry; 2]; 2]) -> [[u128; 4]; LANES] {
+    let mut out = [[0u128; 4]; LANES];
+    for (k, entry) in rows.iter().flatten().enumerate() {
+        let low = transpose(entry[..64].try_into().expect("64 words"));
+        let high = transpose(entry[64..128].try_into().expect("64 words"));
+        for (s, m) in out.iter_mut().enumerate() {
+            m[k] = u128::from(low[s]) | u128::from(high[s]) << 64;
+        }
+    }
+    out
+}
+
+/// The transpose of a 64x64 bit matrix: bit c of word r of the result is bit r of word c.
+fn transpose(mut a: [u64; 64]) -> [u64; 64] {
+    // Swap the off-diagonal blocks of halves, then of quarters within them, and so on: at block
+    // size j, the high j bits of word k trade places with the low j bits of word k + j.
+    let mut j = 32;
+    let mut mask: u64 = 0x0000_0000_FFFF_FFFF;
+    while j != 0 {
+        for k in (0..64).filter(|k| k & j == 0) {
+            let t = ((a[k] >> j) ^ a[k + j]) & mask;
+            a[k] ^= t << j;
+            a[k + j] ^= t;
+        }
+        j >>= 1;
+        mask ^= mask << j;
+    }
+    a
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn transpose_is_the_transpose() {
+        let mut a = [0u64; 64];
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        for w in &mut a {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            *w = x;
+        }
+        let t = transpose(a);
+        for (r, row) in t.iter().enumerate() {
+            for (c, column) in a.iter().enumerate() {
+                assert_eq!((row >> c) & 1, (column >> r) & 1, "row {r} column {c}");
+            }
+        }
+    }
+}
