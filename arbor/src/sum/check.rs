@@ -118,27 +118,48 @@ fn check_list(
     let read = ReadOptions {
         no_mmap: settings.no_mmap,
     };
-    let progress = Progress::none();
+    let progress = Progress::new(|| listed_size(settings, &lines));
     let mut counts = Counts::default();
     for (batch_index, batch) in lines.chunks(BATCH).enumerate() {
         let outcomes: Vec<Outcome> = batch
             .par_iter()
             .map(|line| check_line(settings, options, read, &progress, line))
             .collect();
-        for (i, outcome) in outcomes.into_iter().enumerate() {
-            let line_number = batch_index * BATCH + i + 1;
-            report(
-                settings.tool,
-                options,
-                reporter,
-                list_name,
-                line_number,
-                outcome,
-                &mut counts,
-            );
-        }
+        progress.suspend(|| {
+            for (i, outcome) in outcomes.into_iter().enumerate() {
+                let line_number = batch_index * BATCH + i + 1;
+                report(
+                    settings.tool,
+                    options,
+                    reporter,
+                    list_name,
+                    line_number,
+                    outcome,
+                    &mut counts,
+                );
+            }
+        });
     }
+    progress.finish();
     counts
+}
+
+/// The bytes the files listed in `lines` hold, for the progress bar, as far as they can be
+/// stat'ed. The lines are parsed again when they are checked; this pass is only made when a bar
+/// can be drawn, and stat'ing costs far more than parsing.
+fn listed_size(settings: &Settings, lines: &[&[u8]]) -> u64 {
+    lines
+        .par_iter()
+        .map(|line| {
+            match checklist::parse_line(line, settings.algorithm, settings.tool.dialect()) {
+                // `-` is standard input, of unknown size.
+                Ok(Line::Entry(entry)) if entry.path != b"-" => {
+                    std::fs::metadata(path_from_bytes(&entry.path)).map_or(0, |m| m.len())
+                }
+                _ => 0,
+            }
+        })
+        .sum()
 }
 
 fn check_line(

@@ -30,7 +30,7 @@ enum Item {
 /// Hashes `settings.files`; returns whether every input was hashed and printed faithfully.
 pub fn run(settings: &Settings, spec: &Spec, reporter: &mut Reporter) -> bool {
     let items = collect_items(settings);
-    let progress = Progress::new(total_size(&items), true);
+    let progress = Progress::new(|| total_size(&items));
     let options = ReadOptions {
         no_mmap: settings.no_mmap,
     };
@@ -117,12 +117,8 @@ fn collect_items(settings: &Settings) -> Vec<Item> {
     items
 }
 
-/// The bytes to hash, for the progress bar; only computed when a bar can be drawn.
+/// The bytes to hash, for the progress bar, as far as the files can be stat'ed.
 fn total_size(items: &[Item]) -> u64 {
-    use std::io::IsTerminal;
-    if !io::stderr().is_terminal() {
-        return 0;
-    }
     items
         .par_iter()
         .map(|item| match item {
