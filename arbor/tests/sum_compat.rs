@@ -369,14 +369,6 @@ fn kat_vectors() -> Option<Vec<Kat>> {
     )
 }
 
-/// A link to the arbor binary under the peer's name, in its own directory.
-fn dropin(name: &str) -> (tempfile::TempDir, std::path::PathBuf) {
-    let dir = tempfile::tempdir().unwrap();
-    let link = dir.path().join(name);
-    std::os::unix::fs::symlink(arbor_path(), &link).unwrap();
-    (dir, link)
-}
-
 #[test]
 fn b3sum_dropin_matches_b3sum() {
     let Some(b3sum) = peer("b3sum") else { return };

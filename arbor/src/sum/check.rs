@@ -53,34 +53,43 @@ pub fn run(settings: &Settings, options: CheckOptions, reporter: &mut Reporter) 
     let mut ok = true;
     let mut b3sum_failures = 0u64;
     for list in &settings.files {
-        let list_name = list.to_string_lossy();
+        let label = list_label(tool, list);
         let text = match read_list(list) {
             Ok(text) => text,
             Err(e) => {
-                match tool {
-                    Tool::B3sum => {
+                match (tool, e) {
+                    (Tool::B3sum, ListError::Open(e) | ListError::Read(e)) => {
                         // b3sum stops at an unreadable list.
                         let _ = reporter.fatal(&e.to_string());
                         return false;
                     }
-                    Tool::B2sum => reporter.message(&format!(
-                        "{}: {}",
-                        coreutils_quote(list.as_encoded_bytes()),
-                        coreutils_error(&e)
-                    )),
-                    Tool::Arbor => reporter.message(&format!("{list_name}: {e}")),
+                    // coreutils opens a directory as a stream; reading it then fails.
+                    (Tool::B2sum, ListError::Read(_)) => {
+                        reporter.message(&format!("{label}: read error"));
+                    }
+                    (Tool::B2sum, ListError::Open(e)) => {
+                        reporter.message(&format!("{label}: {}", coreutils_error(&e)));
+                    }
+                    (Tool::Arbor, ListError::Open(e) | ListError::Read(e)) => {
+                        reporter.message(&format!("{label}: {e}"));
+                    }
                 }
                 ok = false;
                 continue;
             }
         };
-        let counts = check_list(settings, options, reporter, &list_name, &text);
+        let (counts, complete) = check_list(settings, options, reporter, &label, &text);
         match tool {
             Tool::B3sum => {
                 b3sum_failures += counts.malformed + counts.unreadable + counts.mismatched;
+                if !complete {
+                    // b3sum reads its lists as text and stops at a line that is not UTF-8.
+                    let _ = reporter.fatal("stream did not contain valid UTF-8");
+                    return false;
+                }
             }
             Tool::Arbor | Tool::B2sum => {
-                ok &= summarize(tool, options, reporter, list, &counts);
+                ok &= summarize(tool, options, reporter, &label, &counts);
             }
         }
     }
@@ -94,26 +103,56 @@ pub fn run(settings: &Settings, options: CheckOptions, reporter: &mut Reporter) 
     ok
 }
 
-fn read_list(list: &OsStr) -> io::Result<Vec<u8>> {
-    if list == "-" {
-        let mut text = Vec::new();
-        io::stdin().lock().read_to_end(&mut text)?;
-        Ok(text)
-    } else {
-        std::fs::read(list)
+/// How a list is named in messages: coreutils quotes it and calls `-` "standard input".
+fn list_label(tool: Tool, list: &OsStr) -> String {
+    match tool {
+        Tool::B2sum if list == "-" => coreutils_quote(b"standard input"),
+        Tool::B2sum => coreutils_quote(list.as_encoded_bytes()),
+        Tool::Arbor | Tool::B3sum => list.to_string_lossy().into_owned(),
     }
 }
 
+/// Why a list could not be read.
+enum ListError {
+    Open(io::Error),
+    Read(io::Error),
+}
+
+fn read_list(list: &OsStr) -> Result<Vec<u8>, ListError> {
+    let mut text = Vec::new();
+    if list == "-" {
+        io::stdin().lock().read_to_end(&mut text)
+    } else {
+        std::fs::File::open(list)
+            .map_err(ListError::Open)?
+            .read_to_end(&mut text)
+    }
+    .map_err(ListError::Read)?;
+    Ok(text)
+}
+
+/// Checks the lines of one list; returns the counts and whether every line was read (b3sum
+/// stops at a line that is not UTF-8).
 fn check_list(
     settings: &Settings,
     options: CheckOptions,
     reporter: &mut Reporter,
-    list_name: &str,
+    label: &str,
     text: &[u8],
-) -> Counts {
+) -> (Counts, bool) {
     let mut lines: Vec<&[u8]> = text.split(|&b| b == b'\n').collect();
     if lines.last() == Some(&&b""[..]) {
         lines.pop();
+    }
+    let mut complete = true;
+    if settings.tool == Tool::B3sum {
+        if let Some(bad) = lines
+            .iter()
+            .position(|line| std::str::from_utf8(line).is_err())
+        {
+            lines.truncate(bad);
+            complete = false;
+        }
     }
     let read = ReadOptions {
         no_mmap: settings.no_mmap,
@@ -132,7 +171,7 @@ fn check_list(
                     settings.tool,
                     options,
                     reporter,
-                    list_name,
+                    label,
                     line_number,
                     outcome,
                     &mut counts,
@@ -141,7 +180,7 @@ fn check_list(
         });
     }
     progress.finish();
-    counts
+    (counts, complete)
 }
 
 /// The bytes the files listed in `lines` hold, for the progress bar, as far as they can be
@@ -226,7 +265,7 @@ fn report(
     tool: Tool,
     options: CheckOptions,
     reporter: &mut Reporter,
-    list_name: &str,
+    label: &str,
     line_number: usize,
     outcome: Outcome,
     counts: &mut Counts,
@@ -245,12 +284,11 @@ fn report(
             counts.malformed += 1;
             match tool {
                 Tool::Arbor => reporter.message(&format!(
-                    "{list_name}:{line_number}: improperly formatted checksum line: {e}"
+                    "{label}:{line_number}: improperly formatted checksum line: {e}"
                 )),
                 Tool::B3sum => reporter.message(&e.to_string()),
                 Tool::B2sum if options.warn => reporter.message(&format!(
-                    "{}: {line_number}: improperly formatted BLAKE2b checksum line",
-                    coreutils_quote(list_name.as_bytes())
+                    "{label}: {line_number}: improperly formatted BLAKE2b checksum line"
                 )),
                 Tool::B2sum => {}
             }
@@ -301,16 +339,12 @@ fn summarize(
     tool: Tool,
     options: CheckOptions,
     reporter: &mut Reporter,
-    list: &OsStr,
+    label: &str,
     counts: &Counts,
 ) -> bool {
-    let list_name = match tool {
-        Tool::B2sum => coreutils_quote(list.as_encoded_bytes()),
-        _ => list.to_string_lossy().into_owned(),
-    };
     if counts.entries == 0 {
         reporter.message(&format!(
-            "{list_name}: no properly formatted checksum lines found"
+            "{label}: no properly formatted checksum lines found"
         ));
         return false;
     }
@@ -341,7 +375,7 @@ fn summarize(
     }
     let compared = counts.verified + counts.mismatched;
     if options.ignore_missing && compared == 0 {
-        reporter.message(&format!("{list_name}: no file was verified"));
+        reporter.message(&format!("{label}: no file was verified"));
     }
     let strict = options.strict || tool == Tool::Arbor;
     compared > 0

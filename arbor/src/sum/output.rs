@@ -4,8 +4,10 @@
 use super::{Format, Tool};
 use arbor::algorithm::{Algorithm, Digest, Spec};
 use arbor::escape;
+use arbor::quote::{self, Charset};
 use std::io::{self, BufWriter, Stdout, Write};
 use std::process::ExitCode;
+use std::sync::OnceLock;
 
 /// The exit status after a closed pipe, as a shell reports a process ended by SIGPIPE.
 const BROKEN_PIPE_STATUS: i32 = 141;
@@ -186,14 +188,10 @@ pub fn coreutils_error(e: &io::Error) -> String {
     }
 }
 
-/// A file name quoted the way coreutils quotes names in messages (`quotef`): bare when it holds
-/// only safe characters, else in single quotes.
+/// A file name quoted the way coreutils quotes names in messages, for the locale's character set.
 pub fn coreutils_quote(name: &[u8]) -> String {
-    let safe = |b: &u8| b.is_ascii_alphanumeric() || b"_./-+,:=@%^".contains(b);
-    let text = String::from_utf8_lossy(name);
-    if !name.is_empty() && name.iter().all(safe) {
-        text.into_owned()
-    } else {
-        format!("'{}'", text.replace('\'', "'\\''"))
-    }
+    static CHARSET: OnceLock<Charset> = OnceLock::new();
+    let quoted = quote::quote(name, *CHARSET.get_or_init(Charset::from_env));
+    // Only printable characters of the character set are left unescaped, so the text is UTF-8.
+    String::from_utf8(quoted).expect("quoted names are UTF-8")
 }
