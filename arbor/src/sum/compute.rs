@@ -2,7 +2,7 @@
 //! `-r` in sorted order). Inputs are hashed in parallel batches; a failed input is reported and the
 //! others go on.
 
-use super::input::{self, ReadOptions};
+use super::input::{self, Opened, ReadOptions};
 use super::output::{coreutils_error, coreutils_quote, Reporter};
 use super::progress::Progress;
 use super::walk;
@@ -52,8 +52,8 @@ pub fn run(settings: &Settings, spec: &Spec, reporter: &mut Reporter) -> bool {
     ok
 }
 
-/// Hashes a group of inputs in order; with `batching`, the small files among them go through the
-/// batch API together. Failed items get `None`.
+/// Hashes a group of inputs in order; with `batching`, the small files among them are read into
+/// one buffer and go through the batch API together. Failed items get `None`.
 fn hash_group(
     spec: &Spec,
     options: ReadOptions,
@@ -62,24 +62,43 @@ fn hash_group(
     group: &[Item],
 ) -> Vec<Option<io::Result<Digest>>> {
     let mut results = Vec::with_capacity(group.len());
-    let mut small: Vec<(usize, Vec<u8>)> = Vec::new();
+    let mut small = Vec::new();
     for (i, item) in group.iter().enumerate() {
         results.push(match item {
             Item::Stdin => Some(input::hash_stdin(spec, progress)),
-            Item::File(path) if batching => match input::read_small(path) {
-                Ok(Some(data)) => {
-                    small.push((i, data));
+            Item::File(path) if batching => match input::open(path) {
+                Ok(Opened::Small(file, size)) => {
+                    small.push((i, file, size));
                     None
                 }
-                Ok(None) => Some(input::hash_file(spec, path, options, progress)),
+                Ok(Opened::Other(file, metadata)) => {
+                    Some(input::hash_opened(spec, file, &metadata, options, progress))
+                }
                 Err(e) => Some(Err(e)),
             },
             Item::File(path) => Some(input::hash_file(spec, path, options, progress)),
             Item::Failed(..) => None,
         });
     }
-    let inputs: Vec<&[u8]> = small.iter().map(|(_, data)| data.as_slice()).collect();
-    for ((i, data), digest) in small.iter().zip(spec.hash_many(&inputs)) {
+    // One allocation for all the small files; each is closed once read.
+    let total = small.iter().map(|(_, _, size)| *size as usize + 1).sum();
+    let mut buffer = Vec::with_capacity(total);
+    let mut read = Vec::with_capacity(small.len());
+    for (i, file, size) in small {
+        let start = buffer.len();
+        match input::read_small(&file, size, &mut buffer) {
+            Ok(()) => read.push((i, start..buffer.len())),
+            Err(e) => {
+                buffer.truncate(start);
+                results[i] = Some(Err(e));
+            }
+        }
+    }
+    let inputs: Vec<&[u8]> = read
+        .iter()
+        .map(|(_, range)| &buffer[range.clone()])
+        .collect();
+    for ((i, _), (data, digest)) in read.iter().zip(inputs.iter().zip(spec.hash_many(&inputs))) {
         progress.advance(data.len() as u64);
         results[*i] = Some(Ok(digest));
     }

@@ -3,7 +3,7 @@
 
 use super::progress::Progress;
 use arbor::algorithm::{Digest, Spec};
-use std::fs::File;
+use std::fs::{File, Metadata};
 use std::io::{self, Read};
 use std::path::Path;
 
@@ -28,6 +28,25 @@ pub fn hash_stdin(spec: &Spec, progress: &Progress) -> io::Result<Digest> {
     hash_stream(spec, io::stdin().lock(), progress)
 }
 
+/// An opened input, by the way it is best read.
+pub enum Opened {
+    /// A regular file small enough to read whole (see [`MMAP_MIN`]), with its size.
+    Small(File, u64),
+    /// Anything else, for [`hash_opened`].
+    Other(File, Metadata),
+}
+
+/// Opens `path` and finds how to read it.
+pub fn open(path: &Path) -> io::Result<Opened> {
+    let file = File::open(path)?;
+    let metadata = file.metadata()?;
+    Ok(if metadata.is_file() && metadata.len() < MMAP_MIN {
+        Opened::Small(file, metadata.len())
+    } else {
+        Opened::Other(file, metadata)
+    })
+}
+
 /// Hashes the file at `path`.
 pub fn hash_file(
     spec: &Spec,
@@ -35,20 +54,27 @@ pub fn hash_file(
     options: ReadOptions,
     progress: &Progress,
 ) -> io::Result<Digest> {
-    let mut file = File::open(path)?;
-    let metadata = file.metadata()?;
-    if !metadata.is_file() {
+    match open(path)? {
+        Opened::Small(file, size) => {
+            let mut data = Vec::with_capacity(size as usize + 1);
+            read_small(&file, size, &mut data)?;
+            progress.advance(data.len() as u64);
+            Ok(spec.hash(&data))
+        }
+        Opened::Other(file, metadata) => hash_opened(spec, file, &metadata, options, progress),
+    }
+}
+
+/// Hashes an input that is not a small regular file: memory-mapped, or read as a stream.
+pub fn hash_opened(
+    spec: &Spec,
+    file: File,
+    metadata: &Metadata,
+    options: ReadOptions,
+    progress: &Progress,
+) -> io::Result<Digest> {
+    if !metadata.is_file() || options.no_mmap {
         // Pipes, devices; reading a directory fails here with the system's "Is a directory".
-        return hash_stream(spec, file, progress);
-    }
-    let size = metadata.len();
-    if size < MMAP_MIN {
-        let mut data = Vec::with_capacity(size as usize + 1);
-        file.read_to_end(&mut data)?;
-        progress.advance(data.len() as u64);
-        return Ok(spec.hash(&data));
-    }
-    if options.no_mmap {
         return hash_stream(spec, file, progress);
     }
     // SAFETY: the map is read-only and private to this function. If another process truncates the
@@ -76,17 +102,21 @@ pub fn hash_file(
     Ok(hasher.finalize())
 }
 
-/// The contents of `path` if it is a regular file small enough to read whole (see [`MMAP_MIN`]);
-/// `None` for anything else, which [`hash_file`] handles.
-pub fn read_small(path: &Path) -> io::Result<Option<Vec<u8>>> {
-    let mut file = File::open(path)?;
-    let metadata = file.metadata()?;
-    if !metadata.is_file() || metadata.len() >= MMAP_MIN {
-        return Ok(None);
+/// Appends the contents of a small file, `size` bytes when it was opened, to `buffer`. On trees
+/// of small files the system calls per file count: this makes two reads, where std's
+/// `read_to_end` on a `File` would first stat it again and seek to size its buffer.
+pub fn read_small(file: &File, size: u64, buffer: &mut Vec<u8>) -> io::Result<()> {
+    let start = buffer.len();
+    // One byte more than the size, so that the read that finds the end fits in the buffer; the
+    // limit keeps std from probing for more.
+    buffer.reserve(size as usize + 1);
+    file.take(size + 1).read_to_end(buffer)?;
+    if (buffer.len() - start) as u64 > size {
+        // The file has grown since it was stat'ed: read on to wherever it ends now.
+        let mut file = file;
+        file.read_to_end(buffer)?;
     }
-    let mut data = Vec::with_capacity(metadata.len() as usize + 1);
-    file.read_to_end(&mut data)?;
-    Ok(Some(data))
+    Ok(())
 }
 
 fn hash_stream(spec: &Spec, mut reader: impl Read, progress: &Progress) -> io::Result<Digest> {

@@ -171,11 +171,21 @@ pub fn tag(algorithm: Algorithm, length: u64) -> String {
     }
 }
 
-fn encode_hex(bytes: &[u8], out: &mut [u8]) {
+/// The two lowercase hex digits of every byte, so that encoding takes one lookup per byte.
+const HEX_PAIRS: [[u8; 2]; 256] = {
     const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    let mut pairs = [[0; 2]; 256];
+    let mut byte = 0;
+    while byte < 256 {
+        pairs[byte] = [DIGITS[byte >> 4], DIGITS[byte & 15]];
+        byte += 1;
+    }
+    pairs
+};
+
+fn encode_hex(bytes: &[u8], out: &mut [u8]) {
     for (byte, pair) in bytes.iter().zip(out.chunks_exact_mut(2)) {
-        pair[0] = DIGITS[usize::from(byte >> 4)];
-        pair[1] = DIGITS[usize::from(byte & 15)];
+        pair.copy_from_slice(&HEX_PAIRS[usize::from(*byte)]);
     }
 }
 
