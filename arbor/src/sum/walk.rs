@@ -73,7 +73,12 @@ fn walk_dir(dir: &Path) -> Walk {
                 continue;
             }
         };
-        let path = entry.path();
+        // `DirEntry::path` copies the directory's path and then grows it: allocate once instead.
+        let name = entry.file_name();
+        let mut path = PathBuf::with_capacity(dir.as_os_str().len() + 1 + name.len());
+        path.push(dir);
+        path.push(&name);
+        let name_at = path.as_os_str().len() - name.len();
         let dir = match entry.file_type() {
             Ok(t) if t.is_dir() => true,
             Ok(t) if t.is_file() => false,
@@ -89,12 +94,6 @@ fn walk_dir(dir: &Path) -> Walk {
                 continue;
             }
         };
-        // The name follows the last separator (`Path::file_name` parses every component).
-        let bytes = path.as_os_str().as_encoded_bytes();
-        let name_at = bytes
-            .iter()
-            .rposition(|&b| std::path::is_separator(char::from(b)))
-            .map_or(0, |separator| separator + 1);
         found.push(Found { path, name_at, dir });
     }
     found.sort_unstable_by(Found::cmp_key);
