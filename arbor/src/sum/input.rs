@@ -10,8 +10,10 @@ use std::path::Path;
 /// Files at least this large are memory-mapped (as b3sum does); below it a single read is cheaper.
 pub const MMAP_MIN: u64 = 16 * 1024;
 
-/// Mapped files are hashed in pieces of this size so that the progress bar moves; a power of two,
-/// so the pieces split BLAKE3's tree where it would split anyway.
+/// Mapped files are hashed in pieces of this size when a progress bar can be drawn, so that it
+/// moves; a power of two, so the pieces split BLAKE3's tree where it would split anyway. Without a
+/// bar the file is one piece: each piece ends with the threads waiting for the slowest, which
+/// costs most when other processes hold a core.
 const PIECE: usize = 64 << 20;
 
 const BUFFER: usize = 256 * 1024;
@@ -91,7 +93,12 @@ pub fn hash_opened(
         let _ = map.advise(memmap2::Advice::Sequential);
     }
     let mut hasher = spec.hasher();
-    for piece in map.chunks(PIECE) {
+    let piece_len = if progress.is_counting() {
+        PIECE
+    } else {
+        map.len().max(1)
+    };
+    for piece in map.chunks(piece_len) {
         if multithreaded {
             hasher.update_parallel(piece);
         } else {
