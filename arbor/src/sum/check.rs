@@ -12,7 +12,7 @@ use super::input::{self, ReadOptions};
 use super::output::{coreutils_error, coreutils_quote, Reporter};
 use super::progress::Progress;
 use super::{CheckOptions, Settings, Tool};
-use arbor::algorithm::{Mode, Spec, SpecError};
+use arbor::algorithm::{Digest, Mode, Spec, SpecError};
 use arbor::checklist::{self, Entry, Line, ParseError};
 use arbor::escape;
 use rayon::prelude::*;
@@ -22,6 +22,9 @@ use std::path::{Path, PathBuf};
 
 /// Lines hashed at a time.
 const BATCH: usize = 1024;
+
+/// Lines one thread takes at a time; their small files are hashed together in SIMD lanes.
+const GROUP: usize = 64;
 
 /// What became of one line.
 enum Outcome {
@@ -161,8 +164,8 @@ fn check_list(
     let mut counts = Counts::default();
     for (batch_index, batch) in lines.chunks(BATCH).enumerate() {
         let outcomes: Vec<Outcome> = batch
-            .par_iter()
-            .map(|line| check_line(settings, options, read, &progress, line))
+            .par_chunks(GROUP)
+            .flat_map_iter(|group| check_group(settings, options, read, &progress, group))
             .collect();
         progress.suspend(|| {
             for (i, outcome) in outcomes.into_iter().enumerate() {
@@ -201,28 +204,69 @@ fn listed_size(settings: &Settings, lines: &[&[u8]]) -> u64 {
         .sum()
 }
 
-fn check_line(
+/// Checks a group of lines, in order. The files of lines with the same algorithm and length (a
+/// list usually has one) are hashed together by [`input::hash_files`].
+fn check_group(
     settings: &Settings,
     options: CheckOptions,
     read: ReadOptions,
     progress: &Progress,
-    line: &[u8],
-) -> Outcome {
-    let entry = match checklist::parse_line(line, settings.algorithm, settings.tool.dialect()) {
-        Ok(Line::Entry(entry)) => entry,
-        Ok(Line::Ignored) => return Outcome::Ignored,
-        Err(e) => return Outcome::Malformed(e),
-    };
-    let spec = match Spec::new(entry.algorithm, entry.expected.len() as u64, Mode::Plain) {
-        Ok(spec) => spec,
-        Err(e) => return Outcome::Unusable(entry, e),
-    };
-    let path = path_from_bytes(&entry.path);
-    let result = if path == Path::new("-") {
-        input::hash_stdin(&spec, progress)
-    } else {
-        input::hash_file(&spec, &path, read, progress)
-    };
+    lines: &[&[u8]],
+) -> Vec<Outcome> {
+    let mut outcomes = Vec::with_capacity(lines.len());
+    let mut pending = Vec::new();
+    for (i, line) in lines.iter().enumerate() {
+        outcomes.push(
+            match checklist::parse_line(line, settings.algorithm, settings.tool.dialect()) {
+                Ok(Line::Entry(entry)) => {
+                    match Spec::new(entry.algorithm, entry.expected.len() as u64, Mode::Plain) {
+                        Ok(spec) => {
+                            pending.push((i, entry, spec));
+                            None
+                        }
+                        Err(e) => Some(Outcome::Unusable(entry, e)),
+                    }
+                }
+                Ok(Line::Ignored) => Some(Outcome::Ignored),
+                Err(e) => Some(Outcome::Malformed(e)),
+            },
+        );
+    }
+    while let Some((_, _, first)) = pending.first() {
+        let kind = (first.algorithm(), first.length());
+        let (same, rest): (Vec<_>, Vec<_>) = pending
+            .into_iter()
+            .partition(|(_, _, spec)| (spec.algorithm(), spec.length()) == kind);
+        pending = rest;
+        let spec = same[0].2.clone();
+        let paths: Vec<PathBuf> = same
+            .iter()
+            .map(|(_, entry, _)| path_from_bytes(&entry.path))
+            .collect();
+        let stdin = Path::new("-");
+        let files: Vec<&Path> = paths
+            .iter()
+            .map(PathBuf::as_path)
+            .filter(|path| *path != stdin)
+            .collect();
+        let mut hashed = input::hash_files(&spec, &files, read, progress).into_iter();
+        for ((i, entry, _), path) in same.into_iter().zip(&paths) {
+            let result = if path == stdin {
+                input::hash_stdin(&spec, progress)
+            } else {
+                hashed.next().expect("one result per file")
+            };
+            outcomes[i] = Some(verdict(options, entry, result));
+        }
+    }
+    outcomes
+        .into_iter()
+        .map(|outcome| outcome.expect("every line has an outcome"))
+        .collect()
+}
+
+/// What the digest of a listed file, or the error in reading it, makes of its line.
+fn verdict(options: CheckOptions, entry: Entry, result: io::Result<Digest>) -> Outcome {
     match result {
         Ok(mut digest) => {
             let matched = digest.take(entry.expected.len()) == entry.expected;

@@ -2,7 +2,7 @@
 //! `-r` in sorted order). Inputs are hashed in parallel batches; a failed input is reported and the
 //! others go on.
 
-use super::input::{self, Opened, ReadOptions};
+use super::input::{self, ReadOptions};
 use super::output::{coreutils_error, coreutils_quote, Reporter};
 use super::progress::Progress;
 use super::walk;
@@ -11,7 +11,7 @@ use arbor::algorithm::{Digest, Spec};
 use rayon::prelude::*;
 use std::ffi::OsStr;
 use std::io;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// Inputs hashed at a time; their lines are printed before the next batch starts, so output
 /// streams and memory stays bounded on huge trees.
@@ -52,8 +52,8 @@ pub fn run(settings: &Settings, spec: &Spec, reporter: &mut Reporter) -> bool {
     ok
 }
 
-/// Hashes a group of inputs in order; with `batching`, the small files among them are read into
-/// one buffer and go through the batch API together. Failed items get `None`.
+/// Hashes a group of inputs in order; with `batching`, its files go through
+/// [`input::hash_files`] together. Failed items get `None`.
 fn hash_group(
     spec: &Spec,
     options: ReadOptions,
@@ -62,45 +62,24 @@ fn hash_group(
     group: &[Item],
 ) -> Vec<Option<io::Result<Digest>>> {
     let mut results = Vec::with_capacity(group.len());
-    let mut small = Vec::new();
+    let mut files = Vec::new();
     for (i, item) in group.iter().enumerate() {
         results.push(match item {
             Item::Stdin => Some(input::hash_stdin(spec, progress)),
-            Item::File(path) if batching => match input::open(path) {
-                Ok(Opened::Small(file, size)) => {
-                    small.push((i, file, size));
-                    None
-                }
-                Ok(Opened::Other(file, metadata)) => {
-                    Some(input::hash_opened(spec, file, &metadata, options, progress))
-                }
-                Err(e) => Some(Err(e)),
-            },
+            Item::File(path) if batching => {
+                files.push((i, path.as_path()));
+                None
+            }
             Item::File(path) => Some(input::hash_file(spec, path, options, progress)),
             Item::Failed(..) => None,
         });
     }
-    // One allocation for all the small files; each is closed once read.
-    let total = small.iter().map(|(_, _, size)| *size as usize + 1).sum();
-    let mut buffer = Vec::with_capacity(total);
-    let mut read = Vec::with_capacity(small.len());
-    for (i, file, size) in small {
-        let start = buffer.len();
-        match input::read_small(&file, size, &mut buffer) {
-            Ok(()) => read.push((i, start..buffer.len())),
-            Err(e) => {
-                buffer.truncate(start);
-                results[i] = Some(Err(e));
-            }
-        }
-    }
-    let inputs: Vec<&[u8]> = read
+    let paths: Vec<&Path> = files.iter().map(|(_, path)| *path).collect();
+    for ((i, _), result) in files
         .iter()
-        .map(|(_, range)| &buffer[range.clone()])
-        .collect();
-    for ((i, _), (data, digest)) in read.iter().zip(inputs.iter().zip(spec.hash_many(&inputs))) {
-        progress.advance(data.len() as u64);
-        results[*i] = Some(Ok(digest));
+        .zip(input::hash_files(spec, &paths, options, progress))
+    {
+        results[*i] = Some(result);
     }
     results
 }
