@@ -5,6 +5,8 @@
 #   2. 100,000 files of 4 KiB: `arbor sum -r` vs `find | xargs b3sum`.
 # Files go under $BENCH_DIR (default /tmp/arbor-bench) and are kept for reruns. Run on a quiet
 # machine; `RUNS=3 FILES=10000 ./scripts/bench-cli.sh` gives a quicker, rougher pass.
+# CALLGRIND=1 instead counts instructions (repeatable under load) for a 64 MiB file and for -r on
+# the tree of small files, and prints the shares spent in the compression kernels and outside.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -45,6 +47,37 @@ PY
   touch "$TREE/.done"
 fi
 find "$TREE" -type f -exec cat {} + >/dev/null
+
+if [ "${CALLGRIND:-0}" = 1 ]; then
+  head -c 64M "$BIG" >"$BENCH_DIR/64MiB.bin"
+  profile() { # NAME COMMAND...: instructions by where they are spent
+    local out="$BENCH_DIR/callgrind.$1"
+    shift
+    valgrind --tool=callgrind --callgrind-out-file="$out" "$@" >/dev/null 2>&1
+    callgrind_annotate --inclusive=no --tree=none --auto=no --threshold=100 "$out" | python3 -c '
+import re, sys
+total, parts = 0, {}
+for line in sys.stdin:
+    m = re.match(r"\s*([\d,]+) \(\s*[\d.]+%\)\s+(.*)", line)
+    if not m:
+        continue
+    n, where = int(m.group(1).replace(",", "")), m.group(2)
+    if "PROGRAM TOTALS" in where:
+        total = n
+        continue
+    fn = where.split(":", 1)[-1]
+    kind = ("kernels" if re.search(r"hash_lanes|compress", fn)
+            else "arborhash tree/batch" if fn.startswith("arborhash::") else "outside arborhash")
+    parts[kind] = parts.get(kind, 0) + n
+print("   %.1fM instructions:" % (total / 1e6),
+      ", ".join("%s %.1f%%" % (k, 100 * v / total) for k, v in sorted(parts.items())))'
+  }
+  echo "== callgrind (valgrind hides AVX-512: the AVX2 kernels run)"
+  echo "-- arbor sum, 64 MiB";                 profile b3 "$ARBOR" sum "$BENCH_DIR/64MiB.bin"
+  echo "-- arbor sum -a blake2b, 64 MiB";      profile b2 "$ARBOR" sum -a blake2b "$BENCH_DIR/64MiB.bin"
+  echo "-- arbor sum -r, $FILES files of 4 KiB"; profile small "$ARBOR" sum -r "$TREE"
+  exit 0
+fi
 
 echo "== 1 GiB file, BLAKE3"
 hyperfine --runs "$RUNS" --warmup 1 -N \

@@ -293,10 +293,7 @@ impl Spec {
         }
         outputs
             .iter()
-            .map(|out| Digest::Fixed {
-                bytes: out[..length].to_vec(),
-                position: 0,
-            })
+            .map(|out| Digest::fixed(&out[..length]))
             .collect()
     }
 }
@@ -358,10 +355,7 @@ impl Hasher {
 
     /// Ends the input.
     pub fn finalize(self) -> Digest {
-        let fixed = |bytes: &[u8]| Digest::Fixed {
-            bytes: bytes.to_vec(),
-            position: 0,
-        };
+        let fixed = Digest::fixed;
         match self.inner {
             Inner::Blake3(h) => Digest::Xof(h.finalize_xof()),
             Inner::Blake2b(h) => fixed(h.finalize().as_bytes()),
@@ -377,17 +371,35 @@ impl Hasher {
 pub enum Digest {
     /// BLAKE3's extendable output.
     Xof(blake3::OutputReader),
-    /// A fixed-length digest and how much of it has been read.
-    Fixed { bytes: Vec<u8>, position: usize },
+    /// A fixed-length digest, `bytes[..len]`, and how much of it has been read. Held inline:
+    /// a tree of small files makes one digest per file.
+    Fixed {
+        bytes: [u8; FIXED_MAX],
+        len: usize,
+        position: usize,
+    },
 }
 
+/// The longest fixed-length output: BLAKE2b's and Tillich-Zémor's 64 bytes.
+const FIXED_MAX: usize = 64;
+
 impl Digest {
+    fn fixed(output: &[u8]) -> Digest {
+        let mut bytes = [0; FIXED_MAX];
+        bytes[..output.len()].copy_from_slice(output);
+        Digest::Fixed {
+            bytes,
+            len: output.len(),
+            position: 0,
+        }
+    }
+
     /// Skips the first `offset` output bytes (b3sum's `--seek`; BLAKE3 only).
     pub fn seek(&mut self, offset: u64) {
         match self {
             Digest::Xof(reader) => reader.set_position(offset),
-            Digest::Fixed { bytes, position } => {
-                *position = usize::try_from(offset).map_or(bytes.len(), |o| o.min(bytes.len()))
+            Digest::Fixed { len, position, .. } => {
+                *position = usize::try_from(offset).map_or(*len, |o| o.min(*len))
             }
         }
     }
@@ -396,9 +408,15 @@ impl Digest {
     pub fn fill(&mut self, out: &mut [u8]) {
         match self {
             Digest::Xof(reader) => reader.fill(out),
-            Digest::Fixed { bytes, position } => {
-                out.copy_from_slice(&bytes[*position..*position + out.len()]);
-                *position += out.len();
+            Digest::Fixed {
+                bytes,
+                len,
+                position,
+            } => {
+                let end = *position + out.len();
+                assert!(end <= *len, "read past the end of a fixed-length digest");
+                out.copy_from_slice(&bytes[*position..end]);
+                *position = end;
             }
         }
     }

@@ -30,11 +30,11 @@ pub struct ListedName<'a> {
 /// Writes `name` as it goes into a hash line.
 pub fn for_list(name: &[u8], style: Style) -> ListedName<'_> {
     let text: Cow<'_, [u8]> = match style {
-        Style::B3sum => match String::from_utf8_lossy(name) {
-            Cow::Borrowed(s) => Cow::Borrowed(s.as_bytes()),
-            Cow::Owned(s) => Cow::Owned(s.into_bytes()),
-        },
-        Style::Coreutils => Cow::Borrowed(name),
+        // `from_utf8` checks ASCII a word at a time; `from_utf8_lossy` goes byte by byte.
+        Style::B3sum if std::str::from_utf8(name).is_err() => {
+            Cow::Owned(String::from_utf8_lossy(name).into_owned().into_bytes())
+        }
+        Style::B3sum | Style::Coreutils => Cow::Borrowed(name),
     };
     escape_if_any(text)
 }
@@ -52,7 +52,12 @@ pub fn for_coreutils_report(name: &[u8]) -> ListedName<'_> {
 }
 
 fn escape_if_any(text: Cow<'_, [u8]>) -> ListedName<'_> {
-    if !text.iter().any(|b| b"\\\n\r".contains(b)) {
+    // Without an early exit the scan compiles to SIMD compares: names are short, and this runs
+    // for every line of a tree of small files.
+    let special = text.iter().fold(false, |found, &b| {
+        found | matches!(b, b'\\' | b'\n' | b'\r')
+    });
+    if !special {
         return ListedName {
             text,
             escaped: false,

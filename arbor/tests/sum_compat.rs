@@ -237,13 +237,21 @@ fn recursive_walks_in_sorted_order() {
     let sub = dir.join("tree/a/b");
     std::fs::create_dir_all(&sub).unwrap();
     std::fs::create_dir_all(dir.join("tree/empty")).unwrap();
+    std::fs::create_dir_all(dir.join("tree/a-c")).unwrap();
     let mut expected: Vec<OsString> = Vec::new();
+    // Names that sort around `/`, which a directory's paths continue with: `-` and `.` before
+    // it, `0` after it.
     for (i, rel) in [
         "tree/z",
         "tree/a.txt",
         "tree/a/b/deep",
         "tree/a/x y",
         "tree/B",
+        "tree/a-c/x",
+        "tree/a0",
+        "tree/a/b0",
+        "tree/a/b.c",
+        "tree/a/b-",
     ]
     .iter()
     .enumerate()
@@ -367,14 +375,6 @@ fn kat_vectors() -> Option<Vec<Kat>> {
             })
             .collect(),
     )
-}
-
-/// A link to the arbor binary under the peer's name, in its own directory.
-fn dropin(name: &str) -> (tempfile::TempDir, std::path::PathBuf) {
-    let dir = tempfile::tempdir().unwrap();
-    let link = dir.path().join(name);
-    std::os::unix::fs::symlink(arbor_path(), &link).unwrap();
-    (dir, link)
 }
 
 #[test]

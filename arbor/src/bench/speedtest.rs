@@ -103,7 +103,13 @@ fn text(report: &Report) -> String {
             r.cycles_per_iteration
                 .map_or("-".into(), |c| format!("{:.0}", c.median)),
             r.cycles_per_byte.map_or("-".into(), |c| format!("{c:.2}")),
-            format!("{:.0}", r.mb_per_s),
+            // A run disturbed by other processes can fall below 1 MB/s on tiny inputs; print
+            // it rather than a misleading 0.
+            if r.mb_per_s < 10.0 {
+                format!("{:.2}", r.mb_per_s)
+            } else {
+                format!("{:.0}", r.mb_per_s)
+            },
             format!("{:.1}%", r.spread_percent),
         ]);
     }

@@ -12,7 +12,7 @@ use super::input::{self, ReadOptions};
 use super::output::{coreutils_error, coreutils_quote, Reporter};
 use super::progress::Progress;
 use super::{CheckOptions, Settings, Tool};
-use arbor::algorithm::{Mode, Spec, SpecError};
+use arbor::algorithm::{Digest, Mode, Spec, SpecError};
 use arbor::checklist::{self, Entry, Line, ParseError};
 use arbor::escape;
 use rayon::prelude::*;
@@ -22,6 +22,9 @@ use std::path::{Path, PathBuf};
 
 /// Lines hashed at a time.
 const BATCH: usize = 1024;
+
+/// Lines one thread takes at a time; their small files are hashed together in SIMD lanes.
+const GROUP: usize = 64;
 
 /// What became of one line.
 enum Outcome {
@@ -53,34 +56,43 @@ pub fn run(settings: &Settings, options: CheckOptions, reporter: &mut Reporter) 
     let mut ok = true;
     let mut b3sum_failures = 0u64;
     for list in &settings.files {
-        let list_name = list.to_string_lossy();
+        let label = list_label(tool, list);
         let text = match read_list(list) {
             Ok(text) => text,
             Err(e) => {
-                match tool {
-                    Tool::B3sum => {
+                match (tool, e) {
+                    (Tool::B3sum, ListError::Open(e) | ListError::Read(e)) => {
                         // b3sum stops at an unreadable list.
                         let _ = reporter.fatal(&e.to_string());
                         return false;
                     }
-                    Tool::B2sum => reporter.message(&format!(
-                        "{}: {}",
-                        coreutils_quote(list.as_encoded_bytes()),
-                        coreutils_error(&e)
-                    )),
-                    Tool::Arbor => reporter.message(&format!("{list_name}: {e}")),
+                    // coreutils opens a directory as a stream; reading it then fails.
+                    (Tool::B2sum, ListError::Read(_)) => {
+                        reporter.message(&format!("{label}: read error"));
+                    }
+                    (Tool::B2sum, ListError::Open(e)) => {
+                        reporter.message(&format!("{label}: {}", coreutils_error(&e)));
+                    }
+                    (Tool::Arbor, ListError::Open(e) | ListError::Read(e)) => {
+                        reporter.message(&format!("{label}: {e}"));
+                    }
                 }
                 ok = false;
                 continue;
             }
         };
-        let counts = check_list(settings, options, reporter, &list_name, &text);
+        let (counts, complete) = check_list(settings, options, reporter, &label, &text);
         match tool {
             Tool::B3sum => {
                 b3sum_failures += counts.malformed + counts.unreadable + counts.mismatched;
+                if !complete {
+                    // b3sum reads its lists as text and stops at a line that is not UTF-8.
+                    let _ = reporter.fatal("stream did not contain valid UTF-8");
+                    return false;
+                }
             }
             Tool::Arbor | Tool::B2sum => {
-                ok &= summarize(tool, options, reporter, list, &counts);
+                ok &= summarize(tool, options, reporter, &label, &counts);
             }
         }
     }
@@ -94,75 +106,167 @@ pub fn run(settings: &Settings, options: CheckOptions, reporter: &mut Reporter) 
     ok
 }
 
-fn read_list(list: &OsStr) -> io::Result<Vec<u8>> {
-    if list == "-" {
-        let mut text = Vec::new();
-        io::stdin().lock().read_to_end(&mut text)?;
-        Ok(text)
-    } else {
-        std::fs::read(list)
+/// How a list is named in messages: coreutils quotes it and calls `-` "standard input".
+fn list_label(tool: Tool, list: &OsStr) -> String {
+    match tool {
+        Tool::B2sum if list == "-" => coreutils_quote(b"standard input"),
+        Tool::B2sum => coreutils_quote(list.as_encoded_bytes()),
+        Tool::Arbor | Tool::B3sum => list.to_string_lossy().into_owned(),
     }
 }
 
+/// Why a list could not be read.
+enum ListError {
+    Open(io::Error),
+    Read(io::Error),
+}
+
+fn read_list(list: &OsStr) -> Result<Vec<u8>, ListError> {
+    let mut text = Vec::new();
+    if list == "-" {
+        io::stdin().lock().read_to_end(&mut text)
+    } else {
+        std::fs::File::open(list)
+            .map_err(ListError::Open)?
+            .read_to_end(&mut text)
+    }
+    .map_err(ListError::Read)?;
+    Ok(text)
+}
+
+/// Checks the lines of one list; returns the counts and whether every line was read (b3sum
+/// stops at a line that is not UTF-8).
 fn check_list(
     settings: &Settings,
     options: CheckOptions,
     reporter: &mut Reporter,
-    list_name: &str,
+    label: &str,
     text: &[u8],
-) -> Counts {
+) -> (Counts, bool) {
     let mut lines: Vec<&[u8]> = text.split(|&b| b == b'\n').collect();
     if lines.last() == Some(&&b""[..]) {
         lines.pop();
     }
+    let mut complete = true;
+    if settings.tool == Tool::B3sum {
+        if let Some(bad) = lines
+            .iter()
+            .position(|line| std::str::from_utf8(line).is_err())
+        {
+            lines.truncate(bad);
+            complete = false;
+        }
+    }
     let read = ReadOptions {
         no_mmap: settings.no_mmap,
     };
-    let progress = Progress::none();
+    let progress = Progress::new(|| listed_size(settings, &lines));
     let mut counts = Counts::default();
     for (batch_index, batch) in lines.chunks(BATCH).enumerate() {
         let outcomes: Vec<Outcome> = batch
-            .par_iter()
-            .map(|line| check_line(settings, options, read, &progress, line))
+            .par_chunks(GROUP)
+            .flat_map_iter(|group| check_group(settings, options, read, &progress, group))
             .collect();
-        for (i, outcome) in outcomes.into_iter().enumerate() {
-            let line_number = batch_index * BATCH + i + 1;
-            report(
-                settings.tool,
-                options,
-                reporter,
-                list_name,
-                line_number,
-                outcome,
-                &mut counts,
-            );
-        }
+        progress.suspend(|| {
+            for (i, outcome) in outcomes.into_iter().enumerate() {
+                let line_number = batch_index * BATCH + i + 1;
+                report(
+                    settings.tool,
+                    options,
+                    reporter,
+                    label,
+                    line_number,
+                    outcome,
+                    &mut counts,
+                );
+            }
+        });
     }
-    counts
+    progress.finish();
+    (counts, complete)
 }
 
-fn check_line(
+/// The bytes the files listed in `lines` hold, for the progress bar, as far as they can be
+/// stat'ed. The lines are parsed again when they are checked; this pass is only made when a bar
+/// can be drawn, and stat'ing costs far more than parsing.
+fn listed_size(settings: &Settings, lines: &[&[u8]]) -> u64 {
+    lines
+        .par_iter()
+        .map(|line| {
+            match checklist::parse_line(line, settings.algorithm, settings.tool.dialect()) {
+                // `-` is standard input, of unknown size.
+                Ok(Line::Entry(entry)) if entry.path != b"-" => {
+                    std::fs::metadata(path_from_bytes(&entry.path)).map_or(0, |m| m.len())
+                }
+                _ => 0,
+            }
+        })
+        .sum()
+}
+
+/// Checks a group of lines, in order. The files of lines with the same algorithm and length (a
+/// list usually has one) are hashed together by [`input::hash_files`].
+fn check_group(
     settings: &Settings,
     options: CheckOptions,
     read: ReadOptions,
     progress: &Progress,
-    line: &[u8],
-) -> Outcome {
-    let entry = match checklist::parse_line(line, settings.algorithm, settings.tool.dialect()) {
-        Ok(Line::Entry(entry)) => entry,
-        Ok(Line::Ignored) => return Outcome::Ignored,
-        Err(e) => return Outcome::Malformed(e),
-    };
-    let spec = match Spec::new(entry.algorithm, entry.expected.len() as u64, Mode::Plain) {
-        Ok(spec) => spec,
-        Err(e) => return Outcome::Unusable(entry, e),
-    };
-    let path = path_from_bytes(&entry.path);
-    let result = if path == Path::new("-") {
-        input::hash_stdin(&spec, progress)
-    } else {
-        input::hash_file(&spec, &path, read, progress)
-    };
+    lines: &[&[u8]],
+) -> Vec<Outcome> {
+    let mut outcomes = Vec::with_capacity(lines.len());
+    let mut pending = Vec::new();
+    for (i, line) in lines.iter().enumerate() {
+        outcomes.push(
+            match checklist::parse_line(line, settings.algorithm, settings.tool.dialect()) {
+                Ok(Line::Entry(entry)) => {
+                    match Spec::new(entry.algorithm, entry.expected.len() as u64, Mode::Plain) {
+                        Ok(spec) => {
+                            pending.push((i, entry, spec));
+                            None
+                        }
+                        Err(e) => Some(Outcome::Unusable(entry, e)),
+                    }
+                }
+                Ok(Line::Ignored) => Some(Outcome::Ignored),
+                Err(e) => Some(Outcome::Malformed(e)),
+            },
+        );
+    }
+    while let Some((_, _, first)) = pending.first() {
+        let kind = (first.algorithm(), first.length());
+        let (same, rest): (Vec<_>, Vec<_>) = pending
+            .into_iter()
+            .partition(|(_, _, spec)| (spec.algorithm(), spec.length()) == kind);
+        pending = rest;
+        let spec = same[0].2.clone();
+        let paths: Vec<PathBuf> = same
+            .iter()
+            .map(|(_, entry, _)| path_from_bytes(&entry.path))
+            .collect();
+        let stdin = Path::new("-");
+        let files: Vec<&Path> = paths
+            .iter()
+            .map(PathBuf::as_path)
+            .filter(|path| *path != stdin)
+            .collect();
+        let mut hashed = input::hash_files(&spec, &files, read, progress).into_iter();
+        for ((i, entry, _), path) in same.into_iter().zip(&paths) {
+            let result = if path == stdin {
+                input::hash_stdin(&spec, progress)
+            } else {
+                hashed.next().expect("one result per file")
+            };
+            outcomes[i] = Some(verdict(options, entry, result));
+        }
+    }
+    outcomes
+        .into_iter()
+        .map(|outcome| outcome.expect("every line has an outcome"))
+        .collect()
+}
+
+/// What the digest of a listed file, or the error in reading it, makes of its line.
+fn verdict(options: CheckOptions, entry: Entry, result: io::Result<Digest>) -> Outcome {
     match result {
         Ok(mut digest) => {
             let matched = digest.take(entry.expected.len()) == entry.expected;
@@ -205,7 +309,7 @@ fn report(
     tool: Tool,
     options: CheckOptions,
     reporter: &mut Reporter,
-    list_name: &str,
+    label: &str,
     line_number: usize,
     outcome: Outcome,
     counts: &mut Counts,
@@ -224,12 +328,11 @@ fn report(
             counts.malformed += 1;
             match tool {
                 Tool::Arbor => reporter.message(&format!(
-                    "{list_name}:{line_number}: improperly formatted checksum line: {e}"
+                    "{label}:{line_number}: improperly formatted checksum line: {e}"
                 )),
                 Tool::B3sum => reporter.message(&e.to_string()),
                 Tool::B2sum if options.warn => reporter.message(&format!(
-                    "{}: {line_number}: improperly formatted BLAKE2b checksum line",
-                    coreutils_quote(list_name.as_bytes())
+                    "{label}: {line_number}: improperly formatted BLAKE2b checksum line"
                 )),
                 Tool::B2sum => {}
             }
@@ -280,16 +383,12 @@ fn summarize(
     tool: Tool,
     options: CheckOptions,
     reporter: &mut Reporter,
-    list: &OsStr,
+    label: &str,
     counts: &Counts,
 ) -> bool {
-    let list_name = match tool {
-        Tool::B2sum => coreutils_quote(list.as_encoded_bytes()),
-        _ => list.to_string_lossy().into_owned(),
-    };
     if counts.entries == 0 {
         reporter.message(&format!(
-            "{list_name}: no properly formatted checksum lines found"
+            "{label}: no properly formatted checksum lines found"
         ));
         return false;
     }
@@ -320,7 +419,7 @@ fn summarize(
     }
     let compared = counts.verified + counts.mismatched;
     if options.ignore_missing && compared == 0 {
-        reporter.message(&format!("{list_name}: no file was verified"));
+        reporter.message(&format!("{label}: no file was verified"));
     }
     let strict = options.strict || tool == Tool::Arbor;
     compared > 0

@@ -11,7 +11,7 @@ use arbor::algorithm::{Digest, Spec};
 use rayon::prelude::*;
 use std::ffi::OsStr;
 use std::io;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// Inputs hashed at a time; their lines are printed before the next batch starts, so output
 /// streams and memory stays bounded on huge trees.
@@ -30,7 +30,7 @@ enum Item {
 /// Hashes `settings.files`; returns whether every input was hashed and printed faithfully.
 pub fn run(settings: &Settings, spec: &Spec, reporter: &mut Reporter) -> bool {
     let items = collect_items(settings);
-    let progress = Progress::new(total_size(&items), true);
+    let progress = Progress::new(|| total_size(&items));
     let options = ReadOptions {
         no_mmap: settings.no_mmap,
     };
@@ -52,8 +52,8 @@ pub fn run(settings: &Settings, spec: &Spec, reporter: &mut Reporter) -> bool {
     ok
 }
 
-/// Hashes a group of inputs in order; with `batching`, the small files among them go through the
-/// batch API together. Failed items get `None`.
+/// Hashes a group of inputs in order; with `batching`, its files go through
+/// [`input::hash_files`] together. Failed items get `None`.
 fn hash_group(
     spec: &Spec,
     options: ReadOptions,
@@ -62,26 +62,24 @@ fn hash_group(
     group: &[Item],
 ) -> Vec<Option<io::Result<Digest>>> {
     let mut results = Vec::with_capacity(group.len());
-    let mut small: Vec<(usize, Vec<u8>)> = Vec::new();
+    let mut files = Vec::new();
     for (i, item) in group.iter().enumerate() {
         results.push(match item {
             Item::Stdin => Some(input::hash_stdin(spec, progress)),
-            Item::File(path) if batching => match input::read_small(path) {
-                Ok(Some(data)) => {
-                    small.push((i, data));
-                    None
-                }
-                Ok(None) => Some(input::hash_file(spec, path, options, progress)),
-                Err(e) => Some(Err(e)),
-            },
+            Item::File(path) if batching => {
+                files.push((i, path.as_path()));
+                None
+            }
             Item::File(path) => Some(input::hash_file(spec, path, options, progress)),
             Item::Failed(..) => None,
         });
     }
-    let inputs: Vec<&[u8]> = small.iter().map(|(_, data)| data.as_slice()).collect();
-    for ((i, data), digest) in small.iter().zip(spec.hash_many(&inputs)) {
-        progress.advance(data.len() as u64);
-        results[*i] = Some(Ok(digest));
+    let paths: Vec<&Path> = files.iter().map(|(_, path)| *path).collect();
+    for ((i, _), result) in files
+        .iter()
+        .zip(input::hash_files(spec, &paths, options, progress))
+    {
+        results[*i] = Some(result);
     }
     results
 }
@@ -117,12 +115,8 @@ fn collect_items(settings: &Settings) -> Vec<Item> {
     items
 }
 
-/// The bytes to hash, for the progress bar; only computed when a bar can be drawn.
+/// The bytes to hash, for the progress bar, as far as the files can be stat'ed.
 fn total_size(items: &[Item]) -> u64 {
-    use std::io::IsTerminal;
-    if !io::stderr().is_terminal() {
-        return 0;
-    }
     items
         .par_iter()
         .map(|item| match item {

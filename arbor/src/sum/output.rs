@@ -4,8 +4,10 @@
 use super::{Format, Tool};
 use arbor::algorithm::{Algorithm, Digest, Spec};
 use arbor::escape;
+use arbor::quote::{self, Charset};
 use std::io::{self, BufWriter, Stdout, Write};
 use std::process::ExitCode;
+use std::sync::OnceLock;
 
 /// The exit status after a closed pipe, as a shell reports a process ended by SIGPIPE.
 const BROKEN_PIPE_STATUS: i32 = 141;
@@ -169,11 +171,21 @@ pub fn tag(algorithm: Algorithm, length: u64) -> String {
     }
 }
 
-fn encode_hex(bytes: &[u8], out: &mut [u8]) {
+/// The two lowercase hex digits of every byte, so that encoding takes one lookup per byte.
+const HEX_PAIRS: [[u8; 2]; 256] = {
     const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    let mut pairs = [[0; 2]; 256];
+    let mut byte = 0;
+    while byte < 256 {
+        pairs[byte] = [DIGITS[byte >> 4], DIGITS[byte & 15]];
+        byte += 1;
+    }
+    pairs
+};
+
+fn encode_hex(bytes: &[u8], out: &mut [u8]) {
     for (byte, pair) in bytes.iter().zip(out.chunks_exact_mut(2)) {
-        pair[0] = DIGITS[usize::from(byte >> 4)];
-        pair[1] = DIGITS[usize::from(byte & 15)];
+        pair.copy_from_slice(&HEX_PAIRS[usize::from(*byte)]);
     }
 }
 
@@ -186,14 +198,10 @@ pub fn coreutils_error(e: &io::Error) -> String {
     }
 }
 
-/// A file name quoted the way coreutils quotes names in messages (`quotef`): bare when it holds
-/// only safe characters, else in single quotes.
+/// A file name quoted the way coreutils quotes names in messages, for the locale's character set.
 pub fn coreutils_quote(name: &[u8]) -> String {
-    let safe = |b: &u8| b.is_ascii_alphanumeric() || b"_./-+,:=@%^".contains(b);
-    let text = String::from_utf8_lossy(name);
-    if !name.is_empty() && name.iter().all(safe) {
-        text.into_owned()
-    } else {
-        format!("'{}'", text.replace('\'', "'\\''"))
-    }
+    static CHARSET: OnceLock<Charset> = OnceLock::new();
+    let quoted = quote::quote(name, *CHARSET.get_or_init(Charset::from_env));
+    // Only printable characters of the character set are left unescaped, so the text is UTF-8.
+    String::from_utf8(quoted).expect("quoted names are UTF-8")
 }

@@ -1,6 +1,6 @@
-//! A progress bar on standard error for long runs: bytes, speed and time left. It appears only
-//! when standard error is a terminal and the work has already taken a second, so short runs and
-//! pipelines never see it.
+//! A progress bar on standard error for long runs: bytes, speed and time left. It exists only
+//! when standard error is a terminal, and appears only once the work has taken a second, so short
+//! runs and pipelines never see it and their output stays byte for byte the same.
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::IsTerminal;
@@ -17,10 +17,16 @@ pub struct Progress {
 }
 
 impl Progress {
-    /// A progress bar for `total` bytes, drawn only if `wanted` and standard error is a terminal.
-    pub fn new(total: u64, wanted: bool) -> Progress {
-        let bar = (wanted && std::io::stderr().is_terminal()).then(|| {
-            let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::hidden());
+    /// A progress bar for `total()` bytes if standard error is a terminal. `total` usually stats
+    /// every input, so it is called only then.
+    pub fn new(total: impl FnOnce() -> u64) -> Progress {
+        Progress::drawn_if(std::io::stderr().is_terminal(), total)
+    }
+
+    fn drawn_if(terminal: bool, total: impl FnOnce() -> u64) -> Progress {
+        let bar = terminal.then(|| {
+            // Hidden until the delay has passed (see `advance`).
+            let bar = ProgressBar::with_draw_target(Some(total()), ProgressDrawTarget::hidden());
             bar.set_style(
                 ProgressStyle::with_template(
                     "{bar:30} {bytes}/{total_bytes} {binary_bytes_per_sec} {eta} left",
@@ -36,15 +42,16 @@ impl Progress {
         }
     }
 
-    /// A progress counter that never draws.
-    pub fn none() -> Progress {
-        Progress::new(0, false)
+    /// Whether progress is counted, that is whether a bar can be drawn.
+    pub fn is_counting(&self) -> bool {
+        self.bar.is_some()
     }
 
     /// Records `bytes` more hashed.
     pub fn advance(&self, bytes: u64) {
         let Some(bar) = &self.bar else { return };
         bar.inc(bytes);
+        // The cheap load first: after the bar is shown, the hot path is one relaxed load.
         if !self.shown.load(Ordering::Relaxed)
             && self.start.elapsed() >= DELAY
             && !self.shown.swap(true, Ordering::Relaxed)
@@ -66,5 +73,44 @@ impl Progress {
         if let Some(bar) = &self.bar {
             bar.finish_and_clear();
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn without_a_terminal_there_is_no_bar_and_no_total() {
+        let progress = Progress::drawn_if(false, || unreachable!("the total is not needed"));
+        assert!(!progress.is_counting());
+        progress.advance(1 << 30);
+        assert!(!progress.shown.load(Ordering::Relaxed));
+        assert_eq!(progress.suspend(|| 7), 7);
+        progress.finish();
+    }
+
+    #[test]
+    fn on_a_terminal_the_bar_waits_for_the_delay() {
+        let progress = Progress::drawn_if(true, || 1000);
+        assert!(progress.is_counting());
+        let bar = progress.bar.clone().expect("a terminal gets a bar");
+        assert_eq!(bar.length(), Some(1000));
+        progress.advance(10);
+        assert!(!progress.shown.load(Ordering::Relaxed), "shown at once");
+        assert!(bar.is_hidden());
+        assert_eq!(bar.position(), 10);
+        // The same bar, started long enough ago.
+        let late = Progress {
+            start: Instant::now() - 2 * DELAY,
+            ..progress
+        };
+        late.advance(10);
+        assert!(
+            late.shown.load(Ordering::Relaxed),
+            "not shown after the delay"
+        );
+        assert_eq!(bar.position(), 20);
+        late.finish();
     }
 }

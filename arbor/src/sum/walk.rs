@@ -1,9 +1,11 @@
-//! `-r/--recursive`: the regular files under a directory, found in parallel and sorted by name.
+//! `-r/--recursive`: the regular files under a directory, found in parallel, in byte order of
+//! their paths.
 //!
 //! Symbolic links to files are hashed; links to directories are not followed, so that a link
 //! cycle cannot loop. Devices, pipes and sockets are skipped: reading them could block forever.
 
 use rayon::prelude::*;
+use std::cmp::Ordering;
 use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
@@ -20,13 +22,37 @@ pub struct Walk {
 /// Walks the tree under `root`.
 pub fn walk(root: &Path) -> Walk {
     let mut walk = walk_dir(root);
-    walk.files.par_sort_unstable_by(|a, b| {
-        a.as_os_str()
-            .as_encoded_bytes()
-            .cmp(b.as_os_str().as_encoded_bytes())
-    });
     walk.errors.sort_by(|a, b| a.0.cmp(&b.0));
     walk
+}
+
+/// A file or subdirectory found in a directory.
+struct Found {
+    path: PathBuf,
+    /// Where the entry's own name starts in `path`.
+    name_at: usize,
+    dir: bool,
+}
+
+impl Found {
+    fn name(&self) -> &[u8] {
+        &self.path.as_os_str().as_encoded_bytes()[self.name_at..]
+    }
+
+    /// The order of the entries' paths and of every path under them: all paths in a directory
+    /// share its prefix, and a subdirectory's paths continue its name with `/`. So sorting each
+    /// directory by these keys and concatenating yields the byte order of the full paths, with
+    /// short comparisons instead of a sort of every path.
+    fn cmp_key(&self, other: &Found) -> Ordering {
+        let (a, b) = (self.name(), other.name());
+        let common = a.len().min(b.len());
+        a[..common].cmp(&b[..common]).then_with(|| {
+            // One name is a prefix of the other (or they are equal): compare what follows it,
+            // nothing for a file and `/` for a directory.
+            let next = |name: &[u8], dir: bool| name.get(common).copied().or(dir.then_some(b'/'));
+            next(a, self.dir).cmp(&next(b, other.dir))
+        })
+    }
 }
 
 fn walk_dir(dir: &Path) -> Walk {
@@ -38,7 +64,7 @@ fn walk_dir(dir: &Path) -> Walk {
             return walk;
         }
     };
-    let mut subdirs = Vec::new();
+    let mut found = Vec::new();
     for entry in entries {
         let entry = match entry {
             Ok(entry) => entry,
@@ -47,24 +73,46 @@ fn walk_dir(dir: &Path) -> Walk {
                 continue;
             }
         };
-        let path = entry.path();
-        match entry.file_type() {
-            Ok(t) if t.is_dir() => subdirs.push(path),
-            Ok(t) if t.is_file() => walk.files.push(path),
+        // `DirEntry::path` copies the directory's path and then grows it: allocate once instead.
+        let name = entry.file_name();
+        let mut path = PathBuf::with_capacity(dir.as_os_str().len() + 1 + name.len());
+        path.push(dir);
+        path.push(&name);
+        let name_at = path.as_os_str().len() - name.len();
+        let dir = match entry.file_type() {
+            Ok(t) if t.is_dir() => true,
+            Ok(t) if t.is_file() => false,
             // A link counts as the file it points to; a broken one is listed so that its error
             // is reported when it is hashed.
             Ok(t) if t.is_symlink() => match fs::metadata(&path) {
-                Ok(target) if !target.is_file() => {}
-                _ => walk.files.push(path),
+                Ok(target) if !target.is_file() => continue,
+                _ => false,
             },
-            Ok(_) => {}
-            Err(e) => walk.errors.push((path, e)),
-        }
+            Ok(_) => continue,
+            Err(e) => {
+                walk.errors.push((path, e));
+                continue;
+            }
+        };
+        found.push(Found { path, name_at, dir });
     }
-    let below: Vec<Walk> = subdirs.par_iter().map(|d| walk_dir(d)).collect();
-    for sub in below {
-        walk.files.extend(sub.files);
-        walk.errors.extend(sub.errors);
+    found.sort_unstable_by(Found::cmp_key);
+    let subdirs: Vec<&Path> = found.iter().filter(|f| f.dir).map(|f| &*f.path).collect();
+    let below: Vec<Walk> = match subdirs.len() {
+        0 => Vec::new(),
+        // Leaves and chains of single subdirectories need no parallel split.
+        1 => vec![walk_dir(subdirs[0])],
+        _ => subdirs.par_iter().map(|d| walk_dir(d)).collect(),
+    };
+    let mut below = below.into_iter();
+    for f in found {
+        if f.dir {
+            let sub = below.next().expect("one walk per subdirectory");
+            walk.files.extend(sub.files);
+            walk.errors.extend(sub.errors);
+        } else {
+            walk.files.push(f.path);
+        }
     }
     walk
 }

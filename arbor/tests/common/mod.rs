@@ -92,6 +92,14 @@ pub fn arbor_sum(dir: &Path, args: &[OsString], stdin: &[u8]) -> Run {
     run_in(dir, &arbor_path(), &all, stdin)
 }
 
+/// A link to the arbor binary under the peer's name, in its own directory.
+pub fn dropin(name: &str) -> (tempfile::TempDir, std::path::PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let link = dir.path().join(name);
+    std::os::unix::fs::symlink(arbor_path(), &link).unwrap();
+    (dir, link)
+}
+
 /// Arguments from strings.
 pub fn os(args: &[&str]) -> Vec<OsString> {
     args.iter().map(OsString::from).collect()

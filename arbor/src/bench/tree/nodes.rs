@@ -78,31 +78,42 @@ impl NodeId {
     }
 }
 
-fn blake2b_params(shape: Shape, id: NodeId) -> ours::blake2b::Params {
-    let mut p = ours::blake2b::Params::new();
-    p.hash_length(CV_LEN)
-        .fanout(shape.arity)
-        .max_depth(u8::MAX)
-        .max_leaf_length(shape.chunk_size)
-        .inner_hash_length(CV_LEN)
-        .node_depth(id.depth)
-        .node_offset(id.offset)
-        .last_node(id.root);
-    p
+/// BLAKE2b and BLAKE2s take the same tree parameters through the same builder API, but their
+/// `Params` and `HashManyJob` are distinct types with no common trait outside arborhash; this
+/// writes the parameter block and the batch hashing once for both.
+macro_rules! blake2_node {
+    ($params:ident, $hash_many:ident, $module:ident) => {
+        fn $params(shape: Shape, id: NodeId) -> ours::$module::Params {
+            let mut p = ours::$module::Params::new();
+            p.hash_length(CV_LEN)
+                .fanout(shape.arity)
+                .max_depth(u8::MAX)
+                .max_leaf_length(shape.chunk_size)
+                .inner_hash_length(CV_LEN)
+                .node_depth(id.depth)
+                .node_offset(id.offset)
+                .last_node(id.root);
+            p
+        }
+
+        fn $hash_many(shape: Shape, nodes: &[(NodeId, &[u8])], out: &mut [Cv]) {
+            use ours::$module::many::{hash_many, HashManyJob};
+            let params: Vec<_> = nodes.iter().map(|(id, _)| $params(shape, *id)).collect();
+            let mut jobs: Vec<_> = nodes
+                .iter()
+                .zip(&params)
+                .map(|((_, input), p)| HashManyJob::new(p, input))
+                .collect();
+            hash_many(jobs.iter_mut());
+            for (o, j) in out.iter_mut().zip(&jobs) {
+                *o = cv(j.to_hash().as_bytes());
+            }
+        }
+    };
 }
 
-fn blake2s_params(shape: Shape, id: NodeId) -> ours::blake2s::Params {
-    let mut p = ours::blake2s::Params::new();
-    p.hash_length(CV_LEN)
-        .fanout(shape.arity)
-        .max_depth(u8::MAX)
-        .max_leaf_length(shape.chunk_size)
-        .inner_hash_length(CV_LEN)
-        .node_depth(id.depth)
-        .node_offset(id.offset)
-        .last_node(id.root);
-    p
-}
+blake2_node!(blake2b_params, blake2b_many, blake2b);
+blake2_node!(blake2s_params, blake2s_many, blake2s);
 
 fn cv(bytes: &[u8]) -> Cv {
     bytes
@@ -124,38 +135,8 @@ impl NodeHash {
     pub fn hash_many(self, shape: Shape, nodes: &[(NodeId, &[u8])], out: &mut [Cv]) {
         assert_eq!(nodes.len(), out.len(), "one output per node");
         match self {
-            NodeHash::Blake2b => {
-                use ours::blake2b::many::{hash_many, HashManyJob};
-                let params: Vec<_> = nodes
-                    .iter()
-                    .map(|(id, _)| blake2b_params(shape, *id))
-                    .collect();
-                let mut jobs: Vec<_> = nodes
-                    .iter()
-                    .zip(&params)
-                    .map(|((_, input), p)| HashManyJob::new(p, input))
-                    .collect();
-                hash_many(jobs.iter_mut());
-                for (o, j) in out.iter_mut().zip(&jobs) {
-                    *o = cv(j.to_hash().as_bytes());
-                }
-            }
-            NodeHash::Blake2s => {
-                use ours::blake2s::many::{hash_many, HashManyJob};
-                let params: Vec<_> = nodes
-                    .iter()
-                    .map(|(id, _)| blake2s_params(shape, *id))
-                    .collect();
-                let mut jobs: Vec<_> = nodes
-                    .iter()
-                    .zip(&params)
-                    .map(|((_, input), p)| HashManyJob::new(p, input))
-                    .collect();
-                hash_many(jobs.iter_mut());
-                for (o, j) in out.iter_mut().zip(&jobs) {
-                    *o = cv(j.to_hash().as_bytes());
-                }
-            }
+            NodeHash::Blake2b => blake2b_many(shape, nodes, out),
+            NodeHash::Blake2s => blake2s_many(shape, nodes, out),
             NodeHash::Blake3 => {
                 let inputs: Vec<&[u8]> = nodes.iter().map(|(_, input)| *input).collect();
                 let mut hashes = vec![ours::blake3::Hash::from_bytes([0; 32]); nodes.len()];
