@@ -1,5 +1,5 @@
 //! What BLAKE2b and BLAKE2s share: the message schedule and the lane description the multi-lane
-//! kernels take.
+//! kernels take (the x86-64 lane driver itself is in simd.rs).
 
 /// The message word permutations. BLAKE2s uses rows 0..10; BLAKE2b's 12 rounds use rows 0..12,
 /// where rows 10 and 11 repeat rows 0 and 1.
@@ -48,11 +48,15 @@ pub(crate) struct LastBlock {
 
 pub(crate) mod api;
 mod hash;
+#[cfg(all(test, target_arch = "x86_64"))]
+pub(crate) mod kernel_tests;
 mod lanes;
 pub(crate) mod many;
 pub(crate) mod parallel;
 pub(crate) mod params;
 pub(crate) mod portable;
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod simd;
 mod state;
 pub(crate) mod variant;
 pub(crate) mod xof;

@@ -11,16 +11,18 @@
 //! is bound by the latency of G, and message shuffles are independent of it), so the simpler
 //! form that shares `pair` with sse41.rs stays.
 //!
-//! Multi-lane: four lanes, one per 64-bit element, through the generic lane driver of sse41.rs;
+//! Multi-lane: four lanes, one per 64-bit element, through the generic lane driver of blake2/simd.rs;
 //! a group of one or two remaining lanes takes the two-lane SSE path (compiled here with VEX
 //! encodings) instead of padding to four.
 //!
 //! Both are generic over the [`Rotate`] strategy: avx512.rs compiles them again with the AVX-512VL
 //! rotate instructions.
 
-use super::sse41::{compress_group, pair, LaneWords, Rotate, Shuffles};
+use super::sse41::{pair, Shuffles};
 use super::BLOCKBYTES;
 use super::IV;
+use crate::blake2::simd::{compress_group, LaneWords, Rotate};
+use crate::blake2::variant::Blake2b;
 use crate::blake2::{Lane, SIGMA};
 use core::arch::x86_64::*;
 
@@ -120,9 +122,9 @@ pub(super) unsafe fn lanes_compress<R: Rotate<__m128i> + Rotate<__m256i>>(
         // SAFETY: the caller's contract (AVX2 implies SSE4.1).
         unsafe {
             if group.len() <= 2 {
-                compress_group::<__m128i, R, 2>(group, blocks, stride)
+                compress_group::<Blake2b, __m128i, R, 2>(group, blocks, stride)
             } else {
-                compress_group::<__m256i, R, 4>(group, blocks, stride)
+                compress_group::<Blake2b, __m256i, R, 4>(group, blocks, stride)
             }
         }
     }
@@ -234,24 +236,24 @@ unsafe fn rows_g<R: Rotate<__m256i>>(v: &mut [__m256i; 4], x: __m256i, y: __m256
     // SAFETY: the caller guarantees AVX2.
     unsafe {
         v[0] = _mm256_add_epi64(_mm256_add_epi64(v[0], x), v[1]);
-        v[3] = R::rotr32(_mm256_xor_si256(v[3], v[0]));
+        v[3] = R::r1(_mm256_xor_si256(v[3], v[0]));
         v[2] = _mm256_add_epi64(v[2], v[3]);
-        v[1] = R::rotr24(_mm256_xor_si256(v[1], v[2]));
+        v[1] = R::r2(_mm256_xor_si256(v[1], v[2]));
         v[0] = _mm256_add_epi64(_mm256_add_epi64(v[0], y), v[1]);
-        v[3] = R::rotr16(_mm256_xor_si256(v[3], v[0]));
+        v[3] = R::r3(_mm256_xor_si256(v[3], v[0]));
         v[2] = _mm256_add_epi64(v[2], v[3]);
-        v[1] = R::rotr63(_mm256_xor_si256(v[1], v[2]));
+        v[1] = R::r4(_mm256_xor_si256(v[1], v[2]));
     }
 }
 
 impl Rotate<__m256i> for Shuffles {
     // SAFETY (every function): the caller guarantees AVX2.
     #[inline(always)]
-    unsafe fn rotr32(x: __m256i) -> __m256i {
+    unsafe fn r1(x: __m256i) -> __m256i {
         unsafe { _mm256_shuffle_epi32(x, 0b10_11_00_01) }
     }
     #[inline(always)]
-    unsafe fn rotr24(x: __m256i) -> __m256i {
+    unsafe fn r2(x: __m256i) -> __m256i {
         unsafe {
             let mask = _mm256_setr_epi8(
                 3, 4, 5, 6, 7, 0, 1, 2, 11, 12, 13, 14, 15, 8, 9, 10, //
@@ -261,12 +263,12 @@ impl Rotate<__m256i> for Shuffles {
         }
     }
     #[inline(always)]
-    unsafe fn rotr16(x: __m256i) -> __m256i {
+    unsafe fn r3(x: __m256i) -> __m256i {
         // `ROTR16` is an aligned static; see there for the volatile load.
         unsafe { _mm256_shuffle_epi8(x, core::ptr::read_volatile(&ROTR16)) }
     }
     #[inline(always)]
-    unsafe fn rotr63(x: __m256i) -> __m256i {
+    unsafe fn r4(x: __m256i) -> __m256i {
         unsafe { _mm256_or_si256(_mm256_add_epi64(x, x), _mm256_srli_epi64(x, 63)) }
     }
 }
@@ -279,7 +281,7 @@ static ROTR16: __m256i = {
     unsafe { core::mem::transmute::<[[u8; 16]; 2], __m256i>([half, half]) }
 };
 
-impl LaneWords<4> for __m256i {
+impl LaneWords<u64, 4> for __m256i {
     // SAFETY (every method): the caller guarantees AVX2; `load_message` also relies on its
     // pointers being readable for a block.
     #[inline(always)]
@@ -320,11 +322,12 @@ impl LaneWords<4> for __m256i {
 
 #[cfg(test)]
 mod tests {
-    use super::super::sse41::tests::{check, Kernels};
+    use crate::blake2::kernel_tests::{check, Kernels};
+    use crate::blake2::variant::Blake2b;
 
     #[test]
     fn avx2_matches_portable() {
-        check(&Kernels {
+        check(&Kernels::<Blake2b> {
             name: "avx2",
             supported: is_x86_feature_detected!("avx2"),
             degree: 4,

@@ -7,8 +7,8 @@
 //! removes instructions from the lanes, which are bound by throughput.
 
 use super::avx2::{lanes_compress, rows_compress_blocks, rows_compress_final};
-use super::sse41::Rotate;
 use super::BLOCKBYTES;
+use crate::blake2::simd::Rotate;
 use crate::blake2::Lane;
 use core::arch::x86_64::*;
 
@@ -57,19 +57,19 @@ pub(super) struct Ror;
 impl Rotate<__m128i> for Ror {
     // SAFETY (every function): the caller guarantees AVX-512F and AVX-512VL.
     #[inline(always)]
-    unsafe fn rotr32(x: __m128i) -> __m128i {
+    unsafe fn r1(x: __m128i) -> __m128i {
         unsafe { _mm_ror_epi64::<32>(x) }
     }
     #[inline(always)]
-    unsafe fn rotr24(x: __m128i) -> __m128i {
+    unsafe fn r2(x: __m128i) -> __m128i {
         unsafe { _mm_ror_epi64::<24>(x) }
     }
     #[inline(always)]
-    unsafe fn rotr16(x: __m128i) -> __m128i {
+    unsafe fn r3(x: __m128i) -> __m128i {
         unsafe { _mm_ror_epi64::<16>(x) }
     }
     #[inline(always)]
-    unsafe fn rotr63(x: __m128i) -> __m128i {
+    unsafe fn r4(x: __m128i) -> __m128i {
         unsafe { _mm_ror_epi64::<63>(x) }
     }
 }
@@ -77,30 +77,31 @@ impl Rotate<__m128i> for Ror {
 impl Rotate<__m256i> for Ror {
     // SAFETY (every function): the caller guarantees AVX-512F and AVX-512VL.
     #[inline(always)]
-    unsafe fn rotr32(x: __m256i) -> __m256i {
+    unsafe fn r1(x: __m256i) -> __m256i {
         unsafe { _mm256_ror_epi64::<32>(x) }
     }
     #[inline(always)]
-    unsafe fn rotr24(x: __m256i) -> __m256i {
+    unsafe fn r2(x: __m256i) -> __m256i {
         unsafe { _mm256_ror_epi64::<24>(x) }
     }
     #[inline(always)]
-    unsafe fn rotr16(x: __m256i) -> __m256i {
+    unsafe fn r3(x: __m256i) -> __m256i {
         unsafe { _mm256_ror_epi64::<16>(x) }
     }
     #[inline(always)]
-    unsafe fn rotr63(x: __m256i) -> __m256i {
+    unsafe fn r4(x: __m256i) -> __m256i {
         unsafe { _mm256_ror_epi64::<63>(x) }
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::super::sse41::tests::{check, Kernels};
+    use crate::blake2::kernel_tests::{check, Kernels};
+    use crate::blake2::variant::Blake2b;
 
     #[test]
     fn avx512_matches_portable() {
-        check(&Kernels {
+        check(&Kernels::<Blake2b> {
             name: "avx512",
             supported: is_x86_feature_detected!("avx2")
                 && is_x86_feature_detected!("avx512f")

@@ -15,16 +15,19 @@
 //!
 //! Multi-lane (`compress_lanes`): two independent states, one per 64-bit element of each vector
 //! ("transposed"), so G needs no diagonalisation and no message shuffling beyond a 2x2 transpose
-//! per block. The lane driver ([`compress_group`]) and the rounds are generic over [`LaneWords`],
-//! which avx2.rs implements for four lanes in `__m256i`, and over the [`Rotate`] strategy, so that
-//! avx512.rs compiles the same code with the AVX-512VL rotate instructions.
+//! per block. The lane driver ([`compress_group`]) is shared with BLAKE2s (blake2/simd.rs) and
+//! generic over [`LaneWords`], implemented here for two 64-bit lanes in `__m128i` and in avx2.rs
+//! for four in `__m256i`, and over the [`Rotate`] strategy, so that avx512.rs compiles the same
+//! code with the AVX-512VL rotate instructions.
 //!
 //! The AVX2 backend has its own single-stream kernel with one `__m256i` per row; it measured
 //! faster than this one compiled with AVX2 enabled (see avx2.rs).
 
 use super::BLOCKBYTES;
 use super::IV;
-use crate::blake2::{Lane, LastBlock, SIGMA};
+use crate::blake2::simd::{compress_group, LaneWords, Rotate};
+use crate::blake2::variant::Blake2b;
+use crate::blake2::{Lane, SIGMA};
 use core::arch::x86_64::*;
 
 /// Compresses each whole block of `blocks` (none final), adding `BLOCKBYTES` to `count` before
@@ -82,7 +85,7 @@ pub(crate) unsafe fn compress_final(
 pub(crate) unsafe fn compress_lanes(lanes: &mut [Lane<'_, u64>], blocks: usize, stride: usize) {
     for group in lanes.chunks_mut(2) {
         // SAFETY: SSE4.1 is enabled here; the input lengths are the caller's contract.
-        unsafe { compress_group::<__m128i, Shuffles, 2>(group, blocks, stride) }
+        unsafe { compress_group::<Blake2b, __m128i, Shuffles, 2>(group, blocks, stride) }
     }
 }
 
@@ -221,34 +224,21 @@ unsafe fn rows_g(v: &mut [__m128i; 8], x: [__m128i; 2], y: [__m128i; 2]) {
         for (k, x) in x.into_iter().enumerate() {
             let (a, b, c, d) = (k, k + 2, k + 4, k + 6);
             v[a] = _mm_add_epi64(_mm_add_epi64(v[a], x), v[b]);
-            v[d] = Shuffles::rotr32(_mm_xor_si128(v[d], v[a]));
+            v[d] = Shuffles::r1(_mm_xor_si128(v[d], v[a]));
             v[c] = _mm_add_epi64(v[c], v[d]);
-            v[b] = Shuffles::rotr24(_mm_xor_si128(v[b], v[c]));
+            v[b] = Shuffles::r2(_mm_xor_si128(v[b], v[c]));
         }
         for (k, y) in y.into_iter().enumerate() {
             let (a, b, c, d) = (k, k + 2, k + 4, k + 6);
             v[a] = _mm_add_epi64(_mm_add_epi64(v[a], y), v[b]);
-            v[d] = Shuffles::rotr16(_mm_xor_si128(v[d], v[a]));
+            v[d] = Shuffles::r3(_mm_xor_si128(v[d], v[a]));
             v[c] = _mm_add_epi64(v[c], v[d]);
-            v[b] = Shuffles::rotr63(_mm_xor_si128(v[b], v[c]));
+            v[b] = Shuffles::r4(_mm_xor_si128(v[b], v[c]));
         }
     }
 }
 
-/// The rotations of each 64-bit word of a vector `V` right that G needs. The kernels are generic
-/// over them: [`Shuffles`] builds them from SSSE3/AVX2 shuffles and shifts, avx512.rs from the
-/// AVX-512VL rotate instructions.
-///
-/// Every function requires the CPU feature of its implementation: that is the safety contract of
-/// each `unsafe fn` below.
-pub(super) trait Rotate<V> {
-    unsafe fn rotr32(x: V) -> V;
-    unsafe fn rotr24(x: V) -> V;
-    unsafe fn rotr16(x: V) -> V;
-    unsafe fn rotr63(x: V) -> V;
-}
-
-/// Rotations without a rotate instruction: by 32 by swapping 32-bit halves, by 24 and 16 by byte
+/// G's rotations (R1..R4: right by 32, 24, 16, 63) without a rotate instruction: by 32 by swapping 32-bit halves, by 24 and 16 by byte
 /// shuffles, by 63 (left by 1) by doubling and carrying the top bit in. Implemented for
 /// `__m128i` (SSSE3) here and for `__m256i` (AVX2) in avx2.rs.
 pub(super) struct Shuffles;
@@ -256,23 +246,23 @@ pub(super) struct Shuffles;
 impl Rotate<__m128i> for Shuffles {
     // SAFETY (every function): the caller guarantees SSSE3.
     #[inline(always)]
-    unsafe fn rotr32(x: __m128i) -> __m128i {
+    unsafe fn r1(x: __m128i) -> __m128i {
         unsafe { _mm_shuffle_epi32(x, 0b10_11_00_01) }
     }
     #[inline(always)]
-    unsafe fn rotr24(x: __m128i) -> __m128i {
+    unsafe fn r2(x: __m128i) -> __m128i {
         unsafe {
             let mask = _mm_setr_epi8(3, 4, 5, 6, 7, 0, 1, 2, 11, 12, 13, 14, 15, 8, 9, 10);
             _mm_shuffle_epi8(x, mask)
         }
     }
     #[inline(always)]
-    unsafe fn rotr16(x: __m128i) -> __m128i {
+    unsafe fn r3(x: __m128i) -> __m128i {
         // `ROTR16` is an aligned static; see there for the volatile load.
         unsafe { _mm_shuffle_epi8(x, core::ptr::read_volatile(&ROTR16)) }
     }
     #[inline(always)]
-    unsafe fn rotr63(x: __m128i) -> __m128i {
+    unsafe fn r4(x: __m128i) -> __m128i {
         unsafe { _mm_or_si128(_mm_add_epi64(x, x), _mm_srli_epi64(x, 63)) }
     }
 }
@@ -291,25 +281,7 @@ static ROTR16: __m128i = {
 // ---------------------------------------------------------------------------------------------
 // Multi-lane: transposed compression, one lane per 64-bit element.
 
-/// A vector of `N` 64-bit words, one per lane, with what the transposed compression needs.
-///
-/// Every method requires the CPU feature of its implementation (SSE4.1 here, AVX2 for
-/// `__m256i`): that is the safety contract of each `unsafe fn` below.
-pub(super) trait LaneWords<const N: usize>: Copy {
-    unsafe fn add(self, other: Self) -> Self;
-    unsafe fn xor(self, other: Self) -> Self;
-    /// Lane k gets `words[k]`.
-    unsafe fn from_words(words: [u64; N]) -> Self;
-    unsafe fn to_words(self) -> [u64; N];
-    /// The 16 message words of one block per lane, transposed: element k of word i is word i of
-    /// the block at `blocks[k]`.
-    ///
-    /// # Safety
-    /// Also: each pointer readable for `BLOCKBYTES` bytes.
-    unsafe fn load_message(blocks: [*const u8; N]) -> [Self; 16];
-}
-
-impl LaneWords<2> for __m128i {
+impl LaneWords<u64, 2> for __m128i {
     // SAFETY (every method): the caller guarantees SSE4.1; `load_message` also relies on its
     // pointers being readable for a block.
     #[inline(always)]
@@ -348,301 +320,14 @@ impl LaneWords<2> for __m128i {
     }
 }
 
-/// Compresses `blocks` blocks in each of `lanes` (1 to `N` of them) with `V`'s `N` lanes; the
-/// state stays transposed in registers for the whole call. Missing lanes are filled with a copy
-/// of lane 0's input (in bounds) whose results are dropped.
-///
-/// # Safety
-/// `V`'s CPU feature; every lane's input holds `(blocks - 1) * stride + BLOCKBYTES` bytes.
-#[inline(always)]
-pub(super) unsafe fn compress_group<V: LaneWords<N>, R: Rotate<V>, const N: usize>(
-    lanes: &mut [Lane<'_, u64>],
-    blocks: usize,
-    stride: usize,
-) {
-    debug_assert!((1..=N).contains(&lanes.len()));
-    if blocks == 0 {
-        return;
-    }
-    let mut inputs = [lanes[0].input.as_ptr(); N];
-    let mut h = [[0u64; 8]; N];
-    let mut count = [0u128; N];
-    let mut last: [Option<LastBlock>; N] = [None; N];
-    for (k, lane) in lanes.iter().enumerate() {
-        inputs[k] = lane.input.as_ptr();
-        h[k] = *lane.h;
-        count[k] = lane.count;
-        last[k] = lane.last;
-    }
-    // SAFETY: `V`'s feature is the caller's contract; block j of lane k starts at
-    // inputs[k] + j * stride and is in bounds by the input-length contract.
-    unsafe {
-        let mut hv: [V; 8] = core::array::from_fn(|i| V::from_words(h.map(|hk| hk[i])));
-        let iv: [V; 8] = IV.map(|w| V::from_words([w; N]));
-        for j in 0..blocks {
-            let is_final = j + 1 == blocks;
-            let mut f0 = [0u64; N];
-            let mut f1 = [0u64; N];
-            for k in 0..N {
-                match last[k].filter(|_| is_final) {
-                    Some(l) => {
-                        count[k] = count[k].wrapping_add(l.len as u128);
-                        f0[k] = !0;
-                        f1[k] = if l.last_node { !0 } else { 0 };
-                    }
-                    None => count[k] = count[k].wrapping_add(BLOCKBYTES as u128),
-                }
-            }
-            let m = V::load_message(inputs.map(|p| p.add(j * stride)));
-            let mut v = [
-                hv[0],
-                hv[1],
-                hv[2],
-                hv[3],
-                hv[4],
-                hv[5],
-                hv[6],
-                hv[7],
-                iv[0],
-                iv[1],
-                iv[2],
-                iv[3],
-                iv[4].xor(V::from_words(count.map(|c| c as u64))),
-                iv[5].xor(V::from_words(count.map(|c| (c >> 64) as u64))),
-                iv[6].xor(V::from_words(f0)),
-                iv[7].xor(V::from_words(f1)),
-            ];
-            // Unrolled, so that every message index is a constant.
-            lanes_round::<V, R, N, 0>(&mut v, &m);
-            lanes_round::<V, R, N, 1>(&mut v, &m);
-            lanes_round::<V, R, N, 2>(&mut v, &m);
-            lanes_round::<V, R, N, 3>(&mut v, &m);
-            lanes_round::<V, R, N, 4>(&mut v, &m);
-            lanes_round::<V, R, N, 5>(&mut v, &m);
-            lanes_round::<V, R, N, 6>(&mut v, &m);
-            lanes_round::<V, R, N, 7>(&mut v, &m);
-            lanes_round::<V, R, N, 8>(&mut v, &m);
-            lanes_round::<V, R, N, 9>(&mut v, &m);
-            lanes_round::<V, R, N, 10>(&mut v, &m);
-            lanes_round::<V, R, N, 11>(&mut v, &m);
-            for i in 0..8 {
-                hv[i] = hv[i].xor(v[i]).xor(v[i + 8]);
-            }
-        }
-        for i in 0..8 {
-            let words = hv[i].to_words();
-            for k in 0..N {
-                h[k][i] = words[k];
-            }
-        }
-    }
-    for (k, lane) in lanes.iter_mut().enumerate() {
-        *lane.h = h[k];
-        lane.count = count[k];
-    }
-}
-
-/// Round `ROUND` on the transposed state.
-///
-/// # Safety
-/// `V`'s CPU feature.
-#[inline(always)]
-unsafe fn lanes_round<V: LaneWords<N>, R: Rotate<V>, const N: usize, const ROUND: usize>(
-    v: &mut [V; 16],
-    m: &[V; 16],
-) {
-    let w = |k: usize| m[SIGMA[ROUND][k] as usize];
-    // SAFETY: the caller's contract.
-    unsafe {
-        lanes_g::<V, R, N>(v, [0, 4, 8, 12], w(0), w(1));
-        lanes_g::<V, R, N>(v, [1, 5, 9, 13], w(2), w(3));
-        lanes_g::<V, R, N>(v, [2, 6, 10, 14], w(4), w(5));
-        lanes_g::<V, R, N>(v, [3, 7, 11, 15], w(6), w(7));
-        lanes_g::<V, R, N>(v, [0, 5, 10, 15], w(8), w(9));
-        lanes_g::<V, R, N>(v, [1, 6, 11, 12], w(10), w(11));
-        lanes_g::<V, R, N>(v, [2, 7, 8, 13], w(12), w(13));
-        lanes_g::<V, R, N>(v, [3, 4, 9, 14], w(14), w(15));
-    }
-}
-
-/// # Safety
-/// `V`'s CPU feature.
-#[inline(always)]
-unsafe fn lanes_g<V: LaneWords<N>, R: Rotate<V>, const N: usize>(
-    v: &mut [V; 16],
-    [a, b, c, d]: [usize; 4],
-    x: V,
-    y: V,
-) {
-    // SAFETY: the caller's contract.
-    unsafe {
-        v[a] = v[a].add(x).add(v[b]);
-        v[d] = R::rotr32(v[d].xor(v[a]));
-        v[c] = v[c].add(v[d]);
-        v[b] = R::rotr24(v[b].xor(v[c]));
-        v[a] = v[a].add(y).add(v[b]);
-        v[d] = R::rotr16(v[d].xor(v[a]));
-        v[c] = v[c].add(v[d]);
-        v[b] = R::rotr63(v[b].xor(v[c]));
-    }
-}
-
-/// Differential tests against the portable kernels, shared with avx2.rs.
 #[cfg(test)]
-pub(super) mod tests {
-    use super::super::{BLOCKBYTES, IV};
-    use crate::blake2::portable;
-    use crate::blake2::variant::Blake2b as V;
-    use crate::blake2::{Lane, LastBlock};
-    use rand::{Rng, SeedableRng};
-    use rand_chacha::ChaCha8Rng;
-
-    /// One backend's three kernels.
-    pub(in super::super) struct Kernels {
-        pub name: &'static str,
-        pub supported: bool,
-        pub degree: usize,
-        pub blocks: unsafe fn(&mut [u64; 8], &[u8], &mut u128),
-        pub last: unsafe fn(&mut [u64; 8], &[u8; BLOCKBYTES], u128, bool),
-        pub lanes: unsafe fn(&mut [Lane<'_, u64>], usize, usize),
-    }
-
-    fn random_count(rng: &mut ChaCha8Rng) -> u128 {
-        match rng.gen_range(0..4) {
-            0 => rng.gen_range(0..1 << 20),
-            // Carries from the low into the high 64 bits, and around u128.
-            1 => u64::MAX as u128 - rng.gen_range(0..1024),
-            2 => u128::MAX - rng.gen_range(0..1024),
-            _ => rng.gen(),
-        }
-    }
-
-    /// A copy of `data` starting `offset` bytes into a fresh buffer, to test unaligned input.
-    fn unaligned(data: &[u8], offset: usize) -> Vec<u8> {
-        let mut buf = vec![0u8; offset];
-        buf.extend_from_slice(data);
-        buf
-    }
-
-    pub(in super::super) fn check(k: &Kernels) {
-        if !k.supported {
-            println!(
-                "skipping BLAKE2b {} kernel tests: CPU lacks the feature",
-                k.name
-            );
-            return;
-        }
-        let mut rng = ChaCha8Rng::seed_from_u64(0xB2B0_0000 + k.degree as u64);
-        check_abc(k);
-        for _ in 0..200 {
-            let nblocks = rng.gen_range(0..12);
-            let mut data = vec![0u8; nblocks * BLOCKBYTES];
-            rng.fill(&mut data[..]);
-            let offset = rng.gen_range(0..16);
-            let buf = unaligned(&data, offset);
-            let h0: [u64; 8] = rng.gen();
-            let c0 = random_count(&mut rng);
-            let (mut h_want, mut c_want) = (h0, c0);
-            portable::compress_blocks::<V>(&mut h_want, &data, &mut c_want);
-            let (mut h_got, mut c_got) = (h0, c0);
-            // SAFETY: `supported` was checked above.
-            unsafe { (k.blocks)(&mut h_got, &buf[offset..], &mut c_got) };
-            assert_eq!(
-                (h_got, c_got),
-                (h_want, c_want),
-                "{} compress_blocks",
-                k.name
-            );
-
-            let block: [u8; BLOCKBYTES] = core::array::from_fn(|_| rng.gen());
-            let last_node = rng.gen();
-            let mut h_want = h0;
-            portable::compress_final::<V>(&mut h_want, &block, c0, last_node);
-            let mut h_got = h0;
-            // SAFETY: as above.
-            unsafe { (k.last)(&mut h_got, &block, c0, last_node) };
-            assert_eq!(h_got, h_want, "{} compress_final", k.name);
-        }
-        for nlanes in 1..=3 * k.degree {
-            for _ in 0..12 {
-                check_lanes(k, &mut rng, nlanes);
-            }
-        }
-    }
-
-    fn check_lanes(k: &Kernels, rng: &mut ChaCha8Rng, nlanes: usize) {
-        let blocks = rng.gen_range(0..5);
-        let stride = [BLOCKBYTES, 4 * BLOCKBYTES, 8 * BLOCKBYTES][rng.gen_range(0..3)];
-        let len = if blocks == 0 {
-            0
-        } else {
-            (blocks - 1) * stride + BLOCKBYTES
-        };
-        let offset = rng.gen_range(0..16);
-        // Each lane reads from its own buffer of exactly the needed length, unaligned.
-        let bufs: Vec<Vec<u8>> = (0..nlanes)
-            .map(|_| {
-                let mut data = vec![0u8; len];
-                rng.fill(&mut data[..]);
-                unaligned(&data, offset)
-            })
-            .collect();
-        let starts: Vec<([u64; 8], u128, Option<LastBlock>)> = (0..nlanes)
-            .map(|_| {
-                let last = rng.gen_bool(0.5).then(|| LastBlock {
-                    len: rng.gen_range(0..=BLOCKBYTES),
-                    last_node: rng.gen(),
-                });
-                (rng.gen(), random_count(rng), last)
-            })
-            .collect();
-        let run = |f: &dyn Fn(&mut [Lane<'_, u64>])| {
-            let mut hs: Vec<[u64; 8]> = starts.iter().map(|s| s.0).collect();
-            let mut lanes: Vec<Lane<'_, u64>> = hs
-                .iter_mut()
-                .zip(&bufs)
-                .zip(&starts)
-                .map(|((h, buf), s)| Lane {
-                    h,
-                    input: &buf[offset..],
-                    count: s.1,
-                    last: s.2,
-                })
-                .collect();
-            f(&mut lanes);
-            let counts: Vec<u128> = lanes.iter().map(|l| l.count).collect();
-            drop(lanes);
-            (hs, counts)
-        };
-        let want = run(&|lanes| portable::compress_lanes::<V>(lanes, blocks, stride));
-        // SAFETY: `supported` was checked by the caller; each input holds exactly the bytes
-        // `Variant::compress_lanes` requires.
-        let got = run(&|lanes| unsafe { (k.lanes)(lanes, blocks, stride) });
-        assert_eq!(
-            got, want,
-            "{} compress_lanes: {nlanes} lanes, {blocks} blocks, stride {stride}",
-            k.name
-        );
-    }
-
-    /// RFC 7693 appendix A: BLAKE2b-512("abc"), one final block.
-    fn check_abc(k: &Kernels) {
-        let mut h = IV;
-        h[0] ^= 0x0101_0040;
-        let mut block = [0u8; BLOCKBYTES];
-        block[..3].copy_from_slice(b"abc");
-        // SAFETY: the caller checked `supported`.
-        unsafe { (k.last)(&mut h, &block, 3, false) };
-        let digest: Vec<u8> = h.iter().flat_map(|w| w.to_le_bytes()).collect();
-        let want = "ba80a53f981c4d0d6a2797b69f12f6e94c212f14685ac4b74b12bb6fdbffa2d1\
-                    7d87c5392aab792dc252d5de4533cc9518d38aa8dbf1925ab92386edd4009923";
-        let got: String = digest.iter().map(|b| format!("{b:02x}")).collect();
-        assert_eq!(got, want, "{} BLAKE2b(\"abc\")", k.name);
-    }
+mod tests {
+    use crate::blake2::kernel_tests::{check, Kernels};
+    use crate::blake2::variant::Blake2b;
 
     #[test]
     fn sse41_matches_portable() {
-        check(&Kernels {
+        check(&Kernels::<Blake2b> {
             name: "sse41",
             supported: is_x86_feature_detected!("sse4.1"),
             degree: 2,

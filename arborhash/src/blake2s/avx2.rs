@@ -4,15 +4,17 @@
 //! encodings, no register copies). A 256-bit register cannot hold more of one BLAKE2s state than
 //! a row pair, and the kernel is bound by the latency of its G chain, not by its width.
 //!
-//! Multi-lane: eight lanes, one per 32-bit element, through the generic lane driver of sse41.rs;
+//! Multi-lane: eight lanes, one per 32-bit element, through the generic lane driver of blake2/simd.rs;
 //! a group of one to four remaining lanes takes the four-lane SSE path (compiled here with VEX
 //! encodings) instead of padding to eight.
 //!
 //! Both are generic over the [`Rotate`] strategy: avx512.rs compiles them again with the AVX-512VL
 //! rotate instructions.
 
-use super::sse41::{self, compress_group, Inserts, LaneWords, Message, Rotate, Shuffles};
+use super::sse41::{self, Inserts, Message, Shuffles};
 use super::BLOCKBYTES;
+use crate::blake2::simd::{compress_group, LaneWords, Rotate};
+use crate::blake2::variant::Blake2s;
 use crate::blake2::Lane;
 use core::arch::x86_64::*;
 
@@ -71,9 +73,9 @@ pub(super) unsafe fn lanes_compress<R: Rotate<__m128i> + Rotate<__m256i>>(
         // SAFETY: the caller's contract (AVX2 implies SSE4.1).
         unsafe {
             if group.len() <= 4 {
-                compress_group::<__m128i, R, 4>(group, blocks, stride)
+                compress_group::<Blake2s, __m128i, R, 4>(group, blocks, stride)
             } else {
-                compress_group::<__m256i, R, 8>(group, blocks, stride)
+                compress_group::<Blake2s, __m256i, R, 8>(group, blocks, stride)
             }
         }
     }
@@ -112,16 +114,16 @@ impl Message for Permutes {
 impl Rotate<__m256i> for Shuffles {
     // SAFETY (every function): the caller guarantees AVX2.
     #[inline(always)]
-    unsafe fn rotr16(x: __m256i) -> __m256i {
+    unsafe fn r1(x: __m256i) -> __m256i {
         // `ROTR16` is an aligned static; see there for the volatile load.
         unsafe { _mm256_shuffle_epi8(x, core::ptr::read_volatile(&ROTR16)) }
     }
     #[inline(always)]
-    unsafe fn rotr12(x: __m256i) -> __m256i {
+    unsafe fn r2(x: __m256i) -> __m256i {
         unsafe { _mm256_or_si256(_mm256_srli_epi32(x, 12), _mm256_slli_epi32(x, 20)) }
     }
     #[inline(always)]
-    unsafe fn rotr8(x: __m256i) -> __m256i {
+    unsafe fn r3(x: __m256i) -> __m256i {
         unsafe {
             let mask = _mm256_setr_epi8(
                 1, 2, 3, 0, 5, 6, 7, 4, 9, 10, 11, 8, 13, 14, 15, 12, //
@@ -131,7 +133,7 @@ impl Rotate<__m256i> for Shuffles {
         }
     }
     #[inline(always)]
-    unsafe fn rotr7(x: __m256i) -> __m256i {
+    unsafe fn r4(x: __m256i) -> __m256i {
         unsafe { _mm256_or_si256(_mm256_srli_epi32(x, 7), _mm256_slli_epi32(x, 25)) }
     }
 }
@@ -144,7 +146,7 @@ static ROTR16: __m256i = {
     unsafe { core::mem::transmute::<[[u8; 16]; 2], __m256i>([half, half]) }
 };
 
-impl LaneWords<8> for __m256i {
+impl LaneWords<u32, 8> for __m256i {
     // SAFETY (every method): the caller guarantees AVX2; `load_message` also relies on its
     // pointers being readable for a block.
     #[inline(always)]
@@ -194,11 +196,12 @@ impl LaneWords<8> for __m256i {
 
 #[cfg(test)]
 mod tests {
-    use super::super::sse41::tests::{check, Kernels};
+    use crate::blake2::kernel_tests::{check, Kernels};
+    use crate::blake2::variant::Blake2s;
 
     #[test]
     fn avx2_matches_portable() {
-        check(&Kernels {
+        check(&Kernels::<Blake2s> {
             name: "avx2",
             supported: is_x86_feature_detected!("avx2"),
             degree: 8,

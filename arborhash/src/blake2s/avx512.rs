@@ -7,8 +7,9 @@
 //! stream, and removes instructions from the lanes, which are bound by throughput.
 
 use super::avx2::{lanes_compress, Permutes};
-use super::sse41::{rows_compress_blocks, rows_compress_final, Inserts, Rotate};
+use super::sse41::{rows_compress_blocks, rows_compress_final, Inserts};
 use super::BLOCKBYTES;
+use crate::blake2::simd::Rotate;
 use crate::blake2::Lane;
 use core::arch::x86_64::*;
 
@@ -57,19 +58,19 @@ pub(super) struct Ror;
 impl Rotate<__m128i> for Ror {
     // SAFETY (every function): the caller guarantees AVX-512F and AVX-512VL.
     #[inline(always)]
-    unsafe fn rotr16(x: __m128i) -> __m128i {
+    unsafe fn r1(x: __m128i) -> __m128i {
         unsafe { _mm_ror_epi32::<16>(x) }
     }
     #[inline(always)]
-    unsafe fn rotr12(x: __m128i) -> __m128i {
+    unsafe fn r2(x: __m128i) -> __m128i {
         unsafe { _mm_ror_epi32::<12>(x) }
     }
     #[inline(always)]
-    unsafe fn rotr8(x: __m128i) -> __m128i {
+    unsafe fn r3(x: __m128i) -> __m128i {
         unsafe { _mm_ror_epi32::<8>(x) }
     }
     #[inline(always)]
-    unsafe fn rotr7(x: __m128i) -> __m128i {
+    unsafe fn r4(x: __m128i) -> __m128i {
         unsafe { _mm_ror_epi32::<7>(x) }
     }
 }
@@ -77,30 +78,31 @@ impl Rotate<__m128i> for Ror {
 impl Rotate<__m256i> for Ror {
     // SAFETY (every function): the caller guarantees AVX-512F and AVX-512VL.
     #[inline(always)]
-    unsafe fn rotr16(x: __m256i) -> __m256i {
+    unsafe fn r1(x: __m256i) -> __m256i {
         unsafe { _mm256_ror_epi32::<16>(x) }
     }
     #[inline(always)]
-    unsafe fn rotr12(x: __m256i) -> __m256i {
+    unsafe fn r2(x: __m256i) -> __m256i {
         unsafe { _mm256_ror_epi32::<12>(x) }
     }
     #[inline(always)]
-    unsafe fn rotr8(x: __m256i) -> __m256i {
+    unsafe fn r3(x: __m256i) -> __m256i {
         unsafe { _mm256_ror_epi32::<8>(x) }
     }
     #[inline(always)]
-    unsafe fn rotr7(x: __m256i) -> __m256i {
+    unsafe fn r4(x: __m256i) -> __m256i {
         unsafe { _mm256_ror_epi32::<7>(x) }
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::super::sse41::tests::{check, Kernels};
+    use crate::blake2::kernel_tests::{check, Kernels};
+    use crate::blake2::variant::Blake2s;
 
     #[test]
     fn avx512_matches_portable() {
-        check(&Kernels {
+        check(&Kernels::<Blake2s> {
             name: "avx512",
             supported: is_x86_feature_detected!("avx2")
                 && is_x86_feature_detected!("avx512f")
