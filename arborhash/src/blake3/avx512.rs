@@ -112,13 +112,19 @@ unsafe fn g_rows<const R1: i32, const R2: i32>(r: &mut [__m128i; 4], m: __m128i)
     }
 }
 
-/// One round on the rows with its four message vectors. Between the column and the diagonal
-/// step, rows `a`, `c` and `d` turn (by one, three and two words) so that lane `i` holds the
-/// diagonal through `b[i]`; `b`, the row on the critical path, stays put.
+/// One round on the rows, its message vectors picked from the block (`lo`, `hi`: words 0-7,
+/// 8-15) by the `vpermt2d` indices `idx`. Between the column and the diagonal step, rows `a`,
+/// `c` and `d` turn (by one, three and two words) so that lane `i` holds the diagonal through
+/// `b[i]`; `b`, the row on the critical path, stays put.
 #[inline(always)]
-unsafe fn round_rows(r: &mut [__m128i; 4], m: [__m128i; 4]) {
-    // SAFETY: AVX-512F + VL (the caller's contract).
+unsafe fn round_rows(r: &mut [__m128i; 4], lo: __m256i, hi: __m256i, idx: &[[u32; 4]; 4]) {
+    // SAFETY: AVX-512F + VL (the caller's contract); each index load reads 16 bytes of `idx`.
     unsafe {
+        let mut m = [_mm_setzero_si128(); 4];
+        for (m, idx) in m.iter_mut().zip(idx) {
+            let idx = _mm256_castsi128_si256(load128(idx.as_ptr().cast()));
+            *m = _mm256_castsi256_si128(_mm256_permutex2var_epi32(lo, idx, hi));
+        }
         g_rows::<16, 12>(r, m[0]);
         g_rows::<8, 7>(r, m[1]);
         r[0] = _mm_shuffle_epi32::<{ pick(3, 0, 1, 2) }>(r[0]);
@@ -155,13 +161,14 @@ unsafe fn rounds_rows(
                 counter as i64,
             ),
         ];
-        for idx in &ROW_INDICES.0 {
-            let m = idx.map(|idx| {
-                let idx = _mm256_castsi128_si256(load128(idx.as_ptr().cast()));
-                _mm256_castsi256_si128(_mm256_permutex2var_epi32(lo, idx, hi))
-            });
-            round_rows(&mut r, m);
-        }
+        // Spelled out, not a loop, so that the index loads have constant addresses.
+        round_rows(&mut r, lo, hi, &ROW_INDICES.0[0]);
+        round_rows(&mut r, lo, hi, &ROW_INDICES.0[1]);
+        round_rows(&mut r, lo, hi, &ROW_INDICES.0[2]);
+        round_rows(&mut r, lo, hi, &ROW_INDICES.0[3]);
+        round_rows(&mut r, lo, hi, &ROW_INDICES.0[4]);
+        round_rows(&mut r, lo, hi, &ROW_INDICES.0[5]);
+        round_rows(&mut r, lo, hi, &ROW_INDICES.0[6]);
         r
     }
 }
@@ -339,7 +346,10 @@ impl Words for __m128i {
         unsafe {
             let mut words = [_mm_setzero_si128(); W];
             for (quarter, group) in words.chunks_exact_mut(4).enumerate() {
-                let rows = core::array::from_fn(|i| load128(src[i].add(16 * quarter)));
+                let mut rows = [_mm_setzero_si128(); 4];
+                for (i, row) in rows.iter_mut().enumerate() {
+                    *row = load128(src[i].add(16 * quarter));
+                }
                 group.copy_from_slice(&transpose4_128(rows));
             }
             words
@@ -404,12 +414,13 @@ impl Words for __m256i {
         unsafe {
             let mut words = [_mm256_setzero_si256(); W];
             for (quarter, group) in words.chunks_exact_mut(4).enumerate() {
-                let rows = core::array::from_fn(|i| {
-                    _mm256_inserti128_si256::<1>(
+                let mut rows = [_mm256_setzero_si256(); 4];
+                for (i, row) in rows.iter_mut().enumerate() {
+                    *row = _mm256_inserti128_si256::<1>(
                         _mm256_castsi128_si256(load128(src[i].add(16 * quarter))),
                         load128(src[i + 4].add(16 * quarter)),
-                    )
-                });
+                    );
+                }
                 group.copy_from_slice(&transpose4_256(rows));
             }
             words
@@ -447,14 +458,15 @@ unsafe fn transpose16(rows: [__m512i; 16]) -> [__m512i; 16] {
     unsafe {
         // After the first stage, `t[g][k]` holds in its 128-bit lane `q` the words `4q + k` of
         // rows `4g..4g + 4`; the second moves lane `q` of `t[g][k]` to lane `g` of row `4q + k`.
-        let t: [[__m512i; 4]; 4] = core::array::from_fn(|g| {
-            transpose4_512([
+        let mut t = [[_mm512_setzero_si512(); 4]; 4];
+        for (g, t) in t.iter_mut().enumerate() {
+            *t = transpose4_512([
                 rows[4 * g],
                 rows[4 * g + 1],
                 rows[4 * g + 2],
                 rows[4 * g + 3],
-            ])
-        });
+            ]);
+        }
         let mut out = [_mm512_setzero_si512(); 16];
         for k in 0..4 {
             let s0 = _mm512_shuffle_i32x4::<EVEN>(t[0][k], t[1][k]);
@@ -514,7 +526,10 @@ impl Words for __m512i {
         // SAFETY: lane `i` reads its `4 * W` bytes at `src[i]` (see the trait).
         unsafe {
             if W == 16 {
-                let rows = core::array::from_fn(|i| _mm512_loadu_si512(src[i].cast()));
+                let mut rows = [_mm512_setzero_si512(); 16];
+                for (row, src) in rows.iter_mut().zip(src) {
+                    *row = _mm512_loadu_si512(src.cast());
+                }
                 words.copy_from_slice(&transpose16(rows));
             } else {
                 debug_assert_eq!(W, 8);
@@ -547,14 +562,16 @@ impl Words for __m512i {
         // SAFETY: lane `i` writes its `4 * W` bytes at `dst[i]` (see the trait).
         unsafe {
             if W == 16 {
-                let rows = transpose16(core::array::from_fn(|i| words[i]));
+                let mut rows = [_mm512_setzero_si512(); 16];
+                rows.copy_from_slice(&words);
+                let rows = transpose16(rows);
                 for (row, &dst) in rows.into_iter().zip(dst) {
                     _mm512_storeu_si512(dst.cast(), row);
                 }
             } else {
                 debug_assert_eq!(W, 8);
-                let [lo, hi] = [0, 4]
-                    .map(|w| transpose4_512([words[w], words[w + 1], words[w + 2], words[w + 3]]));
+                let lo = transpose4_512([words[0], words[1], words[2], words[3]]);
+                let hi = transpose4_512([words[4], words[5], words[6], words[7]]);
                 let first = _mm512_setr_epi64(0, 1, 8, 9, 2, 3, 10, 11);
                 let second = _mm512_setr_epi64(4, 5, 12, 13, 6, 7, 14, 15);
                 for j in 0..4 {
@@ -605,20 +622,36 @@ unsafe fn g4<V: Words>(v: &mut [V; 16], cols: [[usize; 4]; 4], x: [V; 4], y: [V;
     }
 }
 
-/// The seven rounds on transposed state `v` with transposed message `m`.
+/// One round on transposed state `v` with transposed message `m`, `s` its schedule.
 #[inline(always)]
-unsafe fn rounds<V: Words>(v: &mut [V; 16], m: &[V; 16]) {
+unsafe fn round<V: Words>(v: &mut [V; 16], m: &[V; 16], s: &[usize; 16]) {
     const COLUMNS: [[usize; 4]; 4] = [[0, 4, 8, 12], [1, 5, 9, 13], [2, 6, 10, 14], [3, 7, 11, 15]];
     const DIAGONALS: [[usize; 4]; 4] =
         [[0, 5, 10, 15], [1, 6, 11, 12], [2, 7, 8, 13], [3, 4, 9, 14]];
-    // SAFETY: forwarded from the caller (see `Words`). The loop is unrolled by the compiler,
-    // so every message index is a constant.
+    // SAFETY: forwarded from the caller (see `Words`).
     unsafe {
-        for s in &SCHEDULE {
-            let w = |i: usize| m[s[i]];
-            g4(v, COLUMNS, [0, 2, 4, 6].map(w), [1, 3, 5, 7].map(w));
-            g4(v, DIAGONALS, [8, 10, 12, 14].map(w), [9, 11, 13, 15].map(w));
-        }
+        let x = [m[s[0]], m[s[2]], m[s[4]], m[s[6]]];
+        let y = [m[s[1]], m[s[3]], m[s[5]], m[s[7]]];
+        g4(v, COLUMNS, x, y);
+        let x = [m[s[8]], m[s[10]], m[s[12]], m[s[14]]];
+        let y = [m[s[9]], m[s[11]], m[s[13]], m[s[15]]];
+        g4(v, DIAGONALS, x, y);
+    }
+}
+
+/// The seven rounds on transposed state `v` with transposed message `m`.
+#[inline(always)]
+unsafe fn rounds<V: Words>(v: &mut [V; 16], m: &[V; 16]) {
+    // SAFETY: forwarded from the caller (see `Words`). Spelled out, not a loop, so that every
+    // message index is a constant and the message stays in registers.
+    unsafe {
+        round(v, m, &SCHEDULE[0]);
+        round(v, m, &SCHEDULE[1]);
+        round(v, m, &SCHEDULE[2]);
+        round(v, m, &SCHEDULE[3]);
+        round(v, m, &SCHEDULE[4]);
+        round(v, m, &SCHEDULE[5]);
+        round(v, m, &SCHEDULE[6]);
     }
 }
 
@@ -686,8 +719,10 @@ unsafe fn hash_group<V: Words>(lanes: &[Lane<'_>], blocks: usize, flags: u8, out
         let full_len = V::splat(BLOCK_LEN as u32);
         let last_len = V::from_lanes(&last_len);
         for j in 0..blocks {
-            let block_ptrs = inputs.map(|p| p.add(j * BLOCK_LEN));
-            let m = V::load_transposed::<16>(&block_ptrs);
+            let m = V::load_transposed::<16>(&inputs);
+            for p in &mut inputs {
+                *p = p.wrapping_add(BLOCK_LEN);
+            }
             let is_last = j + 1 == blocks;
             let block_flags = match j {
                 0 => first_flags,
@@ -736,12 +771,14 @@ unsafe fn xof_group<V: Words>(
     // SAFETY: the features are enabled and `out` holds `V::LANES` blocks (our contract); lane
     // `i` writes its 64 bytes at `64 * i`.
     unsafe {
-        let cv_v: [V; 8] = cv.map(|w| V::splat(w));
-        let m: [V; 16] = core::array::from_fn(|i| {
-            V::splat(u32::from_le_bytes(
-                block[4 * i..4 * i + 4].try_into().unwrap(),
-            ))
-        });
+        let mut cv_v = [V::splat(0); 8];
+        for (v, &w) in cv_v.iter_mut().zip(cv) {
+            *v = V::splat(w);
+        }
+        let mut m = [V::splat(0); 16];
+        for (m, bytes) in m.iter_mut().zip(block.chunks_exact(4)) {
+            *m = V::splat(u32::from_le_bytes(bytes.try_into().unwrap()));
+        }
         let mut v = initial_state(
             &cv_v,
             [V::from_lanes(&counter_lo), V::from_lanes(&counter_hi)],
@@ -749,13 +786,11 @@ unsafe fn xof_group<V: Words>(
             V::splat(u32::from(flags)),
         );
         rounds(&mut v, &m);
-        let words: [V; 16] = core::array::from_fn(|i| {
-            if i < 8 {
-                v[i].xor(v[i + 8])
-            } else {
-                v[i].xor(cv_v[i - 8])
-            }
-        });
+        let mut words = v;
+        for i in 0..8 {
+            words[i] = v[i].xor(v[i + 8]);
+            words[i + 8] = v[i + 8].xor(cv_v[i]);
+        }
         let base = out.as_mut_ptr();
         let dst = core::array::from_fn(|i| base.wrapping_add(BLOCK_LEN * (i % V::LANES)));
         V::store_transposed(words, &dst);
@@ -955,6 +990,147 @@ mod tests {
     fn empty_input_hash() {
         if let Some(k) = kernels() {
             check_empty_input(&k);
+        }
+    }
+}
+
+#[cfg(all(test, feature = "std"))]
+mod timing {
+    //! Per-block and per-byte times beside the AVX2 kernels and the `blake3` crate, printed,
+    //! never asserted. Run with `cargo test --release -p arborhash --lib --all-features
+    //! avx512::timing -- --ignored --nocapture`.
+    use super::super::avx2;
+    use super::super::kernels::{Lane, BLOCK_LEN};
+    use crate::platform::with_backend;
+    use crate::Backend;
+    use std::hint::black_box;
+    use std::time::Instant;
+
+    /// Nanoseconds of the fastest of many calls: on a loaded machine the fastest call is the
+    /// one least disturbed. Several candidates are timed in turn so that they see the same load.
+    fn fastest(fs: &mut [&mut dyn FnMut()]) -> Vec<f64> {
+        let mut best = vec![f64::MAX; fs.len()];
+        let start = Instant::now();
+        while start.elapsed().as_secs_f64() < 1.0 {
+            for (f, best) in fs.iter_mut().zip(&mut best) {
+                let call = Instant::now();
+                f();
+                *best = best.min(call.elapsed().as_secs_f64() * 1e9);
+            }
+        }
+        best
+    }
+
+    #[test]
+    #[ignore]
+    fn print_times() {
+        if !Backend::Avx512.is_supported() {
+            return;
+        }
+        let block = [7u8; BLOCK_LEN];
+        let (mut cv, mut cv2) = (crate::blake2s::IV, crate::blake2s::IV);
+        const CHAIN: usize = 1000;
+        // SAFETY (every call below): AVX-512F/VL and AVX2 are present (checked above); the
+        // lanes hold `blocks` blocks and the outputs are long enough.
+        let t = fastest(&mut [
+            &mut || {
+                for _ in 0..CHAIN {
+                    unsafe { avx2::compress_in_place(black_box(&mut cv), &block, 64, 0, 0) }
+                }
+            },
+            &mut || {
+                for _ in 0..CHAIN {
+                    unsafe { super::compress_in_place(black_box(&mut cv2), &block, 64, 0, 0) }
+                }
+            },
+        ]);
+        println!(
+            "compress_in_place, ns per chained block: avx2 {:.1}, avx512 {:.1}",
+            t[0] / CHAIN as f64,
+            t[1] / CHAIN as f64
+        );
+
+        let input = vec![0x5Au8; 16 * 16 * BLOCK_LEN];
+        let lanes: Vec<Lane<'_>> = input
+            .chunks_exact(16 * BLOCK_LEN)
+            .enumerate()
+            .map(|(i, chunk)| Lane {
+                input: chunk,
+                cv: crate::blake2s::IV,
+                counter: i as u64,
+                flags_start: 1,
+                flags_end: 2,
+                last_block_len: 64,
+            })
+            .collect();
+        let (mut out, mut out2) = ([[0u8; 32]; 16], [[0u8; 32]; 16]);
+        for n in [1, 2, 4, 8, 12, 16] {
+            let lanes = &lanes[..n];
+            let t = fastest(&mut [
+                &mut || unsafe { avx2::hash_lanes(black_box(lanes), 16, 0, &mut out) },
+                &mut || unsafe { super::hash_lanes(black_box(lanes), 16, 0, &mut out2) },
+            ]);
+            println!(
+                "hash_lanes {n:2} chunks, ns per block: avx2 {:.1}, avx512 {:.1}",
+                t[0] / (16 * n) as f64,
+                t[1] / (16 * n) as f64
+            );
+        }
+        let parents: Vec<Lane<'_>> = input
+            .chunks_exact(BLOCK_LEN)
+            .take(16)
+            .map(|b| Lane {
+                input: b,
+                ..lanes[0]
+            })
+            .collect();
+        let t = fastest(&mut [
+            &mut || unsafe { avx2::hash_lanes(black_box(&parents), 1, 4, &mut out) },
+            &mut || unsafe { super::hash_lanes(black_box(&parents), 1, 4, &mut out2) },
+        ]);
+        println!(
+            "hash_lanes 16 parents, ns per block: avx2 {:.1}, avx512 {:.1}",
+            t[0] / 16.0,
+            t[1] / 16.0
+        );
+        let (mut xof, mut xof2) = (vec![0u8; 64 * BLOCK_LEN], vec![0u8; 64 * BLOCK_LEN]);
+        let t = fastest(&mut [
+            &mut || unsafe { avx2::xof_many(&cv, &block, 64, 0, 11, black_box(&mut xof)) },
+            &mut || unsafe { super::xof_many(&cv, &block, 64, 0, 11, black_box(&mut xof2)) },
+        ]);
+        println!(
+            "xof_many 64 blocks, ns per block: avx2 {:.1}, avx512 {:.1}",
+            t[0] / 64.0,
+            t[1] / 64.0
+        );
+
+        let data: Vec<u8> = (0..1 << 20).map(|i| (i * 7 + i / 251) as u8).collect();
+        for len in [64, 1024, 4096, 16 * 1024, 1 << 20] {
+            let data = &data[..len];
+            let ours = |backend| {
+                move || with_backend(backend, || black_box(crate::blake3::hash(black_box(data))))
+            };
+            let (mut avx2, mut avx512) = (ours(Backend::Avx2), ours(Backend::Avx512));
+            let t = fastest(&mut [
+                &mut || {
+                    avx2();
+                },
+                &mut || {
+                    avx512();
+                },
+                &mut || {
+                    black_box(blake3::hash(black_box(data)));
+                },
+            ]);
+            println!(
+                "hash {len:7} B: avx2 {:9.0} ns, avx512 {:9.0} ns, crate {:9.0} ns; \
+                 crate/ours avx2 {:.2}, avx512 {:.2}",
+                t[0],
+                t[1],
+                t[2],
+                t[2] / t[0],
+                t[2] / t[1]
+            );
         }
     }
 }
