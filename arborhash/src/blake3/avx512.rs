@@ -1,26 +1,30 @@
 //! BLAKE3 kernels for AVX-512 (AVX-512F with AVX-512VL).
 //!
-//! AVX-512F gives 512-bit vectors, sixteen BLAKE3 lanes in one `__m512i`; AVX-512VL gives the
-//! single-instruction rotation `vprord` on 128- and 256-bit vectors too, where SSE4.1 and AVX2
-//! need a shift, a shift and an or (or a byte shuffle). The compression comes in two shapes, as
-//! in `sse41`, written here again around those rotations:
+//! AVX-512F gives 512-bit vectors; AVX-512VL gives its instructions on 128- and 256-bit vectors
+//! too, among them the one-instruction rotation `vprord` (SSE4.1 and AVX2 need two shifts and an
+//! or, or a byte shuffle) and the two-source word permute `vpermt2d`. The compression comes in
+//! two shapes, as in `sse41`, both written here around those two instructions:
 //!
-//! - Row-vectorised, one block at a time ([`compress_in_place`]): the 16 state words are four
-//!   `__m128i` rows. This is the latency-bound path of short messages, of the blocks of a lone
-//!   chunk and of single parents, so it is kept short: every rotation is one `vprord`, the
-//!   diagonal step rotates rows `a`, `c` and `d` rather than `b` so that no shuffle sits between
-//!   the last instruction of one half-round and the first of the next (see [`g_rows`]), and each
-//!   round's message vectors are picked straight from the block with `vpermt2d` instead of
-//!   being permuted from the previous round's.
-//! - Transposed, many independent blocks at once ([`hash_group`], [`xof_group`]): vector `v[i]`
-//!   holds state word `i` of every lane. It is generic over [`Words`]: `__m512i` runs 16 lanes,
-//!   and groups of at most eight or four lanes run on `__m256i` or `__m128i` so that, say, the
-//!   four chunks of a 4 KiB message do not pay for sixteen.
+//! - Transposed ([`hash_group`], [`xof_group`]): vector `v[i]` holds state word `i` of every
+//!   lane, so each G is plain vertical arithmetic; `__m512i` runs 16 lanes, `__m256i` eight.
+//!   The fastest per block when the lanes fill the vector, but the cost of a pass does not shrink
+//!   with fewer lanes.
+//! - Row-vectorised ([`rounds_rows`]): one block's 16 state words are four rows of a 128-bit
+//!   lane, and a vector holds one (`__m128i`), two (`__m256i`) or four (`__m512i`) independent
+//!   blocks side by side in its 128-bit lanes. A compression is then a chain of about 200
+//!   dependent instructions whatever the width, so four blocks in a `__m512i` cost about what
+//!   one does: this is the path of groups of at most four lanes (the four chunks of a 4 KiB
+//!   message, pairs of parents) and of single blocks (short messages, the blocks of a lone
+//!   chunk). It is kept short: every rotation is one `vprord`; the diagonal step turns rows `a`,
+//!   `c` and `d` rather than `b`, so that no shuffle sits between the last instruction of one
+//!   half-round and the first of the next; and the message words are moved to the next round's
+//!   order with `vpermt2d` off that chain.
 //!
 //! The helpers are `#[inline(always)]` without `#[target_feature]`: they are only compiled into
 //! this module's `#[target_feature(enable = "avx512f,avx512vl,avx2")]` entry points, so their
-//! intrinsics stay inline instructions. That is why each is `unsafe`: calling one is sound only
-//! from code compiled with those features, on a CPU that has them.
+//! intrinsics stay inline instructions (closures are avoided for the same reason: one that is
+//! not inlined would be compiled without the features). That is why each helper is `unsafe`:
+//! calling one is sound only from code compiled with those features, on a CPU that has them.
 
 use core::arch::x86_64::*;
 
@@ -49,42 +53,17 @@ const SCHEDULE: [[usize; 16]; 7] = {
     schedule
 };
 
-/// The immediate of `_mm_shuffle_epi32` / `_mm512_shuffle_i32x4` taking source elements
-/// `w, x, y, z` into result elements 0, 1, 2, 3.
+/// The immediate of `vpshufd` / `vshufi32x4` taking source elements `w, x, y, z` into result
+/// elements 0, 1, 2, 3.
 const fn pick(w: i32, x: i32, y: i32, z: i32) -> i32 {
     w | (x << 2) | (y << 4) | (z << 6)
 }
 
-// ---------------------------------------------------------------------------------------------
-// Row-vectorised compression of one block.
-
-/// Which message words (indices into the round's message) feed each of a round's four row
-/// steps: the column step's `x` and `y` words, then the diagonal step's, in the lane order
-/// of the rows as [`g_rows`] leaves them (lane 0 of the diagonal step is the G of `v3, v4, v9,
-/// v14`, which takes words 14 and 15).
-const ROW_STEPS: [[usize; 4]; 4] = [[0, 2, 4, 6], [1, 3, 5, 7], [14, 8, 10, 12], [15, 9, 11, 13]];
-
-/// `vpermt2d` indices, 16 bytes each (only the low four words of the result are used): for
-/// round `r` and step `k`, the block words `SCHEDULE[r][ROW_STEPS[k][i]]`.
-#[repr(align(16))]
-struct RowIndices([[[u32; 4]; 4]; 7]);
-static ROW_INDICES: RowIndices = RowIndices({
-    let mut idx = [[[0u32; 4]; 4]; 7];
-    let mut r = 0;
-    while r < 7 {
-        let mut k = 0;
-        while k < 4 {
-            let mut i = 0;
-            while i < 4 {
-                idx[r][k][i] = SCHEDULE[r][ROW_STEPS[k][i]] as u32;
-                i += 1;
-            }
-            k += 1;
-        }
-        r += 1;
-    }
-    idx
-});
+/// A [`Vector::permute2`] pattern: result word `k` of each 128-bit lane is word `w[k]` of the
+/// same lane of the first source if `w[k] < 4`, else word `w[k] - 4` of the second.
+const fn words(w0: u32, w1: u32, w2: u32, w3: u32) -> u32 {
+    w0 | (w1 << 4) | (w2 << 8) | (w3 << 12)
+}
 
 #[inline(always)]
 unsafe fn load128(p: *const u8) -> __m128i {
@@ -98,159 +77,46 @@ unsafe fn store128(p: *mut u8, x: __m128i) {
     unsafe { _mm_storeu_si128(p.cast(), x) }
 }
 
-/// Half a round on the four rows: the first (`mx`, rotations 16 and 12) or second (`my`,
-/// rotations 8 and 7) half of G on all four columns or diagonals at once. `a + m` is added
-/// before `b`, which is the last row computed, so that only one addition waits for it.
-#[inline(always)]
-unsafe fn g_rows<const R1: i32, const R2: i32>(r: &mut [__m128i; 4], m: __m128i) {
-    // SAFETY: AVX-512F + VL (the caller's contract).
-    unsafe {
-        r[0] = _mm_add_epi32(_mm_add_epi32(r[0], m), r[1]);
-        r[3] = _mm_ror_epi32::<R1>(_mm_xor_si128(r[3], r[0]));
-        r[2] = _mm_add_epi32(r[2], r[3]);
-        r[1] = _mm_ror_epi32::<R2>(_mm_xor_si128(r[1], r[2]));
-    }
-}
-
-/// One round on the rows, its message vectors picked from the block (`lo`, `hi`: words 0-7,
-/// 8-15) by the `vpermt2d` indices `idx`. Between the column and the diagonal step, rows `a`,
-/// `c` and `d` turn (by one, three and two words) so that lane `i` holds the diagonal through
-/// `b[i]`; `b`, the row on the critical path, stays put.
-#[inline(always)]
-unsafe fn round_rows(r: &mut [__m128i; 4], lo: __m256i, hi: __m256i, idx: &[[u32; 4]; 4]) {
-    // SAFETY: AVX-512F + VL (the caller's contract); each index load reads 16 bytes of `idx`.
-    unsafe {
-        let mut m = [_mm_setzero_si128(); 4];
-        for (m, idx) in m.iter_mut().zip(idx) {
-            let idx = _mm256_castsi128_si256(load128(idx.as_ptr().cast()));
-            *m = _mm256_castsi256_si128(_mm256_permutex2var_epi32(lo, idx, hi));
-        }
-        g_rows::<16, 12>(r, m[0]);
-        g_rows::<8, 7>(r, m[1]);
-        r[0] = _mm_shuffle_epi32::<{ pick(3, 0, 1, 2) }>(r[0]);
-        r[2] = _mm_shuffle_epi32::<{ pick(1, 2, 3, 0) }>(r[2]);
-        r[3] = _mm_shuffle_epi32::<{ pick(2, 3, 0, 1) }>(r[3]);
-        g_rows::<16, 12>(r, m[2]);
-        g_rows::<8, 7>(r, m[3]);
-        r[0] = _mm_shuffle_epi32::<{ pick(1, 2, 3, 0) }>(r[0]);
-        r[2] = _mm_shuffle_epi32::<{ pick(3, 0, 1, 2) }>(r[2]);
-        r[3] = _mm_shuffle_epi32::<{ pick(2, 3, 0, 1) }>(r[3]);
-    }
-}
-
-/// The four state rows after the seven rounds, from chaining value rows `cv` (words 0-3, 4-7).
-#[inline(always)]
-unsafe fn rounds_rows(
-    cv: [__m128i; 2],
-    block: *const u8,
-    block_len: u8,
-    counter: u64,
-    flags: u8,
-) -> [__m128i; 4] {
-    // SAFETY: AVX-512F + VL (the caller's contract); the caller guarantees 64 readable bytes at
-    // `block`; the other loads read 16 bytes inside `IV` and `ROW_INDICES`.
-    unsafe {
-        let lo = _mm256_loadu_si256(block.cast());
-        let hi = _mm256_loadu_si256(block.add(32).cast());
-        let mut r = [
-            cv[0],
-            cv[1],
-            load128(IV.as_ptr().cast()),
-            _mm_set_epi64x(
-                (i64::from(flags) << 32) | i64::from(block_len),
-                counter as i64,
-            ),
-        ];
-        // Spelled out, not a loop, so that the index loads have constant addresses.
-        round_rows(&mut r, lo, hi, &ROW_INDICES.0[0]);
-        round_rows(&mut r, lo, hi, &ROW_INDICES.0[1]);
-        round_rows(&mut r, lo, hi, &ROW_INDICES.0[2]);
-        round_rows(&mut r, lo, hi, &ROW_INDICES.0[3]);
-        round_rows(&mut r, lo, hi, &ROW_INDICES.0[4]);
-        round_rows(&mut r, lo, hi, &ROW_INDICES.0[5]);
-        round_rows(&mut r, lo, hi, &ROW_INDICES.0[6]);
-        r
-    }
-}
-
-/// One lane's blocks compressed one after the other, the chaining value kept in two rows.
-///
-/// # Safety
-/// AVX-512F + VL must be enabled and present; `lane.input` holds `blocks` blocks.
-#[inline(always)]
-unsafe fn hash_lane_rows(lane: &Lane<'_>, blocks: usize, flags: u8, out: &mut [u8; 32]) {
-    // SAFETY: forwarded from the caller; the loads read the 32 bytes of `lane.cv`, the stores
-    // write the 32 bytes of `out`, and block `j < blocks` lies inside `lane.input`.
-    unsafe {
-        let mut cv = [
-            load128(lane.cv.as_ptr().cast()),
-            load128(lane.cv[4..].as_ptr().cast()),
-        ];
-        for j in 0..blocks {
-            let mut block_flags = flags;
-            let mut block_len = BLOCK_LEN as u8;
-            if j == 0 {
-                block_flags |= lane.flags_start;
-            }
-            if j + 1 == blocks {
-                block_flags |= lane.flags_end;
-                block_len = lane.last_block_len;
-            }
-            let block = lane.input.as_ptr().add(j * BLOCK_LEN);
-            let r = rounds_rows(cv, block, block_len, lane.counter, block_flags);
-            cv = [_mm_xor_si128(r[0], r[2]), _mm_xor_si128(r[1], r[3])];
-        }
-        store128(out.as_mut_ptr(), cv[0]);
-        store128(out.as_mut_ptr().add(16), cv[1]);
-    }
-}
-
-/// The 64 output bytes of a root compression (see `portable::compress_xof`).
-///
-/// # Safety
-/// AVX-512F + VL must be enabled and present; 64 writable bytes at `out`.
-#[inline(always)]
-unsafe fn compress_xof_rows(
-    cv: &[u32; 8],
-    block: &[u8; BLOCK_LEN],
-    block_len: u8,
-    counter: u64,
-    flags: u8,
-    out: *mut u8,
-) {
-    // SAFETY: forwarded from the caller; loads read 16 bytes inside `cv`.
-    unsafe {
-        let cv = [
-            load128(cv.as_ptr().cast()),
-            load128(cv[4..].as_ptr().cast()),
-        ];
-        let r = rounds_rows(cv, block.as_ptr(), block_len, counter, flags);
-        store128(out, _mm_xor_si128(r[0], r[2]));
-        store128(out.add(16), _mm_xor_si128(r[1], r[3]));
-        store128(out.add(32), _mm_xor_si128(r[2], cv[0]));
-        store128(out.add(48), _mm_xor_si128(r[3], cv[1]));
-    }
-}
-
 // ---------------------------------------------------------------------------------------------
-// Transposed compression, 4, 8 or 16 lanes per vector.
+// The vector types.
 
-/// A vector of 32-bit words with one BLAKE3 lane per element: what the transposed compression
-/// needs, so that it is written once for 4, 8 and 16 lanes.
+/// A vector of 32-bit words, seen either as one word per lane (transposed compression) or as
+/// 128-bit lanes of four words (row-vectorised compression, one block per 128-bit lane).
 ///
 /// Every method is `unsafe`: it may only run in code compiled with AVX-512F + VL (and AVX2) on a
-/// CPU that has them; the pointer methods also need valid memory for the first `LANES`
-/// pointers.
-trait Words: Copy {
-    /// Lanes per vector.
+/// CPU that has them; the pointer methods also need valid memory.
+trait Vector: Copy {
+    /// 32-bit words per vector.
     const LANES: usize;
+    /// 128-bit lanes per vector: blocks side by side in row form.
+    const BLOCKS: usize = Self::LANES / 4;
     unsafe fn splat(w: u32) -> Self;
-    /// Lane `i` set to `w[i]` for `i < LANES`.
+    /// Word `i` set to `w[i]` for `i < LANES`.
     unsafe fn from_lanes(w: &[u32; 16]) -> Self;
     unsafe fn add(self, other: Self) -> Self;
     unsafe fn xor(self, other: Self) -> Self;
-    /// Lane-wise rotation right by `N` bits.
+    /// Word-wise rotation right by `N` bits.
     unsafe fn ror<const N: i32>(self) -> Self;
+    /// `vpshufd`: word `k` of each 128-bit lane takes word `(IMM >> 2k) & 3` of that lane.
+    unsafe fn shuffle<const IMM: i32>(self) -> Self;
+    /// Within each 128-bit lane, the words of `self` and `other` picked by `P` (see [`words`]).
+    unsafe fn permute2<const P: u32>(self, other: Self) -> Self;
+    /// Word `k` of each 128-bit lane from `other` where bit `k` of `MASK` is set, else from
+    /// `self`.
+    unsafe fn blend<const MASK: i32>(self, other: Self) -> Self;
+    /// 128-bit lane `q` read from the 16 bytes at `src[q]`, for `q < BLOCKS`.
+    unsafe fn load_rows(src: &[*const u8; 4]) -> Self;
+    /// The 16 bytes at `src` in every 128-bit lane.
+    unsafe fn broadcast_row(src: *const u8) -> Self;
+    /// 128-bit lane `q` written to the 16 bytes at `dst[q]`, for `q < BLOCKS`.
+    unsafe fn store_rows(self, dst: &[*mut u8; 4]);
+}
+
+/// The transposed layout's loads and stores, for the vectors wide enough to be worth it.
+///
+/// The same safety rules as [`Vector`]; the pointer methods need valid memory for the first
+/// `LANES` pointers.
+trait Transposed: Vector {
     /// Lane `i` reads `4 * W` little-endian bytes at `src[i]` (`W` is 8 or 16); word `k` goes
     /// to vector `k`.
     unsafe fn load_transposed<const W: usize>(src: &[*const u8; 16]) -> [Self; W];
@@ -258,8 +124,20 @@ trait Words: Copy {
     unsafe fn store_transposed<const W: usize>(words: [Self; W], dst: &[*mut u8; 16]);
 }
 
-/// The 4x4 word transpose of `sse41`, on one 128-bit vector or within each 128-bit lane of a
-/// wider one: word `j` of row `i` becomes word `i` of row `j`.
+/// The `vpermt2d` index of a [`Vector::permute2`] pattern for word `k` of 128-bit lane `q` of a
+/// vector of `lanes` words: the first source's words are `0..lanes`, the second's follow.
+const fn permute2_index(p: u32, lanes: usize, q: usize, k: usize) -> i32 {
+    let w = ((p >> (4 * k)) & 0xF) as usize;
+    let i = if w < 4 {
+        4 * q + w
+    } else {
+        lanes + 4 * q + w - 4
+    };
+    i as i32
+}
+
+/// The 4x4 word transpose of `sse41` within each 128-bit lane: word `j` of row `i` becomes word
+/// `i` of row `j`.
 macro_rules! transpose4_fn {
     ($name:ident, $t:ty, $lo32:ident, $hi32:ident, $lo64:ident, $hi64:ident) => {
         #[inline(always)]
@@ -281,14 +159,6 @@ macro_rules! transpose4_fn {
     };
 }
 transpose4_fn!(
-    transpose4_128,
-    __m128i,
-    _mm_unpacklo_epi32,
-    _mm_unpackhi_epi32,
-    _mm_unpacklo_epi64,
-    _mm_unpackhi_epi64
-);
-transpose4_fn!(
     transpose4_256,
     __m256i,
     _mm256_unpacklo_epi32,
@@ -305,7 +175,7 @@ transpose4_fn!(
     _mm512_unpackhi_epi64
 );
 
-impl Words for __m128i {
+impl Vector for __m128i {
     const LANES: usize = 4;
 
     #[inline(always)]
@@ -338,40 +208,45 @@ impl Words for __m128i {
         unsafe { _mm_ror_epi32::<N>(self) }
     }
 
-    /// A 4x4 transpose per 16 bytes of each lane.
     #[inline(always)]
-    unsafe fn load_transposed<const W: usize>(src: &[*const u8; 16]) -> [Self; W] {
-        // SAFETY: the features are enabled (see the trait); lane `i` reads 16 bytes at a time
-        // inside its `4 * W` at `src[i]`.
-        unsafe {
-            let mut words = [_mm_setzero_si128(); W];
-            for (quarter, group) in words.chunks_exact_mut(4).enumerate() {
-                let mut rows = [_mm_setzero_si128(); 4];
-                for (i, row) in rows.iter_mut().enumerate() {
-                    *row = load128(src[i].add(16 * quarter));
-                }
-                group.copy_from_slice(&transpose4_128(rows));
-            }
-            words
-        }
+    unsafe fn shuffle<const IMM: i32>(self) -> Self {
+        // SAFETY: AVX-512F + VL; see the trait.
+        unsafe { _mm_shuffle_epi32::<IMM>(self) }
     }
 
     #[inline(always)]
-    unsafe fn store_transposed<const W: usize>(words: [Self; W], dst: &[*mut u8; 16]) {
-        // SAFETY: the features are enabled (see the trait); lane `i` writes 16 bytes at a time
-        // inside its `4 * W` at `dst[i]`.
-        unsafe {
-            for (quarter, group) in words.chunks_exact(4).enumerate() {
-                let rows = transpose4_128([group[0], group[1], group[2], group[3]]);
-                for (i, row) in rows.into_iter().enumerate() {
-                    store128(dst[i].add(16 * quarter), row);
-                }
-            }
-        }
+    unsafe fn permute2<const P: u32>(self, other: Self) -> Self {
+        let i = |k| permute2_index(P, 4, 0, k);
+        // SAFETY: AVX-512F + VL; see the trait.
+        unsafe { _mm_permutex2var_epi32(self, _mm_setr_epi32(i(0), i(1), i(2), i(3)), other) }
+    }
+
+    #[inline(always)]
+    unsafe fn blend<const MASK: i32>(self, other: Self) -> Self {
+        // SAFETY: AVX-512F + VL; see the trait.
+        unsafe { _mm_blend_epi32::<MASK>(self, other) }
+    }
+
+    #[inline(always)]
+    unsafe fn load_rows(src: &[*const u8; 4]) -> Self {
+        // SAFETY: see the trait.
+        unsafe { load128(src[0]) }
+    }
+
+    #[inline(always)]
+    unsafe fn broadcast_row(src: *const u8) -> Self {
+        // SAFETY: see the trait.
+        unsafe { load128(src) }
+    }
+
+    #[inline(always)]
+    unsafe fn store_rows(self, dst: &[*mut u8; 4]) {
+        // SAFETY: see the trait.
+        unsafe { store128(dst[0], self) }
     }
 }
 
-impl Words for __m256i {
+impl Vector for __m256i {
     const LANES: usize = 8;
 
     #[inline(always)]
@@ -404,9 +279,66 @@ impl Words for __m256i {
         unsafe { _mm256_ror_epi32::<N>(self) }
     }
 
+    #[inline(always)]
+    unsafe fn shuffle<const IMM: i32>(self) -> Self {
+        // SAFETY: AVX-512F + VL; see the trait.
+        unsafe { _mm256_shuffle_epi32::<IMM>(self) }
+    }
+
+    #[inline(always)]
+    unsafe fn permute2<const P: u32>(self, other: Self) -> Self {
+        let i = |q, k| permute2_index(P, 8, q, k);
+        // SAFETY: AVX-512F + VL; see the trait.
+        unsafe {
+            let idx = _mm256_setr_epi32(
+                i(0, 0),
+                i(0, 1),
+                i(0, 2),
+                i(0, 3),
+                i(1, 0),
+                i(1, 1),
+                i(1, 2),
+                i(1, 3),
+            );
+            _mm256_permutex2var_epi32(self, idx, other)
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn blend<const MASK: i32>(self, other: Self) -> Self {
+        let mask = (MASK & 0xF) as u8 * 0x11;
+        // SAFETY: AVX-512F + VL; see the trait.
+        unsafe { _mm256_mask_blend_epi32(mask, self, other) }
+    }
+
+    #[inline(always)]
+    unsafe fn load_rows(src: &[*const u8; 4]) -> Self {
+        // SAFETY: see the trait; an insert from memory needs no shuffle port.
+        unsafe {
+            _mm256_inserti128_si256::<1>(_mm256_castsi128_si256(load128(src[0])), load128(src[1]))
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn broadcast_row(src: *const u8) -> Self {
+        // SAFETY: see the trait.
+        unsafe { _mm256_broadcastsi128_si256(load128(src)) }
+    }
+
+    #[inline(always)]
+    unsafe fn store_rows(self, dst: &[*mut u8; 4]) {
+        // SAFETY: see the trait.
+        unsafe {
+            store128(dst[0], _mm256_castsi256_si128(self));
+            store128(dst[1], _mm256_extracti128_si256::<1>(self));
+        }
+    }
+}
+
+impl Transposed for __m256i {
     /// Row `i` of each 4x4 transpose holds 16 bytes of lane `i` in its low half and of lane
-    /// `i + 4` in its high half (a load and a `vinserti128` from memory, which needs no shuffle
-    /// port), so the in-half transposes leave word `k` of lanes 0-7 in order.
+    /// `i + 4` in its high half (a load and an insert from memory, which needs no shuffle port),
+    /// so the in-half transposes leave word `k` of lanes 0-7 in order.
     #[inline(always)]
     unsafe fn load_transposed<const W: usize>(src: &[*const u8; 16]) -> [Self; W] {
         // SAFETY: the features are enabled (see the trait); lanes `i` and `i + 4` read 16 bytes
@@ -416,10 +348,8 @@ impl Words for __m256i {
             for (quarter, group) in words.chunks_exact_mut(4).enumerate() {
                 let mut rows = [_mm256_setzero_si256(); 4];
                 for (i, row) in rows.iter_mut().enumerate() {
-                    *row = _mm256_inserti128_si256::<1>(
-                        _mm256_castsi128_si256(load128(src[i].add(16 * quarter))),
-                        load128(src[i + 4].add(16 * quarter)),
-                    );
+                    let at = 16 * quarter;
+                    *row = Self::load_rows(&[src[i].add(at), src[i + 4].add(at), src[0], src[0]]);
                 }
                 group.copy_from_slice(&transpose4_256(rows));
             }
@@ -436,13 +366,112 @@ impl Words for __m256i {
             for (quarter, group) in words.chunks_exact(4).enumerate() {
                 let rows = transpose4_256([group[0], group[1], group[2], group[3]]);
                 for (i, row) in rows.into_iter().enumerate() {
-                    store128(dst[i].add(16 * quarter), _mm256_castsi256_si128(row));
-                    store128(
-                        dst[i + 4].add(16 * quarter),
-                        _mm256_extracti128_si256::<1>(row),
-                    );
+                    let at = 16 * quarter;
+                    row.store_rows(&[dst[i].add(at), dst[i + 4].add(at), dst[0], dst[0]]);
                 }
             }
+        }
+    }
+}
+
+impl Vector for __m512i {
+    const LANES: usize = 16;
+
+    #[inline(always)]
+    unsafe fn splat(w: u32) -> Self {
+        // SAFETY: AVX-512F + VL; see the trait.
+        unsafe { _mm512_set1_epi32(w as i32) }
+    }
+
+    #[inline(always)]
+    unsafe fn from_lanes(w: &[u32; 16]) -> Self {
+        // SAFETY: `w` has 64 bytes.
+        unsafe { _mm512_loadu_si512(w.as_ptr().cast()) }
+    }
+
+    #[inline(always)]
+    unsafe fn add(self, other: Self) -> Self {
+        // SAFETY: AVX-512F + VL; see the trait.
+        unsafe { _mm512_add_epi32(self, other) }
+    }
+
+    #[inline(always)]
+    unsafe fn xor(self, other: Self) -> Self {
+        // SAFETY: AVX-512F + VL; see the trait.
+        unsafe { _mm512_xor_si512(self, other) }
+    }
+
+    #[inline(always)]
+    unsafe fn ror<const N: i32>(self) -> Self {
+        // SAFETY: AVX-512F + VL; see the trait.
+        unsafe { _mm512_ror_epi32::<N>(self) }
+    }
+
+    #[inline(always)]
+    unsafe fn shuffle<const IMM: i32>(self) -> Self {
+        // SAFETY: AVX-512F + VL; see the trait.
+        unsafe { _mm512_shuffle_epi32::<IMM>(self) }
+    }
+
+    #[inline(always)]
+    unsafe fn permute2<const P: u32>(self, other: Self) -> Self {
+        let i = |q, k| permute2_index(P, 16, q, k);
+        // SAFETY: AVX-512F + VL; see the trait.
+        unsafe {
+            let idx = _mm512_setr_epi32(
+                i(0, 0),
+                i(0, 1),
+                i(0, 2),
+                i(0, 3),
+                i(1, 0),
+                i(1, 1),
+                i(1, 2),
+                i(1, 3),
+                i(2, 0),
+                i(2, 1),
+                i(2, 2),
+                i(2, 3),
+                i(3, 0),
+                i(3, 1),
+                i(3, 2),
+                i(3, 3),
+            );
+            _mm512_permutex2var_epi32(self, idx, other)
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn blend<const MASK: i32>(self, other: Self) -> Self {
+        let mask = (MASK & 0xF) as u16 * 0x1111;
+        // SAFETY: AVX-512F + VL; see the trait.
+        unsafe { _mm512_mask_blend_epi32(mask, self, other) }
+    }
+
+    #[inline(always)]
+    unsafe fn load_rows(src: &[*const u8; 4]) -> Self {
+        // SAFETY: see the trait; inserts from memory need no shuffle port.
+        unsafe {
+            let v = _mm512_castsi128_si512(load128(src[0]));
+            let v = _mm512_inserti32x4::<1>(v, load128(src[1]));
+            let v = _mm512_inserti32x4::<2>(v, load128(src[2]));
+            _mm512_inserti32x4::<3>(v, load128(src[3]))
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn broadcast_row(src: *const u8) -> Self {
+        // SAFETY: see the trait.
+        unsafe { _mm512_broadcast_i32x4(load128(src)) }
+    }
+
+    #[inline(always)]
+    unsafe fn store_rows(self, dst: &[*mut u8; 4]) {
+        // SAFETY: see the trait.
+        unsafe {
+            store128(dst[0], _mm512_castsi512_si128(self));
+            store128(dst[1], _mm512_extracti32x4_epi32::<1>(self));
+            store128(dst[2], _mm512_extracti32x4_epi32::<2>(self));
+            store128(dst[3], _mm512_extracti32x4_epi32::<3>(self));
         }
     }
 }
@@ -482,49 +511,29 @@ unsafe fn transpose16(rows: [__m512i; 16]) -> [__m512i; 16] {
     }
 }
 
-impl Words for __m512i {
-    const LANES: usize = 16;
-
-    #[inline(always)]
-    unsafe fn splat(w: u32) -> Self {
-        // SAFETY: AVX-512F + VL; see the trait.
-        unsafe { _mm512_set1_epi32(w as i32) }
+/// Two 32-byte loads in one `__m512i`: `lo` in the low half, `hi` in the high half.
+#[inline(always)]
+unsafe fn load_pair(lo: *const u8, hi: *const u8) -> __m512i {
+    // SAFETY: the caller guarantees 32 readable bytes at each pointer and the features.
+    unsafe {
+        _mm512_inserti64x4::<1>(
+            _mm512_castsi256_si512(_mm256_loadu_si256(lo.cast())),
+            _mm256_loadu_si256(hi.cast()),
+        )
     }
+}
 
-    #[inline(always)]
-    unsafe fn from_lanes(w: &[u32; 16]) -> Self {
-        // SAFETY: `w` has 64 bytes.
-        unsafe { _mm512_loadu_si512(w.as_ptr().cast()) }
-    }
-
-    #[inline(always)]
-    unsafe fn add(self, other: Self) -> Self {
-        // SAFETY: AVX-512F + VL; see the trait.
-        unsafe { _mm512_add_epi32(self, other) }
-    }
-
-    #[inline(always)]
-    unsafe fn xor(self, other: Self) -> Self {
-        // SAFETY: AVX-512F + VL; see the trait.
-        unsafe { _mm512_xor_si512(self, other) }
-    }
-
-    #[inline(always)]
-    unsafe fn ror<const N: i32>(self) -> Self {
-        // SAFETY: AVX-512F + VL; see the trait.
-        unsafe { _mm512_ror_epi32::<N>(self) }
-    }
-
+impl Transposed for __m512i {
     /// Blocks (`W = 16`) go through [`transpose16`]. Chaining values (`W = 8`): lanes `j` and
     /// `j + 4` share one load and an insert, as do lanes `j + 8` and `j + 12`; two 128-bit lane
     /// shuffles gather words 0-3 (and 4-7) of lanes `j`, `j + 4`, `j + 8`, `j + 12`, and 4x4
     /// transposes within 128-bit lanes finish.
     #[inline(always)]
     unsafe fn load_transposed<const W: usize>(src: &[*const u8; 16]) -> [Self; W] {
-        // SAFETY: see the trait.
-        let mut words = [unsafe { _mm512_setzero_si512() }; W];
-        // SAFETY: lane `i` reads its `4 * W` bytes at `src[i]` (see the trait).
+        // SAFETY: the features are enabled and lane `i` reads its `4 * W` bytes at `src[i]`
+        // (see the trait).
         unsafe {
+            let mut words = [_mm512_setzero_si512(); W];
             if W == 16 {
                 let mut rows = [_mm512_setzero_si512(); 16];
                 for (row, src) in rows.iter_mut().zip(src) {
@@ -533,15 +542,10 @@ impl Words for __m512i {
                 words.copy_from_slice(&transpose16(rows));
             } else {
                 debug_assert_eq!(W, 8);
-                let pair = |i: usize| {
-                    _mm512_inserti64x4::<1>(
-                        _mm512_castsi256_si512(_mm256_loadu_si256(src[i].cast())),
-                        _mm256_loadu_si256(src[i + 4].cast()),
-                    )
-                };
                 let mut halves = [[_mm512_setzero_si512(); 4]; 2];
                 for j in 0..4 {
-                    let (lo, hi) = (pair(j), pair(j + 8));
+                    let lo = load_pair(src[j], src[j + 4]);
+                    let hi = load_pair(src[j + 8], src[j + 12]);
                     halves[0][j] = _mm512_shuffle_i64x2::<{ pick(0, 2, 0, 2) }>(lo, hi);
                     halves[1][j] = _mm512_shuffle_i64x2::<{ pick(1, 3, 1, 3) }>(lo, hi);
                 }
@@ -549,8 +553,8 @@ impl Words for __m512i {
                     group.copy_from_slice(&transpose4_512(half));
                 }
             }
+            words
         }
-        words
     }
 
     /// Blocks (`W = 16`) go through [`transpose16`]. Chaining values (`W = 8`): after 4x4
@@ -559,7 +563,8 @@ impl Words for __m512i {
     /// joins the halves into 32 contiguous bytes.
     #[inline(always)]
     unsafe fn store_transposed<const W: usize>(words: [Self; W], dst: &[*mut u8; 16]) {
-        // SAFETY: lane `i` writes its `4 * W` bytes at `dst[i]` (see the trait).
+        // SAFETY: the features are enabled and lane `i` writes its `4 * W` bytes at `dst[i]`
+        // (see the trait).
         unsafe {
             if W == 16 {
                 let mut rows = [_mm512_setzero_si512(); 16];
@@ -589,11 +594,238 @@ impl Words for __m512i {
     }
 }
 
+// ---------------------------------------------------------------------------------------------
+// Row-vectorised compression, one block per 128-bit lane.
+
+/// Half a round on the rows: the first (message `m`, rotations 16 and 12) or second half
+/// (rotations 8 and 7) of G on all four columns or diagonals at once. `a + m` is added before
+/// `b`, the last row computed, so that only one addition waits for it.
+#[inline(always)]
+unsafe fn g_rows<V: Vector, const R1: i32, const R2: i32>(r: &mut [V; 4], m: V) {
+    // SAFETY: forwarded from the caller (see `Vector`).
+    unsafe {
+        r[0] = r[0].add(m).add(r[1]);
+        r[3] = r[3].xor(r[0]).ror::<R1>();
+        r[2] = r[2].add(r[3]);
+        r[1] = r[1].xor(r[2]).ror::<R2>();
+    }
+}
+
+/// One round on the rows with its message vectors (see [`RowMessage`]). Between the column and
+/// the diagonal step, rows `a`, `c` and `d` turn by one, three and two words so that lane `i`
+/// holds the diagonal through `b[i]`; `b` stays put.
+#[inline(always)]
+unsafe fn round_rows<V: Vector>(r: &mut [V; 4], m: &RowMessage<V>) {
+    // SAFETY: forwarded from the caller (see `Vector`).
+    unsafe {
+        g_rows::<V, 16, 12>(r, m[0]);
+        g_rows::<V, 8, 7>(r, m[1]);
+        r[0] = r[0].shuffle::<{ pick(3, 0, 1, 2) }>();
+        r[2] = r[2].shuffle::<{ pick(1, 2, 3, 0) }>();
+        r[3] = r[3].shuffle::<{ pick(2, 3, 0, 1) }>();
+        g_rows::<V, 16, 12>(r, m[2]);
+        g_rows::<V, 8, 7>(r, m[3]);
+        r[0] = r[0].shuffle::<{ pick(1, 2, 3, 0) }>();
+        r[2] = r[2].shuffle::<{ pick(3, 0, 1, 2) }>();
+        r[3] = r[3].shuffle::<{ pick(2, 3, 0, 1) }>();
+    }
+}
+
+/// The message words of one round in the order the row steps consume them: with `m` the
+/// round's message, `A = (m0, m2, m4, m6)` and `B = (m1, m3, m5, m7)` for the column step,
+/// `C = (m14, m8, m10, m12)` and `D = (m15, m9, m11, m13)` for the diagonal step (lane 0 of
+/// that step is the G of `v3, v4, v9, v14`, which takes words 14 and 15).
+type RowMessage<V> = [V; 4];
+
+/// The first round's [`RowMessage`] from the block's natural rows (row `i` = words `4i..4i+4`).
+#[inline(always)]
+unsafe fn first_row_message<V: Vector>(block: &[V; 4]) -> RowMessage<V> {
+    // SAFETY: forwarded from the caller (see `Vector`).
+    unsafe {
+        [
+            block[0].permute2::<{ words(0, 2, 4, 6) }>(block[1]),
+            block[0].permute2::<{ words(1, 3, 5, 7) }>(block[1]),
+            block[2].permute2::<{ words(6, 0, 2, 4) }>(block[3]),
+            block[2].permute2::<{ words(7, 1, 3, 5) }>(block[3]),
+        ]
+    }
+}
+
+/// The next round's [`RowMessage`]: the message permutation (`MSG_PERMUTATION`) on the
+/// consumption order. The next round needs `A' = (A1, B1, B3, A2)`, `B' = (A3, C2, A0, D3)`,
+/// `C' = (D0, B0, C3, D1)` and `D' = (C1, D2, B2, C0)`: one or two permutes or blends each.
+#[inline(always)]
+unsafe fn permute_row_message<V: Vector>(m: &RowMessage<V>) -> RowMessage<V> {
+    let [a, b, c, d] = *m;
+    // SAFETY: forwarded from the caller (see `Vector`).
+    unsafe {
+        [
+            a.permute2::<{ words(1, 5, 7, 2) }>(b),
+            a.permute2::<{ words(3, 6, 0, 0) }>(c).blend::<0b1000>(d),
+            d.permute2::<{ words(0, 4, 0, 1) }>(b)
+                .permute2::<{ words(0, 1, 7, 3) }>(c),
+            c.permute2::<{ words(1, 6, 0, 0) }>(d).blend::<0b0100>(b),
+        ]
+    }
+}
+
+/// The four state rows after the seven rounds, for every block side by side: from the chaining
+/// value rows `cv` (words 0-3, 4-7), the block's natural rows and the last row
+/// `(counter low, counter high, block length, flags)`.
+#[inline(always)]
+unsafe fn rounds_rows<V: Vector>(cv: [V; 2], block: &[V; 4], last_row: V) -> [V; 4] {
+    // SAFETY: forwarded from the caller (see `Vector`); the load reads 16 bytes of `IV`.
+    unsafe {
+        let mut r = [cv[0], cv[1], V::broadcast_row(IV.as_ptr().cast()), last_row];
+        let mut m = first_row_message(block);
+        round_rows(&mut r, &m);
+        for _ in 1..7 {
+            m = permute_row_message(&m);
+            round_rows(&mut r, &m);
+        }
+        r
+    }
+}
+
+/// Hashes 1 to `V::BLOCKS` lanes at once in rows, one per 128-bit lane: `portable::hash_lanes`
+/// for a group too small for the transposed kernels. The 128-bit lanes beyond `lanes.len()`
+/// hash lane 0 again, and their results are dropped.
+///
+/// # Safety
+/// AVX-512F + VL must be enabled and present; `1 <= lanes.len() <= V::BLOCKS`,
+/// `out.len() >= lanes.len()` and every lane's input is `blocks * BLOCK_LEN` bytes.
+#[inline(always)]
+unsafe fn hash_rows<V: Vector>(lanes: &[Lane<'_>], blocks: usize, flags: u8, out: &mut [[u8; 32]]) {
+    debug_assert!(!lanes.is_empty() && lanes.len() <= V::BLOCKS && out.len() >= lanes.len());
+    let mut inputs = [lanes[0].input.as_ptr(); 4];
+    let mut cvs = [lanes[0].cv.as_ptr().cast::<u8>(); 4];
+    // The last state row of the first, a middle and the last block, 128-bit lane by lane.
+    let [mut first, mut middle, mut last] = [[0u32; 16]; 3];
+    for q in 0..V::BLOCKS {
+        let lane = lanes.get(q).unwrap_or(&lanes[0]);
+        inputs[q] = lane.input.as_ptr();
+        cvs[q] = lane.cv.as_ptr().cast();
+        let counter = [lane.counter as u32, (lane.counter >> 32) as u32];
+        let full = BLOCK_LEN as u32;
+        let last_len = u32::from(lane.last_block_len);
+        let last_flags = u32::from(flags | lane.flags_end);
+        let first_flags = u32::from(flags | lane.flags_start);
+        let row = |len, flags| [counter[0], counter[1], len, flags];
+        let first_row = if blocks == 1 {
+            row(last_len, first_flags | last_flags)
+        } else {
+            row(full, first_flags)
+        };
+        first[4 * q..4 * q + 4].copy_from_slice(&first_row);
+        middle[4 * q..4 * q + 4].copy_from_slice(&row(full, flags.into()));
+        last[4 * q..4 * q + 4].copy_from_slice(&row(last_len, last_flags));
+    }
+
+    // SAFETY: the features are enabled (our contract). Every chaining value read is 16 bytes
+    // of a lane's `cv`; every block read is 16 bytes of block `j < blocks` of a lane. Every
+    // store goes to `out[q]` for `q < lanes.len()` or to `spare`.
+    unsafe {
+        let (first, middle, last) = (
+            V::from_lanes(&first),
+            V::from_lanes(&middle),
+            V::from_lanes(&last),
+        );
+        let mut cv = [
+            V::load_rows(&cvs),
+            V::load_rows(&cvs.map(|p| p.wrapping_add(16))),
+        ];
+        for j in 0..blocks {
+            let mut block = [V::splat(0); 4];
+            for (i, row) in block.iter_mut().enumerate() {
+                *row = V::load_rows(&inputs.map(|p| p.wrapping_add(16 * i)));
+            }
+            for p in &mut inputs {
+                *p = p.wrapping_add(BLOCK_LEN);
+            }
+            let last_row = match j {
+                0 => first,
+                _ if j + 1 == blocks => last,
+                _ => middle,
+            };
+            let r = rounds_rows(cv, &block, last_row);
+            cv = [r[0].xor(r[2]), r[1].xor(r[3])];
+        }
+
+        let mut spare = [[0u8; 32]; 4];
+        let mut dst = [spare[0].as_mut_ptr(); 4];
+        for (q, dst) in dst.iter_mut().enumerate() {
+            *dst = match out.get_mut(q) {
+                Some(bytes) if q < lanes.len() => bytes.as_mut_ptr(),
+                _ => spare[q].as_mut_ptr(),
+            };
+        }
+        cv[0].store_rows(&dst);
+        cv[1].store_rows(&dst.map(|p| p.wrapping_add(16)));
+    }
+}
+
+/// Extended output for `V::BLOCKS` consecutive blocks in rows: `out` (`V::BLOCKS * 64` bytes)
+/// gets the root compressions with counters `counter`, `counter + 1`, ... (wrapping).
+///
+/// # Safety
+/// AVX-512F + VL must be enabled and present; `out.len() == V::BLOCKS * BLOCK_LEN`.
+#[inline(always)]
+unsafe fn xof_rows<V: Vector>(
+    cv: &[u32; 8],
+    block: &[u8; BLOCK_LEN],
+    block_len: u8,
+    counter: u64,
+    flags: u8,
+    out: &mut [u8],
+) {
+    debug_assert_eq!(out.len(), V::BLOCKS * BLOCK_LEN);
+    let mut last_row = [0u32; 16];
+    for q in 0..V::BLOCKS {
+        let c = counter.wrapping_add(q as u64);
+        last_row[4 * q..4 * q + 4].copy_from_slice(&[
+            c as u32,
+            (c >> 32) as u32,
+            block_len.into(),
+            flags.into(),
+        ]);
+    }
+    // SAFETY: the features are enabled (our contract); the loads read 16 bytes inside `cv` and
+    // `block`; block `q` of `out` gets its 64 bytes at `64 * q`.
+    unsafe {
+        let cv = [
+            V::broadcast_row(cv.as_ptr().cast()),
+            V::broadcast_row(cv[4..].as_ptr().cast()),
+        ];
+        let mut message = [V::splat(0); 4];
+        for (i, row) in message.iter_mut().enumerate() {
+            *row = V::broadcast_row(block[16 * i..].as_ptr());
+        }
+        let r = rounds_rows(cv, &message, V::from_lanes(&last_row));
+        let rows = [
+            r[0].xor(r[2]),
+            r[1].xor(r[3]),
+            r[2].xor(cv[0]),
+            r[3].xor(cv[1]),
+        ];
+        let base = out.as_mut_ptr();
+        for (i, row) in rows.into_iter().enumerate() {
+            let mut dst = [base; 4];
+            for (q, dst) in dst.iter_mut().enumerate() {
+                *dst = base.wrapping_add(BLOCK_LEN * (q % V::BLOCKS) + 16 * i);
+            }
+            row.store_rows(&dst);
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Transposed compression, one lane per word.
+
 /// Four independent G functions, `cols[k] = [a, b, c, d]` with message words `x[k]`, `y[k]`,
 /// interleaved step by step so that the four dependency chains overlap.
 #[inline(always)]
-unsafe fn g4<V: Words>(v: &mut [V; 16], cols: [[usize; 4]; 4], x: [V; 4], y: [V; 4]) {
-    // SAFETY: forwarded from the caller (see `Words`).
+unsafe fn g4<V: Vector>(v: &mut [V; 16], cols: [[usize; 4]; 4], x: [V; 4], y: [V; 4]) {
+    // SAFETY: forwarded from the caller (see `Vector`).
     unsafe {
         for (&[a, b, _, _], x) in cols.iter().zip(x) {
             v[a] = v[a].add(x).add(v[b]);
@@ -624,11 +856,11 @@ unsafe fn g4<V: Words>(v: &mut [V; 16], cols: [[usize; 4]; 4], x: [V; 4], y: [V;
 
 /// One round on transposed state `v` with transposed message `m`, `s` its schedule.
 #[inline(always)]
-unsafe fn round<V: Words>(v: &mut [V; 16], m: &[V; 16], s: &[usize; 16]) {
+unsafe fn round<V: Vector>(v: &mut [V; 16], m: &[V; 16], s: &[usize; 16]) {
     const COLUMNS: [[usize; 4]; 4] = [[0, 4, 8, 12], [1, 5, 9, 13], [2, 6, 10, 14], [3, 7, 11, 15]];
     const DIAGONALS: [[usize; 4]; 4] =
         [[0, 5, 10, 15], [1, 6, 11, 12], [2, 7, 8, 13], [3, 4, 9, 14]];
-    // SAFETY: forwarded from the caller (see `Words`).
+    // SAFETY: forwarded from the caller (see `Vector`).
     unsafe {
         let x = [m[s[0]], m[s[2]], m[s[4]], m[s[6]]];
         let y = [m[s[1]], m[s[3]], m[s[5]], m[s[7]]];
@@ -641,8 +873,8 @@ unsafe fn round<V: Words>(v: &mut [V; 16], m: &[V; 16], s: &[usize; 16]) {
 
 /// The seven rounds on transposed state `v` with transposed message `m`.
 #[inline(always)]
-unsafe fn rounds<V: Words>(v: &mut [V; 16], m: &[V; 16]) {
-    // SAFETY: forwarded from the caller (see `Words`). Spelled out, not a loop, so that every
+unsafe fn rounds<V: Vector>(v: &mut [V; 16], m: &[V; 16]) {
+    // SAFETY: forwarded from the caller (see `Vector`). Spelled out, not a loop, so that every
     // message index is a constant and the message stays in registers.
     unsafe {
         round(v, m, &SCHEDULE[0]);
@@ -657,8 +889,13 @@ unsafe fn rounds<V: Words>(v: &mut [V; 16], m: &[V; 16]) {
 
 /// The initial state from transposed chaining values and per-lane parameters.
 #[inline(always)]
-unsafe fn initial_state<V: Words>(cv: &[V; 8], counter: [V; 2], block_len: V, flags: V) -> [V; 16] {
-    // SAFETY: forwarded from the caller (see `Words`).
+unsafe fn initial_state<V: Vector>(
+    cv: &[V; 8],
+    counter: [V; 2],
+    block_len: V,
+    flags: V,
+) -> [V; 16] {
+    // SAFETY: forwarded from the caller (see `Vector`).
     unsafe {
         [
             cv[0],
@@ -688,7 +925,12 @@ unsafe fn initial_state<V: Words>(cv: &[V; 8], counter: [V; 2], block_len: V, fl
 /// AVX-512F + VL must be enabled and present; `1 <= lanes.len() <= V::LANES`,
 /// `out.len() >= lanes.len()` and every lane's input is `blocks * BLOCK_LEN` bytes.
 #[inline(always)]
-unsafe fn hash_group<V: Words>(lanes: &[Lane<'_>], blocks: usize, flags: u8, out: &mut [[u8; 32]]) {
+unsafe fn hash_group<V: Transposed>(
+    lanes: &[Lane<'_>],
+    blocks: usize,
+    flags: u8,
+    out: &mut [[u8; 32]],
+) {
     debug_assert!(!lanes.is_empty() && lanes.len() <= V::LANES && out.len() >= lanes.len());
     let mut inputs = [lanes[0].input.as_ptr(); 16];
     let mut cvs = [lanes[0].cv.as_ptr().cast::<u8>(); 16];
@@ -738,10 +980,13 @@ unsafe fn hash_group<V: Words>(lanes: &[Lane<'_>], blocks: usize, flags: u8, out
         }
 
         let mut spare = [[0u8; 32]; 16];
-        let dst = core::array::from_fn(|i| match out.get_mut(i) {
-            Some(bytes) if i < lanes.len() => bytes.as_mut_ptr(),
-            _ => spare[i].as_mut_ptr(),
-        });
+        let mut dst = [spare[0].as_mut_ptr(); 16];
+        for (i, dst) in dst.iter_mut().enumerate() {
+            *dst = match out.get_mut(i) {
+                Some(bytes) if i < lanes.len() => bytes.as_mut_ptr(),
+                _ => spare[i].as_mut_ptr(),
+            };
+        }
         V::store_transposed(cv, &dst);
     }
 }
@@ -752,7 +997,7 @@ unsafe fn hash_group<V: Words>(lanes: &[Lane<'_>], blocks: usize, flags: u8, out
 /// # Safety
 /// AVX-512F + VL must be enabled and present; `out.len() == V::LANES * BLOCK_LEN`.
 #[inline(always)]
-unsafe fn xof_group<V: Words>(
+unsafe fn xof_group<V: Transposed>(
     cv: &[u32; 8],
     block: &[u8; BLOCK_LEN],
     block_len: u8,
@@ -792,7 +1037,10 @@ unsafe fn xof_group<V: Words>(
             words[i + 8] = v[i + 8].xor(cv_v[i]);
         }
         let base = out.as_mut_ptr();
-        let dst = core::array::from_fn(|i| base.wrapping_add(BLOCK_LEN * (i % V::LANES)));
+        let mut dst = [base; 16];
+        for (i, dst) in dst.iter_mut().enumerate() {
+            *dst = base.wrapping_add(BLOCK_LEN * (i % V::LANES));
+        }
         V::store_transposed(words, &dst);
     }
 }
@@ -819,15 +1067,23 @@ pub(crate) unsafe fn compress_in_place(
             load128(cv.as_ptr().cast()),
             load128(cv[4..].as_ptr().cast()),
         ];
-        let r = rounds_rows(rows, block.as_ptr(), block_len, counter, flags);
-        store128(cv.as_mut_ptr().cast(), _mm_xor_si128(r[0], r[2]));
-        store128(cv[4..].as_mut_ptr().cast(), _mm_xor_si128(r[1], r[3]));
+        let mut message = [_mm_setzero_si128(); 4];
+        for (i, row) in message.iter_mut().enumerate() {
+            *row = load128(block[16 * i..].as_ptr());
+        }
+        let last_row = _mm_set_epi64x(
+            (i64::from(flags) << 32) | i64::from(block_len),
+            counter as i64,
+        );
+        let r = rounds_rows(rows, &message, last_row);
+        store128(cv.as_mut_ptr().cast(), r[0].xor(r[2]));
+        store128(cv[4..].as_mut_ptr().cast(), r[1].xor(r[3]));
     }
 }
 
 /// Hashes every lane, sixteen at a time: the AVX-512 form of `portable::hash_lanes`. A last group
-/// of nine to fifteen lanes runs padded to sixteen, one of five to eight on 256-bit vectors, one
-/// of two to four on 128-bit vectors, and a single lane block by block in rows.
+/// of nine to fifteen lanes runs padded to sixteen, one of five to eight on eight; one of three
+/// or four runs in rows four blocks wide, a pair two wide, a single lane one wide.
 ///
 /// # Safety
 /// The CPU must support AVX-512F, AVX-512VL and AVX2; `out.len() >= lanes.len()` and every
@@ -840,21 +1096,22 @@ pub(crate) unsafe fn hash_lanes(
     out: &mut [[u8; 32]],
 ) {
     // SAFETY: the features are enabled here and present; the lengths are our contract, and
-    // each group is within its vector's lane count.
+    // each group is within its kernel's lane count.
     unsafe {
         for (group, out) in lanes.chunks(16).zip(out.chunks_mut(16)) {
             match group.len() {
                 9.. => hash_group::<__m512i>(group, blocks, flags, out),
                 5.. => hash_group::<__m256i>(group, blocks, flags, out),
-                2.. => hash_group::<__m128i>(group, blocks, flags, out),
-                _ => hash_lane_rows(&group[0], blocks, flags, &mut out[0]),
+                3.. => hash_rows::<__m512i>(group, blocks, flags, out),
+                2 => hash_rows::<__m256i>(group, blocks, flags, out),
+                _ => hash_rows::<__m128i>(group, blocks, flags, out),
             }
         }
     }
 }
 
-/// Extended output, sixteen blocks at a time, then eight, four and single ones: the AVX-512 form
-/// of `portable::xof_many`.
+/// Extended output, sixteen blocks at a time, then eight, then in rows four, two and one wide:
+/// the AVX-512 form of `portable::xof_many`.
 ///
 /// # Safety
 /// The CPU must support AVX-512F, AVX-512VL and AVX2; `out.len()` must be a multiple of
@@ -869,7 +1126,7 @@ pub(crate) unsafe fn xof_many(
     out: &mut [u8],
 ) {
     // SAFETY: the features are enabled here and present (our contract); each group slice is
-    // exactly as many blocks as its vector has lanes, each single one 64 bytes.
+    // exactly as many blocks as its kernel computes.
     unsafe {
         let mut counter = counter;
         let mut out = out;
@@ -887,13 +1144,18 @@ pub(crate) unsafe fn xof_many(
         }
         if out.len() >= 4 * BLOCK_LEN {
             let (group, rest) = out.split_at_mut(4 * BLOCK_LEN);
-            xof_group::<__m128i>(cv, block, block_len, counter, flags, group);
+            xof_rows::<__m512i>(cv, block, block_len, counter, flags, group);
             counter = counter.wrapping_add(4);
             out = rest;
         }
-        for out_block in out.chunks_exact_mut(BLOCK_LEN) {
-            compress_xof_rows(cv, block, block_len, counter, flags, out_block.as_mut_ptr());
-            counter = counter.wrapping_add(1);
+        if out.len() >= 2 * BLOCK_LEN {
+            let (group, rest) = out.split_at_mut(2 * BLOCK_LEN);
+            xof_rows::<__m256i>(cv, block, block_len, counter, flags, group);
+            counter = counter.wrapping_add(2);
+            out = rest;
+        }
+        if !out.is_empty() {
+            xof_rows::<__m128i>(cv, block, block_len, counter, flags, out);
         }
     }
 }
