@@ -1258,18 +1258,21 @@ mod tests {
 
 #[cfg(all(test, feature = "std"))]
 mod timing {
-    //! Per-block and per-byte times beside the AVX2 kernels and the `blake3` crate, printed,
-    //! never asserted. Run with `cargo test --release -p arborhash --lib --all-features
-    //! avx512::timing -- --ignored --nocapture`.
+    //! Per-block times beside the AVX2 kernels and the `blake3` crate's own kernels (through its
+    //! hidden `platform` module, AVX-512 on a CPU that has it), and whole hashes beside the
+    //! crate; printed, never asserted. Run with `cargo test --release -p arborhash --lib
+    //! --all-features avx512::timing -- --ignored --nocapture`.
     use super::super::avx2;
     use super::super::kernels::{Lane, BLOCK_LEN};
     use crate::platform::with_backend;
     use crate::Backend;
+    use blake3::platform::Platform as Theirs;
+    use blake3::IncrementCounter;
     use std::hint::black_box;
     use std::time::Instant;
 
-    /// Nanoseconds of the fastest of many calls: on a loaded machine the fastest call is the
-    /// one least disturbed. Several candidates are timed in turn so that they see the same load.
+    /// Nanoseconds of the fastest of many calls of each candidate, timed in turn so that they
+    /// see the same load: on a loaded machine the fastest call is the one least disturbed.
     fn fastest(fs: &mut [&mut dyn FnMut()]) -> Vec<f64> {
         let mut best = vec![f64::MAX; fs.len()];
         let start = Instant::now();
@@ -1283,38 +1286,55 @@ mod timing {
         best
     }
 
+    fn print(what: &str, per: usize, t: &[f64]) {
+        let [avx2, ours, theirs] = [t[0], t[1], t[2]].map(|t| t / per as f64);
+        println!(
+            "{what:28} ns/block: avx2 {avx2:6.1}  avx512 {ours:6.1}  crate {theirs:6.1}  \
+             crate/avx512 {:.2}",
+            theirs / ours
+        );
+    }
+
     #[test]
     #[ignore]
     fn print_times() {
         if !Backend::Avx512.is_supported() {
             return;
         }
+        let theirs = Theirs::detect();
+        println!("crate platform: {theirs:?}");
         let block = [7u8; BLOCK_LEN];
-        let (mut cv, mut cv2) = (crate::blake2s::IV, crate::blake2s::IV);
+        let mut cvs = [crate::blake2s::IV; 3];
         const CHAIN: usize = 1000;
         // SAFETY (every call below): AVX-512F/VL and AVX2 are present (checked above); the
         // lanes hold `blocks` blocks and the outputs are long enough.
+        let [a, b, c] = &mut cvs;
         let t = fastest(&mut [
             &mut || {
                 for _ in 0..CHAIN {
-                    unsafe { avx2::compress_in_place(black_box(&mut cv), &block, 64, 0, 0) }
+                    unsafe { avx2::compress_in_place(black_box(&mut *a), &block, 64, 0, 0) }
                 }
             },
             &mut || {
                 for _ in 0..CHAIN {
-                    unsafe { super::compress_in_place(black_box(&mut cv2), &block, 64, 0, 0) }
+                    unsafe { super::compress_in_place(black_box(&mut *b), &block, 64, 0, 0) }
+                }
+            },
+            &mut || {
+                for _ in 0..CHAIN {
+                    theirs.compress_in_place(black_box(&mut *c), &block, 64, 0, 0)
                 }
             },
         ]);
-        println!(
-            "compress_in_place, ns per chained block: avx2 {:.1}, avx512 {:.1}",
-            t[0] / CHAIN as f64,
-            t[1] / CHAIN as f64
-        );
+        print("compress_in_place chained", CHAIN, &t);
 
-        let input = vec![0x5Au8; 16 * 16 * BLOCK_LEN];
+        let input = vec![0x5Au8; 16 * 1024];
+        let chunks: Vec<&[u8; 1024]> = input
+            .chunks_exact(1024)
+            .map(|c| c.try_into().unwrap())
+            .collect();
         let lanes: Vec<Lane<'_>> = input
-            .chunks_exact(16 * BLOCK_LEN)
+            .chunks_exact(1024)
             .enumerate()
             .map(|(i, chunk)| Lane {
                 input: chunk,
@@ -1325,46 +1345,75 @@ mod timing {
                 last_block_len: 64,
             })
             .collect();
-        let (mut out, mut out2) = ([[0u8; 32]; 16], [[0u8; 32]; 16]);
-        for n in [1, 2, 4, 8, 12, 16] {
+        let mut outs = [[[0u8; 32]; 16]; 3];
+        let [o1, o2, o3] = &mut outs;
+        for n in [1, 2, 3, 4, 8, 12, 16] {
             let lanes = &lanes[..n];
+            let chunks = &chunks[..n];
             let t = fastest(&mut [
-                &mut || unsafe { avx2::hash_lanes(black_box(lanes), 16, 0, &mut out) },
-                &mut || unsafe { super::hash_lanes(black_box(lanes), 16, 0, &mut out2) },
+                &mut || unsafe { avx2::hash_lanes(black_box(lanes), 16, 0, o1) },
+                &mut || unsafe { super::hash_lanes(black_box(lanes), 16, 0, o2) },
+                &mut || {
+                    theirs.hash_many(
+                        black_box(chunks),
+                        &crate::blake2s::IV,
+                        0,
+                        IncrementCounter::Yes,
+                        0,
+                        1,
+                        2,
+                        o3.as_flattened_mut(),
+                    )
+                },
             ]);
-            println!(
-                "hash_lanes {n:2} chunks, ns per block: avx2 {:.1}, avx512 {:.1}",
-                t[0] / (16 * n) as f64,
-                t[1] / (16 * n) as f64
-            );
+            print(&format!("hash_lanes {n:2} chunks"), 16 * n, &t);
         }
-        let parents: Vec<Lane<'_>> = input
+        let blocks: Vec<&[u8; 64]> = input
             .chunks_exact(BLOCK_LEN)
-            .take(16)
-            .map(|b| Lane {
-                input: b,
-                ..lanes[0]
-            })
+            .map(|c| c.try_into().unwrap())
             .collect();
-        let t = fastest(&mut [
-            &mut || unsafe { avx2::hash_lanes(black_box(&parents), 1, 4, &mut out) },
-            &mut || unsafe { super::hash_lanes(black_box(&parents), 1, 4, &mut out2) },
-        ]);
-        println!(
-            "hash_lanes 16 parents, ns per block: avx2 {:.1}, avx512 {:.1}",
-            t[0] / 16.0,
-            t[1] / 16.0
-        );
-        let (mut xof, mut xof2) = (vec![0u8; 64 * BLOCK_LEN], vec![0u8; 64 * BLOCK_LEN]);
-        let t = fastest(&mut [
-            &mut || unsafe { avx2::xof_many(&cv, &block, 64, 0, 11, black_box(&mut xof)) },
-            &mut || unsafe { super::xof_many(&cv, &block, 64, 0, 11, black_box(&mut xof2)) },
-        ]);
-        println!(
-            "xof_many 64 blocks, ns per block: avx2 {:.1}, avx512 {:.1}",
-            t[0] / 64.0,
-            t[1] / 64.0
-        );
+        for n in [1, 2, 4, 8, 16] {
+            let parents: Vec<Lane<'_>> = input
+                .chunks_exact(BLOCK_LEN)
+                .take(n)
+                .map(|b| Lane {
+                    input: b,
+                    flags_start: 0,
+                    flags_end: 0,
+                    ..lanes[0]
+                })
+                .collect();
+            let blocks = &blocks[..n];
+            let t = fastest(&mut [
+                &mut || unsafe { avx2::hash_lanes(black_box(&parents), 1, 4, o1) },
+                &mut || unsafe { super::hash_lanes(black_box(&parents), 1, 4, o2) },
+                &mut || {
+                    theirs.hash_many(
+                        black_box(blocks),
+                        &crate::blake2s::IV,
+                        0,
+                        IncrementCounter::No,
+                        4,
+                        0,
+                        0,
+                        o3.as_flattened_mut(),
+                    )
+                },
+            ]);
+            print(&format!("hash_lanes {n:2} parents"), n, &t);
+        }
+        let mut xofs = [[0u8; 64 * BLOCK_LEN]; 3];
+        let cv = crate::blake2s::IV;
+        for n in [1, 4, 16, 64] {
+            let [x1, x2, x3] = &mut xofs;
+            let (x1, x2, x3) = (&mut x1[..n * 64], &mut x2[..n * 64], &mut x3[..n * 64]);
+            let t = fastest(&mut [
+                &mut || unsafe { avx2::xof_many(&cv, &block, 64, 0, 11, black_box(&mut *x1)) },
+                &mut || unsafe { super::xof_many(&cv, &block, 64, 0, 11, black_box(&mut *x2)) },
+                &mut || theirs.xof_many(&cv, &block, 64, 0, 11, black_box(&mut *x3)),
+            ]);
+            print(&format!("xof_many {n:2} blocks"), n, &t);
+        }
 
         let data: Vec<u8> = (0..1 << 20).map(|i| (i * 7 + i / 251) as u8).collect();
         for len in [64, 1024, 4096, 16 * 1024, 1 << 20] {
@@ -1372,7 +1421,7 @@ mod timing {
             let ours = |backend| {
                 move || with_backend(backend, || black_box(crate::blake3::hash(black_box(data))))
             };
-            let (mut avx2, mut avx512) = (ours(Backend::Avx2), ours(Backend::Avx512));
+            let (avx2, avx512) = (ours(Backend::Avx2), ours(Backend::Avx512));
             let t = fastest(&mut [
                 &mut || {
                     avx2();
@@ -1385,8 +1434,8 @@ mod timing {
                 },
             ]);
             println!(
-                "hash {len:7} B: avx2 {:9.0} ns, avx512 {:9.0} ns, crate {:9.0} ns; \
-                 crate/ours avx2 {:.2}, avx512 {:.2}",
+                "hash {len:7} B  ns: avx2 {:9.0}  avx512 {:9.0}  crate {:9.0}  \
+                 crate/avx2 {:.2}  crate/avx512 {:.2}",
                 t[0],
                 t[1],
                 t[2],
