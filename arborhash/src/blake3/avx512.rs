@@ -1415,7 +1415,64 @@ mod timing {
             print(&format!("xof_many {n:2} blocks"), n, &t);
         }
 
-        let data: Vec<u8> = (0..1 << 20).map(|i| (i * 7 + i / 251) as u8).collect();
+        let buffer: Vec<u8> = (0..(1 << 20) + 128)
+            .map(|i| (i * 7 + i / 251) as u8)
+            .collect();
+        let aligned = buffer.as_ptr().align_offset(64);
+        for misalign in [0, 16, 32] {
+            let data = &buffer[aligned + misalign..][..1 << 20];
+            // The kernels alone on 1 MiB: every chunk, then every level of parents, each level
+            // in as few `hash_lanes` calls as it takes; what a tree could cost at best.
+            let kernels_only = || {
+                let chunks: Vec<Lane<'_>> = data
+                    .chunks_exact(1024)
+                    .enumerate()
+                    .map(|(i, chunk)| Lane {
+                        input: chunk,
+                        counter: i as u64,
+                        ..lanes[0]
+                    })
+                    .collect();
+                let mut level = vec![[0u8; 32]; chunks.len()];
+                unsafe { super::hash_lanes(&chunks, 16, 0, &mut level) };
+                while level.len() > 1 {
+                    let root = if level.len() == 2 { 8 } else { 0 };
+                    let parents: Vec<Lane<'_>> = level
+                        .as_flattened()
+                        .chunks_exact(BLOCK_LEN)
+                        .map(|pair| Lane {
+                            input: pair,
+                            counter: 0,
+                            flags_start: 0,
+                            flags_end: root,
+                            ..lanes[0]
+                        })
+                        .collect();
+                    let mut next = vec![[0u8; 32]; parents.len()];
+                    unsafe { super::hash_lanes(&parents, 1, 4, &mut next) };
+                    level = next;
+                }
+                level[0]
+            };
+            assert_eq!(kernels_only(), *blake3::hash(data).as_bytes());
+            let t = fastest(&mut [
+                &mut || {
+                    black_box(kernels_only());
+                },
+                &mut || {
+                    black_box(crate::blake3::hash(black_box(data)));
+                },
+                &mut || {
+                    black_box(blake3::hash(black_box(data)));
+                },
+            ]);
+            println!(
+                "1 MiB at 64n+{misalign:2}, ns: avx512 kernels level by level {:.0}, \
+                 arborhash::blake3::hash {:.0}, crate {:.0}",
+                t[0], t[1], t[2]
+            );
+        }
+        let data = &buffer[..1 << 20];
         for len in [64, 1024, 4096, 16 * 1024, 1 << 20] {
             let data = &data[..len];
             let ours = |backend| {
