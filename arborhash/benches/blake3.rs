@@ -1,6 +1,6 @@
-//! BLAKE3: arborhash beside the `blake3` crate in one run. On a CPU with AVX-512 the crate uses
-//! its AVX-512 kernels; the `blake3_no_avx512` column is the crate built without them (version
-//! 0.3.8 with `no_avx512`, see Cargo.toml), which is what it runs on CPUs without AVX-512. Set
+//! BLAKE3: arborhash beside the `blake3` crate in one run. On a CPU with AVX-512 both use their
+//! AVX-512 kernels; the `blake3_no_avx512` column is the crate built without them (version 0.3.8
+//! with `no_avx512`, see Cargo.toml), which is what it runs on CPUs without AVX-512. Set
 //! `ARBORHASH_BACKEND=avx2` to compare like with like there.
 //!
 //! Groups: `blake3/oneshot/N`, `blake3/incremental_W/1048576` (W-byte writes),

@@ -5,7 +5,7 @@
 
 use super::portable;
 #[cfg(target_arch = "x86_64")]
-use super::{avx2, sse41};
+use super::{avx2, avx512, sse41};
 use crate::platform::{Backend, Platform};
 
 /// Bytes in a block.
@@ -45,8 +45,10 @@ pub(crate) fn compress_in_place(
         // SAFETY: a `Platform` for this backend proves the CPU supports it.
         Backend::Sse41 => unsafe { sse41::compress_in_place(cv, block, block_len, counter, flags) },
         #[cfg(target_arch = "x86_64")]
-        Backend::Avx2 | Backend::Avx512 => unsafe {
-            avx2::compress_in_place(cv, block, block_len, counter, flags)
+        Backend::Avx2 => unsafe { avx2::compress_in_place(cv, block, block_len, counter, flags) },
+        #[cfg(target_arch = "x86_64")]
+        Backend::Avx512 => unsafe {
+            avx512::compress_in_place(cv, block, block_len, counter, flags)
         },
         #[cfg(not(target_arch = "x86_64"))]
         Backend::Sse41 | Backend::Avx2 | Backend::Avx512 => {
@@ -77,7 +79,9 @@ pub(crate) fn hash_lanes(
         // SAFETY: a `Platform` for this backend proves the CPU supports it; lengths are checked.
         Backend::Sse41 => unsafe { sse41::hash_lanes(lanes, blocks, flags, out) },
         #[cfg(target_arch = "x86_64")]
-        Backend::Avx2 | Backend::Avx512 => unsafe { avx2::hash_lanes(lanes, blocks, flags, out) },
+        Backend::Avx2 => unsafe { avx2::hash_lanes(lanes, blocks, flags, out) },
+        #[cfg(target_arch = "x86_64")]
+        Backend::Avx512 => unsafe { avx512::hash_lanes(lanes, blocks, flags, out) },
         #[cfg(not(target_arch = "x86_64"))]
         Backend::Sse41 | Backend::Avx2 | Backend::Avx512 => {
             unreachable!("x86 backends are only selected on x86-64")
@@ -90,7 +94,8 @@ pub(crate) fn degree(p: Platform) -> usize {
     match p.backend() {
         Backend::Portable => 1,
         Backend::Sse41 => 4,
-        Backend::Avx2 | Backend::Avx512 => 8,
+        Backend::Avx2 => 8,
+        Backend::Avx512 => 16,
     }
 }
 
@@ -114,9 +119,9 @@ pub(crate) fn xof_many(
         // SAFETY: a `Platform` for this backend proves the CPU supports it.
         Backend::Sse41 => unsafe { sse41::xof_many(cv, block, block_len, counter, flags, out) },
         #[cfg(target_arch = "x86_64")]
-        Backend::Avx2 | Backend::Avx512 => unsafe {
-            avx2::xof_many(cv, block, block_len, counter, flags, out)
-        },
+        Backend::Avx2 => unsafe { avx2::xof_many(cv, block, block_len, counter, flags, out) },
+        #[cfg(target_arch = "x86_64")]
+        Backend::Avx512 => unsafe { avx512::xof_many(cv, block, block_len, counter, flags, out) },
         #[cfg(not(target_arch = "x86_64"))]
         Backend::Sse41 | Backend::Avx2 | Backend::Avx512 => {
             unreachable!("x86 backends are only selected on x86-64")

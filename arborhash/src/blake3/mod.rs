@@ -12,6 +12,8 @@
 
 #[cfg(target_arch = "x86_64")]
 mod avx2;
+#[cfg(target_arch = "x86_64")]
+mod avx512;
 mod hash;
 mod hasher;
 pub mod hazmat;
