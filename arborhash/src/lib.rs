@@ -1,8 +1,8 @@
 //! Fast hash functions: the BLAKE2 family, BLAKE3 and the Tillich-Zémor homomorphic hash.
 //!
-//! Each algorithm has a portable backend and, on x86-64, SSE4.1, AVX2 and AVX-512 backends chosen at run
-//! time (see [`platform`]). The public APIs follow the `blake2b_simd`, `blake2s_simd` and `blake3`
-//! crates, so that switching to this crate is a change of import.
+//! Each algorithm has a portable backend and, on x86-64, SSE4.1, AVX2 and AVX-512 backends chosen
+//! at run time (see [`platform`]). The public APIs follow the `blake2b_simd`, `blake2s_simd` and
+//! `blake3` crates, so that switching to this crate is a change of import.
 //!
 //! The crate is `no_std` without its default `std` feature; hashing never allocates.
 
