@@ -35,9 +35,13 @@ struct Buffer {
 }
 
 impl Buffer {
-    const fn new() -> Buffer {
+    fn new() -> Buffer {
+        // Not `[MaybeUninit::uninit(); BUF_LEN]`: with `len: 0` that makes the whole `Buffer` a
+        // constant, which LLVM copies in by zeroing all 16 KiB (uninit bytes may be zeros).
+        let bytes = MaybeUninit::<[MaybeUninit<u8>; BUF_LEN]>::uninit();
         Buffer {
-            bytes: [MaybeUninit::uninit(); BUF_LEN],
+            // SAFETY: an array of `MaybeUninit` needs no initialisation.
+            bytes: unsafe { bytes.assume_init() },
             len: 0,
         }
     }
