@@ -106,6 +106,21 @@ fn update_in_pieces(mut hasher: Hasher, input: &[u8], mut piece: impl FnMut() ->
     hasher
 }
 
+/// Every write size up to two blocks and a bit, each through its own branch of the buffer's copy
+/// (1 byte, then 2 to 64 bytes in classes of doubling size, then longer), over the buffer's end.
+#[test]
+fn every_small_write_size_matches_one_shot() {
+    let mut rng = ChaCha8Rng::seed_from_u64(5);
+    let input = random_bytes(&mut rng, 16384 + 300);
+    let want = ::blake3::hash(&input);
+    for_each_backend(|backend| {
+        for size in 1..=130 {
+            let hasher = update_in_pieces(Hasher::new(), &input, || size);
+            assert_eq!(hasher.finalize(), *want.as_bytes(), "{backend} size {size}");
+        }
+    });
+}
+
 #[test]
 fn update_splits_match_one_shot() {
     let mut rng = ChaCha8Rng::seed_from_u64(3);

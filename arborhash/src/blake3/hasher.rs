@@ -35,9 +35,13 @@ struct Buffer {
 }
 
 impl Buffer {
-    const fn new() -> Buffer {
+    fn new() -> Buffer {
+        // Not `[MaybeUninit::uninit(); BUF_LEN]`: with `len: 0` that makes the whole `Buffer` a
+        // constant, which LLVM copies in by zeroing all 16 KiB (uninit bytes may be zeros).
+        let bytes = MaybeUninit::<[MaybeUninit<u8>; BUF_LEN]>::uninit();
         Buffer {
-            bytes: [MaybeUninit::uninit(); BUF_LEN],
+            // SAFETY: an array of `MaybeUninit` needs no initialisation.
+            bytes: unsafe { bytes.assume_init() },
             len: 0,
         }
     }
@@ -53,16 +57,66 @@ impl Buffer {
         BUF_LEN - self.len
     }
 
+    /// Appends all of `input` if it fits; returns whether it did.
+    #[inline(always)]
+    fn append(&mut self, input: &[u8]) -> bool {
+        // SAFETY: `len <= BUF_LEN` always: it grows only here, by what fitted, and is otherwise
+        // set to 0. Telling the compiler saves a bounds check on every small write.
+        unsafe { core::hint::assert_unchecked(self.len <= BUF_LEN) };
+        let Some(dst) = self.bytes[self.len..].get_mut(..input.len()) else {
+            return false;
+        };
+        copy(input, dst);
+        self.len += input.len();
+        true
+    }
+
     /// Appends as much of `input` as fits; returns how much that was.
     fn push(&mut self, input: &[u8]) -> usize {
         let take = input.len().min(self.free());
-        let dst = &mut self.bytes[self.len..self.len + take];
-        // SAFETY: `dst` is `take` bytes we borrow exclusively, so it cannot overlap `input`,
-        // which has at least `take` bytes; `MaybeUninit<u8>` has the layout of `u8`.
-        unsafe { core::ptr::copy_nonoverlapping(input.as_ptr(), dst.as_mut_ptr().cast(), take) };
-        self.len += take;
+        let appended = self.append(&input[..take]);
+        debug_assert!(appended);
         take
     }
+}
+
+/// Copies `src` to `dst`, of the same length. Writes of up to 64 bytes (a block) are the common
+/// small write: they are moved inline, largest first, since a call to `memcpy` and its size
+/// dispatch would cost as much again as the copy.
+#[inline(always)]
+fn copy(src: &[u8], dst: &mut [MaybeUninit<u8>]) {
+    let n = src.len();
+    if n >= 32 {
+        if n <= 64 {
+            copy_ends::<32>(src, dst);
+        } else {
+            // SAFETY: `dst` is `n` bytes we borrow exclusively, so it cannot overlap `src`,
+            // which has `n` bytes too; `MaybeUninit<u8>` has the layout of `u8`.
+            unsafe { core::ptr::copy_nonoverlapping(src.as_ptr(), dst.as_mut_ptr().cast(), n) };
+        }
+    } else if n >= 16 {
+        copy_ends::<16>(src, dst);
+    } else if n >= 8 {
+        copy_ends::<8>(src, dst);
+    } else if n >= 4 {
+        copy_ends::<4>(src, dst);
+    } else if n >= 2 {
+        copy_ends::<2>(src, dst);
+    } else if n == 1 {
+        dst[0] = MaybeUninit::new(src[0]);
+    }
+}
+
+/// Copies `src` to `dst` (of the same length, `W` to `2 * W` bytes) as its first and its last
+/// `W` bytes, which overlap unless the length is `2 * W`: two fixed-size moves instead of a
+/// loop over the length.
+#[inline(always)]
+fn copy_ends<const W: usize>(src: &[u8], dst: &mut [MaybeUninit<u8>]) {
+    let n = src.len();
+    let head: [u8; W] = src[..W].try_into().unwrap();
+    let tail: [u8; W] = src[n - W..].try_into().unwrap();
+    dst[..W].copy_from_slice(&head.map(MaybeUninit::new));
+    dst[n - W..].copy_from_slice(&tail.map(MaybeUninit::new));
 }
 
 impl Hasher {
@@ -110,8 +164,7 @@ impl Hasher {
     pub fn update(&mut self, input: &[u8]) -> &mut Hasher {
         // The common case of small writes: into the buffer, without looking up the platform
         // (a thread-local read) since nothing is hashed.
-        if input.len() <= self.buf.free() {
-            self.buf.push(input);
+        if self.buf.append(input) {
             return self;
         }
         self.update_with(Platform::current(), input, false);
