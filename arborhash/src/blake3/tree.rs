@@ -194,25 +194,70 @@ fn chunk_cvs(p: Platform, chunks: &[u8], counter: u64, params: Params, out: &mut
 }
 
 /// Reduces the chaining values of a complete subtree (a power of two of them, at most
-/// [`BATCH_CHUNKS`]) to the subtree's chaining value, one `hash_lanes` call per level.
+/// [`BATCH_CHUNKS`]) to the subtree's chaining value.
 fn reduce(p: Platform, cvs: &mut [CvBytes], params: Params) -> CvBytes {
-    debug_assert!(cvs.len().is_power_of_two() && cvs.len() <= BATCH_CHUNKS);
+    debug_assert!(cvs.len().is_power_of_two());
+    match reduce_to_two(p, cvs, params) {
+        1 => cvs[0],
+        _ => parent_output(&cvs[0], &cvs[1], params).chaining_value(p),
+    }
+}
+
+/// Reduces the chaining values of consecutive chunks (at most [`BATCH_CHUNKS`]) level by level
+/// until at most two remain, which are the children of their tree's top node; returns how many.
+/// Each level's parents are hashed in one `hash_lanes` call, which runs them side by side
+/// instead of one after another. Pairing adjacent nodes and carrying an odd last node up
+/// unchanged gives BLAKE3's tree shape, whose left subtrees are complete.
+fn reduce_to_two(p: Platform, cvs: &mut [CvBytes], params: Params) -> usize {
+    debug_assert!(cvs.len() <= BATCH_CHUNKS);
     let mut n = cvs.len();
     let mut parents = [[0u8; 32]; BATCH_CHUNKS / 2];
-    while n > 1 {
-        let half = n / 2;
+    while n > 2 {
+        let pairs = n / 2;
         let mut lanes = [EMPTY_LANE; BATCH_CHUNKS / 2];
         for (lane, pair) in lanes
             .iter_mut()
-            .zip(cvs[..n].as_flattened().chunks_exact(64))
+            .zip(cvs[..2 * pairs].as_flattened().chunks_exact(64))
         {
             *lane = parent_lane(pair, params, 0);
         }
-        kernels::hash_lanes(p, &lanes[..half], 1, params.flags | PARENT, &mut parents);
-        cvs[..half].copy_from_slice(&parents[..half]);
-        n = half;
+        kernels::hash_lanes(p, &lanes[..pairs], 1, params.flags | PARENT, &mut parents);
+        cvs[..pairs].copy_from_slice(&parents[..pairs]);
+        if n % 2 == 1 {
+            cvs[pairs] = cvs[n - 1];
+        }
+        n = pairs + n % 2;
     }
-    cvs[0]
+    n
+}
+
+/// The top node of a whole (sub)tree of 2 to [`BATCH_CHUNKS`] chunks, the first with index
+/// `counter`: every chunk, the last too when it is whole, in one `hash_lanes` call, then the
+/// parents level by level.
+fn hash_short(p: Platform, input: &[u8], counter: u64, params: Params) -> Output {
+    let n = input.len().div_ceil(CHUNK_LEN);
+    debug_assert!((2..=BATCH_CHUNKS).contains(&n));
+    let mut cvs = [[0u8; 32]; BATCH_CHUNKS];
+    let whole = input.len() / CHUNK_LEN;
+    chunk_cvs(
+        p,
+        &input[..whole * CHUNK_LEN],
+        counter,
+        params,
+        &mut cvs[..whole],
+    );
+    if whole < n {
+        let last = chunk_output(
+            p,
+            &input[whole * CHUNK_LEN..],
+            counter + whole as u64,
+            params,
+        );
+        cvs[whole] = last.chaining_value(p);
+    }
+    let cvs = &mut cvs[..n];
+    reduce_to_two(p, cvs, params);
+    parent_output(&cvs[0], &cvs[1], params)
 }
 
 /// A lane hashing one parent node; `flags_end` is ROOT for a root, else 0.
@@ -410,6 +455,9 @@ impl Tree {
     /// The (sub)tree's top node, given the rest of the input after the pushed chunks: at least
     /// one byte unless nothing was pushed. With chunks before it, `tail` may hold several.
     pub(crate) fn finish(mut self, p: Platform, tail: &[u8]) -> Output {
+        if self.chunks == 0 && tail.len() > CHUNK_LEN && tail.len() <= BATCH_CHUNKS * CHUNK_LEN {
+            return hash_short(p, tail, self.first_chunk, self.params);
+        }
         let whole = tail.len().saturating_sub(1) / CHUNK_LEN * CHUNK_LEN;
         let (chunks, last) = tail.split_at(whole);
         if last.len() == CHUNK_LEN && (self.chunks > 0 || !chunks.is_empty()) {
