@@ -183,8 +183,9 @@ impl Hasher {
             self.buf.len = 0;
         }
         if input.len() > BUF_LEN {
-            // Straight from the caller's memory, keeping back the chunk that may be the last.
-            let whole = (input.len() - 1) / CHUNK_LEN * CHUNK_LEN;
+            // Straight from the caller's memory, as one subtree where the length allows: the
+            // tree keeps its top node's children apart in case they end the input.
+            let whole = input.len() / CHUNK_LEN * CHUNK_LEN;
             self.tree.push_chunks(p, &input[..whole], parallel);
             input = &input[whole..];
         }
