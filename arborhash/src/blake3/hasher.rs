@@ -193,7 +193,7 @@ impl Hasher {
     }
 
     pub(crate) fn top_node(&self, p: Platform) -> Output {
-        self.tree.clone().finish(p, self.buf.filled())
+        self.tree.top_node(p, self.buf.filled())
     }
 
     fn root_node(&self, p: Platform) -> Output {

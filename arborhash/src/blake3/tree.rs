@@ -7,6 +7,8 @@
 //! node can still become the root. The one-shot functions, the incremental hasher, the rayon
 //! variants and the subtree API all go through [`hash_all`] or [`Tree`].
 
+use core::mem::MaybeUninit;
+
 use super::kernels::{self, Lane, BLOCK_LEN};
 use crate::platform::Platform;
 
@@ -356,7 +358,9 @@ pub(crate) struct Tree {
     first_chunk: u64,
     /// Chunks hashed so far.
     chunks: u64,
-    stack: [CvBytes; MAX_DEPTH],
+    /// Entries below `depth` are initialised: zeroing all of them would cost a short message
+    /// as much as hashing it.
+    stack: [MaybeUninit<CvBytes>; MAX_DEPTH],
     depth: usize,
 }
 
@@ -366,7 +370,11 @@ impl Tree {
             params,
             first_chunk,
             chunks: 0,
-            stack: [[0; 32]; MAX_DEPTH],
+            // SAFETY: an array of `MaybeUninit` needs no initialisation. (Not a constant
+            // `[MaybeUninit::uninit(); N]`, which LLVM may fill with zeros, see `hasher::Buffer`.)
+            stack: unsafe {
+                MaybeUninit::<[MaybeUninit<CvBytes>; MAX_DEPTH]>::uninit().assume_init()
+            },
             depth: 0,
         }
     }
@@ -384,21 +392,28 @@ impl Tree {
         self.chunks
     }
 
+    /// The entries, largest subtree first.
+    fn entries(&self) -> &[CvBytes] {
+        // SAFETY: `push_cv` writes an entry before counting it in `depth`, and `depth` shrinks
+        // only by merging, which writes the entry it keeps; `MaybeUninit<T>` has T's layout.
+        unsafe { core::slice::from_raw_parts(self.stack.as_ptr().cast(), self.depth) }
+    }
+
     /// Called when more input is known to follow: the entries then form the binary
     /// decomposition of the chunk count (largest subtree first), merging the pair left
     /// unmerged in case it was the root's children.
     fn merge_complete_subtrees(&mut self, p: Platform) {
         while self.depth > self.chunks.count_ones() as usize {
-            let right = self.stack[self.depth - 1];
-            let left = &self.stack[self.depth - 2];
-            self.stack[self.depth - 2] = parent_output(left, &right, self.params).chaining_value(p);
+            let [left, right] = [self.depth - 2, self.depth - 1].map(|i| self.entries()[i]);
+            let parent = parent_output(&left, &right, self.params).chaining_value(p);
+            self.stack[self.depth - 2].write(parent);
             self.depth -= 1;
         }
     }
 
     fn push_cv(&mut self, p: Platform, cv: CvBytes, chunks: u64) {
         self.merge_complete_subtrees(p);
-        self.stack[self.depth] = cv;
+        self.stack[self.depth].write(cv);
         self.depth += 1;
         self.chunks += chunks;
     }
@@ -450,11 +465,16 @@ impl Tree {
     }
 
     /// The (sub)tree's top node, given the rest of the input after the pushed chunks (possibly
-    /// none of it, but not a lone pushed chunk).
-    pub(crate) fn finish(mut self, p: Platform, tail: &[u8]) -> Output {
+    /// none of it, but not a lone pushed chunk). The tree is unchanged: only a tree with entries
+    /// is copied to finish, so that short messages never copy the stack.
+    pub(crate) fn top_node(&self, p: Platform, tail: &[u8]) -> Output {
         if self.chunks == 0 {
             return hash_all(p, tail, self.params, self.first_chunk);
         }
+        self.clone().finish(p, tail)
+    }
+
+    fn finish(mut self, p: Platform, tail: &[u8]) -> Output {
         if !tail.is_empty() {
             // Complete subtrees while what follows does not fit below the stack's last entry;
             // the rest is one subtree, the right edge of the tree.
@@ -471,10 +491,11 @@ impl Tree {
         }
         // The entries now end the input: folded from the right, they give its tree.
         assert!(self.depth >= 2, "a lone pushed chunk has no top node");
-        let mut right = self.stack[self.depth - 1];
-        for left in self.stack[1..self.depth - 1].iter().rev() {
+        let entries = self.entries();
+        let mut right = entries[entries.len() - 1];
+        for left in entries[1..entries.len() - 1].iter().rev() {
             right = parent_output(left, &right, self.params).chaining_value(p);
         }
-        parent_output(&self.stack[0], &right, self.params)
+        parent_output(&entries[0], &right, self.params)
     }
 }
