@@ -172,10 +172,17 @@ pub(crate) const EMPTY_LANE: Lane<'static> = Lane {
     last_block_len: 0,
 };
 
-/// Chaining values of whole chunks (at most [`BATCH_CHUNKS`]), the first with index `counter`,
-/// in one `hash_lanes` call.
-fn chunk_cvs(p: Platform, chunks: &[u8], counter: u64, params: Params, out: &mut [CvBytes]) {
-    let mut lanes = [EMPTY_LANE; BATCH_CHUNKS];
+/// Chaining values of whole chunks (at most `N`), the first with index `counter`, in one
+/// `hash_lanes` call. `N` sizes the lane array, so that the common 16-chunk call does not set up
+/// 32 lanes.
+fn chunk_cvs<const N: usize>(
+    p: Platform,
+    chunks: &[u8],
+    counter: u64,
+    params: Params,
+    out: &mut [CvBytes],
+) {
+    let mut lanes = [EMPTY_LANE; N];
     let n = chunks.len() / CHUNK_LEN;
     for (i, (lane, chunk)) in lanes
         .iter_mut()
@@ -266,7 +273,7 @@ fn subtree_wide(
     let n = input.len().div_ceil(CHUNK_LEN);
     if n <= WIDE {
         let whole = input.len() / CHUNK_LEN;
-        chunk_cvs(p, &input[..whole * CHUNK_LEN], counter, params, out);
+        chunk_cvs::<WIDE>(p, &input[..whole * CHUNK_LEN], counter, params, out);
         if whole < n {
             let last = &input[whole * CHUNK_LEN..];
             out[whole] = chunk_output(p, last, counter + whole as u64, params).chaining_value(p);
@@ -452,7 +459,7 @@ impl Tree {
             let run = available.min(BATCH_CHUNKS as u64 - self.chunks % BATCH_CHUNKS as u64);
             let (chunks, rest) = input.split_at(run as usize * CHUNK_LEN);
             let mut cvs = [[0u8; 32]; BATCH_CHUNKS];
-            chunk_cvs(p, chunks, counter, self.params, &mut cvs[..run as usize]);
+            chunk_cvs::<BATCH_CHUNKS>(p, chunks, counter, self.params, &mut cvs[..run as usize]);
             let mut done = 0;
             while done < run {
                 let size = prev_power_of_two(run - done).min(max_subtree_chunks(self.chunks));
