@@ -78,43 +78,71 @@ fn check_compress(k: &Kernels) {
     }
 }
 
-/// Every lane count up to three groups and some (every group shape the backend dispatches on,
-/// and several groups in one call) with every block count of a chunk, distinct parameters per
-/// lane and unaligned inputs.
+/// Every lane count up to two groups and some (every group shape the backend dispatches on,
+/// and several groups in one call) with every block count of a chunk, unaligned inputs, and
+/// lanes that are either independent (distinct parameters) or regular (one chaining value and
+/// flags, consecutive or equal counters: chunks and parents, which the kernels build faster).
 fn check_hash_lanes(k: &Kernels) {
     let mut rng = rng(k);
     for blocks in 0..=16 {
         for n in 0..=2 * k.degree + 3 {
-            let lane_len = blocks * BLOCK_LEN;
-            let mut buffer = vec![0u8; n * lane_len + 32];
-            rng.fill(&mut buffer[..]);
-            let lanes: Vec<Lane<'_>> = (0..n)
-                .map(|i| {
-                    // Each lane starts 1 to 31 bytes past a multiple of its length.
-                    let start = i * lane_len + rng.gen_range(1..32);
-                    Lane {
-                        input: &buffer[start..start + lane_len],
-                        cv: rng.gen(),
-                        counter: interesting_counter(&mut rng),
-                        flags_start: rng.gen(),
-                        flags_end: rng.gen(),
-                        last_block_len: rng.gen_range(0..=64),
-                    }
-                })
-                .collect();
-            let flags = rng.gen();
-            let mut expected = vec![[0u8; 32]; n];
-            portable::hash_lanes(&lanes, blocks, flags, &mut expected);
-            // One spare output checks that nothing past the lanes is written.
-            let mut got = vec![[0xA5u8; 32]; n + 1];
-            // SAFETY: `check` tested `supported`; every lane holds `blocks` blocks and `got` is
-            // longer than `lanes`.
-            unsafe { (k.hash_lanes)(&lanes, blocks, flags, &mut got) };
-            let what = format!("{}: {n} lanes of {blocks} blocks", k.name);
-            assert_eq!(got[..n], expected[..], "{what}");
-            assert_eq!(got[n], [0xA5; 32], "{what}: spare output");
+            for regular in [false, true] {
+                check_lanes(k, &mut rng, n, blocks, regular);
+            }
         }
     }
+}
+
+fn check_lanes(k: &Kernels, rng: &mut ChaCha8Rng, n: usize, blocks: usize, regular: bool) {
+    let lane_len = blocks * BLOCK_LEN;
+    let mut buffer = vec![0u8; n * lane_len + 32];
+    rng.fill(&mut buffer[..]);
+    let first = Lane {
+        input: &[],
+        cv: rng.gen(),
+        counter: interesting_counter(rng),
+        flags_start: rng.gen(),
+        flags_end: rng.gen(),
+        last_block_len: rng.gen_range(0..=64),
+    };
+    let step = rng.gen_range(0..2);
+    let lanes: Vec<Lane<'_>> = (0..n)
+        .map(|i| {
+            // Each lane starts 1 to 31 bytes past a multiple of its length.
+            let start = i * lane_len + rng.gen_range(1..32);
+            let input = &buffer[start..start + lane_len];
+            if regular {
+                Lane {
+                    input,
+                    counter: first.counter.wrapping_add(step * i as u64),
+                    ..first
+                }
+            } else {
+                Lane {
+                    input,
+                    cv: rng.gen(),
+                    counter: interesting_counter(rng),
+                    flags_start: rng.gen(),
+                    flags_end: rng.gen(),
+                    last_block_len: rng.gen_range(0..=64),
+                }
+            }
+        })
+        .collect();
+    let flags = rng.gen();
+    let mut expected = vec![[0u8; 32]; n];
+    portable::hash_lanes(&lanes, blocks, flags, &mut expected);
+    // One spare output checks that nothing past the lanes is written.
+    let mut got = vec![[0xA5u8; 32]; n + 1];
+    // SAFETY: `check` tested `supported`; every lane holds `blocks` blocks and `got` is longer
+    // than `lanes`.
+    unsafe { (k.hash_lanes)(&lanes, blocks, flags, &mut got) };
+    let what = format!(
+        "{}: {n} lanes of {blocks} blocks, regular {regular}",
+        k.name
+    );
+    assert_eq!(got[..n], expected[..], "{what}");
+    assert_eq!(got[n], [0xA5; 32], "{what}: spare output");
 }
 
 fn check_xof_many(k: &Kernels) {
