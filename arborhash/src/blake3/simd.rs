@@ -299,11 +299,12 @@ pub(super) unsafe fn hash_group<V: LaneWords, R: Rotate<V>>(
     let lane0 = &lanes[0];
     // A single block is the first and the last.
     let single = |lane: &Lane<'_>| if blocks == 1 { lane.flags_end } else { 0 };
-    // Lanes usually differ only in their input and in consecutive counters (chunks) or not at
-    // all (parents): then every parameter vector is a broadcast plus a constant, built in
+    // The lanes of a one-block group (parents) usually differ only in their input: then every
+    // parameter vector is a broadcast (plus a constant, for consecutive counters), built in
     // registers. Gathered lane by lane they go through memory, and a vector load of sixteen
     // separate stores cannot be forwarded from them: it waits until they reach the cache, which
-    // delays the first round (16 one-block parents: 19.1 -> 17.8 ns a block, crate 14.6).
+    // delays the only block's first round (16 parents: 19.1 -> 17.6 ns a block, crate 14.8).
+    // Longer groups amortise the gather, and there the check costs more than it saves.
     let step = lanes
         .get(1)
         .map_or(0, |l| l.counter.wrapping_sub(lane0.counter));
