@@ -1,20 +1,15 @@
-//! BLAKE3 kernels for AVX2: the transposed kernels of `sse41` with eight lanes per `__m256i`.
+//! BLAKE3 kernels for AVX2: the shared SIMD code of `simd` on `__m256i`, eight lanes per vector
+//! in the transposed form and two in the row form, with the `Shuffles` rotations.
 //!
-//! AVX2 implies SSE4.1, so the rest comes from `sse41`, compiled here with AVX2 enabled (VEX
-//! encoded, so no SSE/AVX transition costs): single blocks use its row-vectorised compression,
-//! groups of at most four lanes its row form with two lanes per `__m256i`, and the last few
-//! extended-output blocks its 4-block and single-block paths.
+//! AVX2 implies SSE4.1, so single blocks and the last few extended-output blocks take the
+//! `__m128i` paths of `sse41`, compiled here with AVX2 enabled (VEX encoded, so no SSE/AVX
+//! transition costs).
 
 use core::arch::x86_64::*;
 
 use super::kernels::{Lane, BLOCK_LEN};
-use super::sse41::{self, LaneWords, RowWords, ROT16_MASK, ROT8_BYTES};
-
-#[inline(always)]
-unsafe fn load128(p: *const u8) -> __m128i {
-    // SAFETY: the caller guarantees 16 readable bytes at `p`; the load is unaligned.
-    unsafe { _mm_loadu_si128(p.cast()) }
-}
+use super::simd::{self, load128, transpose4_fn, LaneWords, Rotate, RowWords};
+use super::sse41::{self, Shuffles, ROT16_MASK, ROT8_BYTES};
 
 /// A byte shuffle mask for `_mm256_shuffle_epi8`: the same 16-byte pattern in both halves.
 #[inline(always)]
@@ -23,23 +18,44 @@ unsafe fn byte_mask(pattern: &[u8; 16]) -> __m256i {
     unsafe { _mm256_broadcastsi128_si256(load128(pattern.as_ptr())) }
 }
 
-/// [`sse41`]'s 4x4 word transpose in each 128-bit half independently.
-#[inline(always)]
-unsafe fn transpose4_halves(r: [__m256i; 4]) -> [__m256i; 4] {
-    // SAFETY: AVX2; see `LaneWords`.
-    unsafe {
-        let ab_lo = _mm256_unpacklo_epi32(r[0], r[1]);
-        let ab_hi = _mm256_unpackhi_epi32(r[0], r[1]);
-        let cd_lo = _mm256_unpacklo_epi32(r[2], r[3]);
-        let cd_hi = _mm256_unpackhi_epi32(r[2], r[3]);
-        [
-            _mm256_unpacklo_epi64(ab_lo, cd_lo),
-            _mm256_unpackhi_epi64(ab_lo, cd_lo),
-            _mm256_unpacklo_epi64(ab_hi, cd_hi),
-            _mm256_unpackhi_epi64(ab_hi, cd_hi),
-        ]
+impl Rotate<__m256i> for Shuffles {
+    #[inline(always)]
+    unsafe fn rot16(x: __m256i) -> __m256i {
+        // SAFETY: AVX2; see the trait. The mask is 32-byte aligned and 32 bytes; see
+        // `ROT16_MASK` for why the load is volatile.
+        unsafe {
+            let mask = core::ptr::read_volatile(ROT16_MASK.0.as_ptr().cast::<__m256i>());
+            _mm256_shuffle_epi8(x, mask)
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn rot12(x: __m256i) -> __m256i {
+        // SAFETY: AVX2; see the trait.
+        unsafe { _mm256_or_si256(_mm256_srli_epi32::<12>(x), _mm256_slli_epi32::<20>(x)) }
+    }
+
+    #[inline(always)]
+    unsafe fn rot8(x: __m256i) -> __m256i {
+        // SAFETY: AVX2; see the trait.
+        unsafe { _mm256_shuffle_epi8(x, byte_mask(&ROT8_BYTES)) }
+    }
+
+    #[inline(always)]
+    unsafe fn rot7(x: __m256i) -> __m256i {
+        // SAFETY: AVX2; see the trait.
+        unsafe { _mm256_or_si256(_mm256_srli_epi32::<7>(x), _mm256_slli_epi32::<25>(x)) }
     }
 }
+
+transpose4_fn!(
+    transpose4_halves,
+    __m256i,
+    _mm256_unpacklo_epi32,
+    _mm256_unpackhi_epi32,
+    _mm256_unpacklo_epi64,
+    _mm256_unpackhi_epi64
+);
 
 impl LaneWords for __m256i {
     const LANES: usize = 8;
@@ -51,8 +67,8 @@ impl LaneWords for __m256i {
     }
 
     #[inline(always)]
-    unsafe fn from_lanes(w: &[u32; 8]) -> Self {
-        // SAFETY: AVX; `w` has 32 bytes.
+    unsafe fn from_lanes(w: &[u32; 16]) -> Self {
+        // SAFETY: AVX; `w` has at least 32 bytes.
         unsafe { _mm256_loadu_si256(w.as_ptr().cast()) }
     }
 
@@ -68,90 +84,65 @@ impl LaneWords for __m256i {
         unsafe { _mm256_xor_si256(self, other) }
     }
 
-    #[inline(always)]
-    unsafe fn rot16(self) -> Self {
-        // SAFETY: AVX2; see the trait. The mask is 32-byte aligned and 32 bytes; see
-        // `ROT16_MASK` for why the load is volatile.
-        unsafe {
-            let mask = core::ptr::read_volatile(ROT16_MASK.0.as_ptr().cast::<__m256i>());
-            _mm256_shuffle_epi8(self, mask)
-        }
-    }
-
-    #[inline(always)]
-    unsafe fn rot12(self) -> Self {
-        // SAFETY: AVX2; see the trait.
-        unsafe { _mm256_or_si256(_mm256_srli_epi32::<12>(self), _mm256_slli_epi32::<20>(self)) }
-    }
-
-    #[inline(always)]
-    unsafe fn rot8(self) -> Self {
-        // SAFETY: AVX2; see the trait.
-        unsafe { _mm256_shuffle_epi8(self, byte_mask(&ROT8_BYTES)) }
-    }
-
-    #[inline(always)]
-    unsafe fn rot7(self) -> Self {
-        // SAFETY: AVX2; see the trait.
-        unsafe { _mm256_or_si256(_mm256_srli_epi32::<7>(self), _mm256_slli_epi32::<25>(self)) }
-    }
-
     /// Row `i` of each 4x4 transpose holds 16 bytes of lane `i` in its low half and of lane
     /// `i + 4` in its high half (a load plus `vinserti128` from memory, cheaper than transposing
     /// 8x8 with `vperm2i128`), so the in-half transpose leaves word `k` of lanes 0-7 in order.
     #[inline(always)]
-    unsafe fn load_transposed(src: &[*const u8; 8], words: &mut [Self]) {
-        for (quarter, group) in words.chunks_exact_mut(4).enumerate() {
-            // SAFETY: the caller guarantees `4 * words.len()` readable bytes at each pointer;
-            // AVX2 (see the trait).
-            let rows = core::array::from_fn(|i| unsafe {
-                _mm256_inserti128_si256::<1>(
-                    _mm256_castsi128_si256(load128(src[i].add(16 * quarter))),
-                    load128(src[i + 4].add(16 * quarter)),
-                )
-            });
-            // SAFETY: the feature is enabled (see the trait).
-            group.copy_from_slice(&unsafe { transpose4_halves(rows) });
+    unsafe fn load_transposed<const W: usize>(src: &[*const u8; 16], at: usize) -> [Self; W] {
+        // SAFETY: AVX2 (see the trait); the caller guarantees `4 * W` readable bytes at
+        // `src[i] + at` for the first eight pointers.
+        unsafe {
+            let mut words = [_mm256_setzero_si256(); W];
+            for (quarter, group) in words.chunks_exact_mut(4).enumerate() {
+                let at = at + 16 * quarter;
+                let mut rows = [_mm256_setzero_si256(); 4];
+                for (i, row) in rows.iter_mut().enumerate() {
+                    *row = Self::load_rows(&[src[i].add(at), src[i + 4].add(at), src[0], src[0]]);
+                }
+                group.copy_from_slice(&transpose4_halves(rows));
+            }
+            words
         }
     }
 
     #[inline(always)]
-    unsafe fn store_transposed(words: &[Self], out: &[*mut u8; 8]) {
+    unsafe fn store_transposed<const W: usize>(words: [Self; W], dst: &[*mut u8; 16]) {
         for (quarter, group) in words.chunks_exact(4).enumerate() {
+            let at = 16 * quarter;
             // SAFETY: the feature is enabled (see the trait).
             let rows = unsafe { transpose4_halves([group[0], group[1], group[2], group[3]]) };
             for (i, row) in rows.into_iter().enumerate() {
-                // SAFETY: the caller guarantees `4 * words.len()` writable bytes at each
-                // pointer; lane `i` is the low half of row `i`, lane `i + 4` its high half.
-                unsafe {
-                    _mm_storeu_si128(out[i].add(16 * quarter).cast(), _mm256_castsi256_si128(row));
-                    _mm_storeu_si128(
-                        out[i + 4].add(16 * quarter).cast(),
-                        _mm256_extracti128_si256::<1>(row),
-                    );
-                }
+                // SAFETY: the caller guarantees `4 * W` writable bytes at the first eight
+                // pointers; lane `i` is the low half of row `i`, lane `i + 4` its high half.
+                unsafe { row.store_rows(&[dst[i].add(at), dst[i + 4].add(at), dst[0], dst[0]]) };
             }
         }
     }
 }
 
 impl RowWords for __m256i {
-    const ROW_LANES: usize = 2;
-
     #[inline(always)]
-    unsafe fn load_rows(src: &[*const u8; 2]) -> Self {
-        // SAFETY: the caller guarantees 16 readable bytes at each pointer; AVX2 (see the trait).
+    unsafe fn load_rows(src: &[*const u8; 4]) -> Self {
+        // SAFETY: the caller guarantees 16 readable bytes at the first two pointers; AVX2 (see
+        // the trait). An insert from memory needs no shuffle port.
         unsafe {
             _mm256_inserti128_si256::<1>(_mm256_castsi128_si256(load128(src[0])), load128(src[1]))
         }
     }
 
     #[inline(always)]
-    unsafe fn store_rows(self, out: &[*mut u8; 2]) {
-        // SAFETY: the caller guarantees 16 writable bytes at each pointer; AVX2 (see the trait).
+    unsafe fn broadcast_row(src: *const u8) -> Self {
+        // SAFETY: the caller guarantees 16 readable bytes at `src`; AVX2 (see the trait).
+        unsafe { _mm256_broadcastsi128_si256(load128(src)) }
+    }
+
+    #[inline(always)]
+    unsafe fn store_rows(self, dst: &[*mut u8; 4]) {
+        // SAFETY: the caller guarantees 16 writable bytes at the first two pointers; AVX2 (see
+        // the trait).
         unsafe {
-            _mm_storeu_si128(out[0].cast(), _mm256_castsi256_si128(self));
-            _mm_storeu_si128(out[1].cast(), _mm256_extracti128_si256::<1>(self));
+            _mm_storeu_si128(dst[0].cast(), _mm256_castsi256_si128(self));
+            _mm_storeu_si128(dst[1].cast(), _mm256_extracti128_si256::<1>(self));
         }
     }
 
@@ -198,7 +189,7 @@ pub(crate) unsafe fn compress_in_place(
     flags: u8,
 ) {
     // SAFETY: AVX2, hence SSE4.1, is enabled here and present (our contract).
-    unsafe { sse41::compress_rows_in_place(cv, block, block_len, counter, flags) }
+    unsafe { simd::compress_rows_in_place::<Shuffles>(cv, block, block_len, counter, flags) }
 }
 
 /// Hashes every lane, eight at a time: the AVX2 form of `portable::hash_lanes`. A last group of
@@ -215,14 +206,15 @@ pub(crate) unsafe fn hash_lanes(
     flags: u8,
     out: &mut [[u8; 32]],
 ) {
-    // SAFETY: AVX2, hence SSE4.1, is enabled here and present; the lengths are our contract.
+    // SAFETY: AVX2, hence SSE4.1, is enabled here and present; the lengths are our contract,
+    // and each group is within its kernel's lane count.
     unsafe {
         for (group, out) in lanes.chunks(8).zip(out.chunks_mut(8)) {
             match group.len() {
-                1 => sse41::hash_rows::<__m128i, 1>(group, blocks, flags, out),
-                2 => sse41::hash_rows::<__m256i, 1>(group, blocks, flags, out),
-                3 | 4 => sse41::hash_rows::<__m256i, 2>(group, blocks, flags, out),
-                _ => sse41::hash_group::<__m256i>(group, blocks, flags, out),
+                1 => simd::hash_rows::<__m128i, Shuffles, 1>(group, blocks, flags, out),
+                2 => simd::hash_rows::<__m256i, Shuffles, 1>(group, blocks, flags, out),
+                3 | 4 => simd::hash_rows::<__m256i, Shuffles, 2>(group, blocks, flags, out),
+                _ => simd::hash_group::<__m256i, Shuffles>(group, blocks, flags, out),
             }
         }
     }
@@ -248,9 +240,9 @@ pub(crate) unsafe fn xof_many(
         let mut counter = counter;
         let mut groups = out.chunks_exact_mut(GROUP);
         if groups.len() > 0 {
-            let m = sse41::broadcast_block::<__m256i>(block);
+            let m = simd::broadcast_block::<__m256i>(block);
             for group in &mut groups {
-                sse41::xof_group(cv, &m, block_len, counter, flags, group);
+                simd::xof_group::<__m256i, Shuffles>(cv, &m, block_len, counter, flags, group);
                 counter = counter.wrapping_add(8);
             }
         }
@@ -267,59 +259,18 @@ pub(crate) unsafe fn xof_many(
 
 #[cfg(all(test, feature = "std"))]
 mod tests {
-    //! The differential tests of `sse41`, run on the AVX2 kernels.
+    use super::super::kernel_tests::{check, Kernels};
 
-    use super::super::sse41::tests::{
-        check_compress, check_empty_input, check_hash_lanes, check_xof_many, Kernels,
-    };
-
-    fn kernels() -> Option<Kernels> {
-        if !std::is_x86_feature_detected!("avx2") {
-            println!("skipped: this CPU lacks AVX2");
-            return None;
-        }
-        // SAFETY (each closure): AVX2 is present, detected above; `hash_lanes` is only given
-        // lanes of `blocks` blocks and enough outputs, `xof_many` whole blocks.
-        Some(Kernels {
+    #[test]
+    fn avx2_matches_portable() {
+        check(&Kernels {
+            name: "avx2",
+            supported: is_x86_feature_detected!("avx2"),
             degree: 8,
-            compress_in_place: |cv, block, len, counter, flags| unsafe {
-                super::compress_in_place(cv, block, len, counter, flags)
-            },
-            hash_lanes: |lanes, blocks, flags, out| unsafe {
-                super::hash_lanes(lanes, blocks, flags, out)
-            },
-            xof_many: |cv, block, len, counter, flags, out| unsafe {
-                super::xof_many(cv, block, len, counter, flags, out)
-            },
-        })
-    }
-
-    #[test]
-    fn compress_in_place_matches_portable() {
-        if let Some(k) = kernels() {
-            check_compress(&k);
-        }
-    }
-
-    #[test]
-    fn hash_lanes_matches_portable() {
-        if let Some(k) = kernels() {
-            check_hash_lanes(&k);
-        }
-    }
-
-    #[test]
-    fn xof_many_matches_portable() {
-        if let Some(k) = kernels() {
-            check_xof_many(&k);
-        }
-    }
-
-    #[test]
-    fn empty_input_hash() {
-        if let Some(k) = kernels() {
-            check_empty_input(&k);
-        }
+            compress_in_place: super::compress_in_place,
+            hash_lanes: super::hash_lanes,
+            xof_many: super::xof_many,
+        });
     }
 }
 

@@ -17,10 +17,14 @@ mod avx512;
 mod hash;
 mod hasher;
 pub mod hazmat;
+#[cfg(all(test, feature = "std", target_arch = "x86_64"))]
+mod kernel_tests;
 pub(crate) mod kernels;
 pub mod many;
 mod output;
 mod portable;
+#[cfg(target_arch = "x86_64")]
+mod simd;
 #[cfg(target_arch = "x86_64")]
 mod sse41;
 mod tree;

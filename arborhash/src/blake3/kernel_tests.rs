@@ -1,0 +1,203 @@
+//! Differential tests of a BLAKE3 SIMD backend's kernels against the portable ones, written
+//! once; each backend module calls [`check`] with its kernels and lane count.
+
+use super::kernels::{Lane, BLOCK_LEN};
+use super::portable;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+/// One backend's kernels, callable only when `supported` (the CPU has their features).
+pub(crate) struct Kernels {
+    pub name: &'static str,
+    pub supported: bool,
+    /// Lanes the backend hashes at once.
+    pub degree: usize,
+    pub compress_in_place: unsafe fn(&mut [u32; 8], &[u8; BLOCK_LEN], u8, u64, u8),
+    pub hash_lanes: unsafe fn(&[Lane<'_>], usize, u8, &mut [[u8; 32]]),
+    pub xof_many: XofMany,
+}
+
+/// `xof_many`'s signature: chaining value, block, block length, counter, flags, output.
+type XofMany = unsafe fn(&[u32; 8], &[u8; BLOCK_LEN], u8, u64, u8, &mut [u8]);
+
+/// Runs every check on `k`, or says why not.
+pub(crate) fn check(k: &Kernels) {
+    if !k.supported {
+        println!(
+            "skipping the BLAKE3 {} kernel tests: CPU lacks the feature",
+            k.name
+        );
+        return;
+    }
+    check_compress(k);
+    check_hash_lanes(k);
+    check_xof_many(k);
+    check_empty_input(k);
+}
+
+/// Every test starts from the same seed so that failures reproduce.
+fn rng(k: &Kernels) -> ChaCha8Rng {
+    ChaCha8Rng::seed_from_u64(0xB1A4E3 + k.degree as u64)
+}
+
+/// Counters that exercise the high word and the carry out of the low word.
+fn interesting_counter(rng: &mut ChaCha8Rng) -> u64 {
+    match rng.gen_range(0..5) {
+        0 => rng.gen(),
+        1 => (1 << 32) - rng.gen_range(1..=20),
+        2 => rng.gen_range(0..1000),
+        3 => u64::MAX - rng.gen_range(0..20),
+        _ => u64::from(rng.gen::<u32>()),
+    }
+}
+
+fn random_block(rng: &mut ChaCha8Rng) -> [u8; BLOCK_LEN] {
+    let mut block = [0; BLOCK_LEN];
+    rng.fill(&mut block[..]);
+    block
+}
+
+fn check_compress(k: &Kernels) {
+    let mut rng = rng(k);
+    for _ in 0..2000 {
+        let cv: [u32; 8] = rng.gen();
+        let block = random_block(&mut rng);
+        let len = rng.gen_range(0..=64);
+        let counter = interesting_counter(&mut rng);
+        let flags = rng.gen();
+        let mut expected = cv;
+        portable::compress_in_place(&mut expected, &block, len, counter, flags);
+        let mut got = cv;
+        // SAFETY: `check` tested `supported`.
+        unsafe { (k.compress_in_place)(&mut got, &block, len, counter, flags) };
+        assert_eq!(
+            got, expected,
+            "{}: len {len} counter {counter:#x} flags {flags:#x}",
+            k.name
+        );
+    }
+}
+
+/// Every lane count up to two groups and some (every group shape the backend dispatches on,
+/// and several groups in one call) with every block count of a chunk, unaligned inputs, and
+/// lanes that are either independent (distinct parameters) or regular (one chaining value and
+/// flags, consecutive or equal counters: chunks and parents, which the kernels build faster).
+fn check_hash_lanes(k: &Kernels) {
+    let mut rng = rng(k);
+    for blocks in 0..=16 {
+        for n in 0..=2 * k.degree + 3 {
+            for regular in [false, true] {
+                check_lanes(k, &mut rng, n, blocks, regular);
+            }
+        }
+    }
+}
+
+fn check_lanes(k: &Kernels, rng: &mut ChaCha8Rng, n: usize, blocks: usize, regular: bool) {
+    let lane_len = blocks * BLOCK_LEN;
+    let mut buffer = vec![0u8; n * lane_len + 32];
+    rng.fill(&mut buffer[..]);
+    let first = Lane {
+        input: &[],
+        cv: rng.gen(),
+        counter: interesting_counter(rng),
+        flags_start: rng.gen(),
+        flags_end: rng.gen(),
+        last_block_len: rng.gen_range(0..=64),
+    };
+    let step = rng.gen_range(0..2);
+    let lanes: Vec<Lane<'_>> = (0..n)
+        .map(|i| {
+            // Each lane starts 1 to 31 bytes past a multiple of its length.
+            let start = i * lane_len + rng.gen_range(1..32);
+            let input = &buffer[start..start + lane_len];
+            if regular {
+                Lane {
+                    input,
+                    counter: first.counter.wrapping_add(step * i as u64),
+                    ..first
+                }
+            } else {
+                Lane {
+                    input,
+                    cv: rng.gen(),
+                    counter: interesting_counter(rng),
+                    flags_start: rng.gen(),
+                    flags_end: rng.gen(),
+                    last_block_len: rng.gen_range(0..=64),
+                }
+            }
+        })
+        .collect();
+    let flags = rng.gen();
+    let mut expected = vec![[0u8; 32]; n];
+    portable::hash_lanes(&lanes, blocks, flags, &mut expected);
+    // One spare output checks that nothing past the lanes is written.
+    let mut got = vec![[0xA5u8; 32]; n + 1];
+    // SAFETY: `check` tested `supported`; every lane holds `blocks` blocks and `got` is longer
+    // than `lanes`.
+    unsafe { (k.hash_lanes)(&lanes, blocks, flags, &mut got) };
+    let what = format!(
+        "{}: {n} lanes of {blocks} blocks, regular {regular}",
+        k.name
+    );
+    assert_eq!(got[..n], expected[..], "{what}");
+    assert_eq!(got[n], [0xA5; 32], "{what}: spare output");
+}
+
+fn check_xof_many(k: &Kernels) {
+    let mut rng = rng(k);
+    for blocks in 0..=2 * k.degree + 8 {
+        let cv: [u32; 8] = rng.gen();
+        let block = random_block(&mut rng);
+        let len = rng.gen_range(0..=64);
+        let counter = match blocks % 3 {
+            0 => u64::from(u32::MAX) - rng.gen_range(0..blocks as u64 + 1),
+            1 => u64::MAX - rng.gen_range(0..blocks as u64 + 1),
+            _ => interesting_counter(&mut rng),
+        };
+        let flags = rng.gen();
+        let mut expected = vec![0u8; blocks * BLOCK_LEN];
+        portable::xof_many(&cv, &block, len, counter, flags, &mut expected);
+        let mut got = vec![0u8; blocks * BLOCK_LEN];
+        // SAFETY: `check` tested `supported`; `got` is whole blocks.
+        unsafe { (k.xof_many)(&cv, &block, len, counter, flags, &mut got) };
+        assert_eq!(
+            got, expected,
+            "{}: {blocks} blocks from counter {counter:#x}",
+            k.name
+        );
+    }
+}
+
+/// BLAKE3 of the empty input: one block of zeros, length 0, counter 0, flags
+/// CHUNK_START | CHUNK_END | ROOT, through each kernel.
+fn check_empty_input(k: &Kernels) {
+    const EMPTY_HASH: &str = "af1349b9f5f9a1a6a0404dea36dcc9499bcb25c9adc112b7cc9a93cae41f3262";
+    let hex = |bytes: &[u8]| bytes.iter().map(|b| format!("{b:02x}")).collect::<String>();
+    let iv = crate::blake2s::IV;
+    let zeros = [0u8; BLOCK_LEN];
+
+    let mut cv = iv;
+    // SAFETY (all three calls): `check` tested `supported`; one lane of one block with one
+    // output; whole output blocks.
+    unsafe { (k.compress_in_place)(&mut cv, &zeros, 0, 0, 11) };
+    let bytes: Vec<u8> = cv.iter().flat_map(|w| w.to_le_bytes()).collect();
+    assert_eq!(hex(&bytes), EMPTY_HASH, "{} compress_in_place", k.name);
+
+    let lane = Lane {
+        input: &zeros,
+        cv: iv,
+        counter: 0,
+        flags_start: 1,
+        flags_end: 10,
+        last_block_len: 0,
+    };
+    let mut out = [[0u8; 32]];
+    unsafe { (k.hash_lanes)(&[lane], 1, 0, &mut out) };
+    assert_eq!(hex(&out[0]), EMPTY_HASH, "{} hash_lanes", k.name);
+
+    let mut xof = [0u8; 9 * BLOCK_LEN];
+    unsafe { (k.xof_many)(&iv, &zeros, 0, 0, 11, &mut xof) };
+    assert_eq!(hex(&xof[..32]), EMPTY_HASH, "{} xof_many", k.name);
+}

@@ -1,0 +1,821 @@
+//! What the x86-64 SIMD kernels of BLAKE3 share, written once for SSE4.1 (`__m128i`), AVX2
+//! (`__m256i`) and AVX-512 (`__m512i`, and the two narrower vectors again with `vprord`).
+//!
+//! The compression function comes in two shapes:
+//!
+//! - Transposed, many independent lanes at once ([`hash_group`], [`xof_group`]): vector `v[i]`
+//!   holds state word `i` of every lane, so each G is plain vertical arithmetic and needs no
+//!   shuffles. Generic over [`LaneWords`]: 4, 8 or 16 lanes. The fastest per block when the lanes
+//!   fill the vector, but a pass costs the same with fewer lanes.
+//! - Row-vectorised ([`compress_rows_in_place`], [`xof_rows`], [`hash_rows`]): the 16 state words
+//!   of a lane are four rows in a 128-bit lane of a vector, so one `__m128i`, `__m256i` or
+//!   `__m512i` holds one, two or four independent lanes. The column step runs the four column G
+//!   functions at once; rotating rows `a`, `c` and `d` turns the diagonals into columns for the
+//!   diagonal step. The message words are kept in the order the two steps consume them and are
+//!   permuted between rounds with shuffles and blends. Generic over [`RowWords`]; a few states
+//!   are interleaved so that their dependency chains overlap. This is the path of single blocks
+//!   and of groups too small for the transposed kernels.
+//!
+//! Both are generic over the [`Rotate`] strategy too: each backend's `Shuffles` (sse41.rs,
+//! avx2.rs) builds G's rotations from byte shuffles and shift-or, `Ror` (avx512.rs) from the
+//! one-instruction AVX-512VL rotate.
+//!
+//! Everything here is `#[inline(always)]` without `#[target_feature]`: it is only ever compiled
+//! inlined into a backend's `#[target_feature]` entry points (closures are kept trivial for the
+//! same reason: one that is not inlined would be compiled without the features). That is why each
+//! function is `unsafe`: calling one is sound only from code compiled with the features of its
+//! vector type and rotation strategy, on a CPU that has them.
+
+use core::arch::x86_64::*;
+
+use super::kernels::{Lane, BLOCK_LEN};
+use super::portable::MSG_PERMUTATION;
+use crate::blake2s::IV;
+
+/// `MSG_SCHEDULE[r][i]` is the index in the original block of message word `i` in round `r`.
+const MSG_SCHEDULE: [[usize; 16]; 7] = {
+    let mut schedule = [[0; 16]; 7];
+    let mut i = 0;
+    while i < 16 {
+        schedule[0][i] = i;
+        i += 1;
+    }
+    let mut r = 1;
+    while r < 7 {
+        let mut i = 0;
+        while i < 16 {
+            schedule[r][i] = schedule[r - 1][MSG_PERMUTATION[i]];
+            i += 1;
+        }
+        r += 1;
+    }
+    schedule
+};
+
+/// The immediate of `pshufd` / `shufps` / `vshufi64x2` taking source elements `w, x, y, z` into
+/// result elements 0, 1, 2, 3.
+pub(super) const fn pick(w: i32, x: i32, y: i32, z: i32) -> i32 {
+    w | (x << 2) | (y << 4) | (z << 6)
+}
+
+/// Defines `$name`, the 4x4 word transpose within each 128-bit lane of four vectors of type `$t`
+/// (word `j` of row `i` becomes word `i` of row `j`), from that type's unpack intrinsics.
+macro_rules! transpose4_fn {
+    ($name:ident, $t:ty, $lo32:ident, $hi32:ident, $lo64:ident, $hi64:ident) => {
+        #[inline(always)]
+        unsafe fn $name(r: [$t; 4]) -> [$t; 4] {
+            // SAFETY: the caller is compiled with the type's feature (see `simd`).
+            unsafe {
+                let ab_lo = $lo32(r[0], r[1]);
+                let ab_hi = $hi32(r[0], r[1]);
+                let cd_lo = $lo32(r[2], r[3]);
+                let cd_hi = $hi32(r[2], r[3]);
+                [
+                    $lo64(ab_lo, cd_lo),
+                    $hi64(ab_lo, cd_lo),
+                    $lo64(ab_hi, cd_hi),
+                    $hi64(ab_hi, cd_hi),
+                ]
+            }
+        }
+    };
+}
+pub(super) use transpose4_fn;
+
+#[inline(always)]
+pub(super) unsafe fn load128(p: *const u8) -> __m128i {
+    // SAFETY: the caller guarantees 16 readable bytes at `p`; the load is unaligned.
+    unsafe { _mm_loadu_si128(p.cast()) }
+}
+
+#[inline(always)]
+pub(super) unsafe fn store128(p: *mut u8, x: __m128i) {
+    // SAFETY: the caller guarantees 16 writable bytes at `p`; the store is unaligned.
+    unsafe { _mm_storeu_si128(p.cast(), x) }
+}
+
+/// G's four rotations of every 32-bit word of a vector `V`, right by 16, 12, 8 and 7 bits.
+///
+/// Every function requires the CPU features of its implementation: that is the safety contract
+/// of each `unsafe fn` below.
+pub(super) trait Rotate<V> {
+    unsafe fn rot16(x: V) -> V;
+    unsafe fn rot12(x: V) -> V;
+    unsafe fn rot8(x: V) -> V;
+    unsafe fn rot7(x: V) -> V;
+}
+
+/// A vector of 32-bit words with one lane per element: what the transposed compression needs.
+///
+/// Every method requires the CPU feature of its implementation (SSE4.1 for `__m128i`, AVX2 for
+/// `__m256i`, AVX-512F for `__m512i`): that is the safety contract of each `unsafe fn` below; the
+/// pointer methods also need valid memory.
+pub(super) trait LaneWords: Copy {
+    /// Lanes per vector.
+    const LANES: usize;
+    /// Whether [`hash_group`] loads and transposes each block's message before the previous
+    /// block's rounds, so that those loads and shuffles overlap the rounds rather than delay the
+    /// next block. Measured: a gain of about 5 % with 16 lanes, a loss of about 10 % with 8.
+    const LOAD_AHEAD: bool = false;
+    /// Every lane set to `w`.
+    unsafe fn splat(w: u32) -> Self;
+    /// Lane `i` set to `w[i]` for `i < LANES`.
+    unsafe fn from_lanes(w: &[u32; 16]) -> Self;
+    /// Lane-wise wrapping addition.
+    unsafe fn add(self, other: Self) -> Self;
+    /// Lane-wise exclusive or.
+    unsafe fn xor(self, other: Self) -> Self;
+    /// Lane `i < LANES` reads `4 * W` little-endian bytes at `src[i] + at` (`W` is 8 or 16);
+    /// word `k` goes to vector `k`. The offset is separate so that the loads take it as an
+    /// addressing mode: stepping sixteen pointers from block to block costs instructions.
+    unsafe fn load_transposed<const W: usize>(src: &[*const u8; 16], at: usize) -> [Self; W];
+    /// The inverse: lane `i < LANES` of the `W` vectors is written as `4 * W` bytes at `dst[i]`.
+    unsafe fn store_transposed<const W: usize>(words: [Self; W], dst: &[*mut u8; 16]);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Transposed compression, one lane per word.
+
+/// Four independent G functions, `cols[k] = [a, b, c, d]` with message words `x[k]`, `y[k]`,
+/// interleaved step by step so that the four dependency chains overlap.
+#[inline(always)]
+unsafe fn g4<V: LaneWords, R: Rotate<V>>(
+    v: &mut [V; 16],
+    cols: [[usize; 4]; 4],
+    x: [V; 4],
+    y: [V; 4],
+) {
+    // SAFETY: forwarded from the caller (see `LaneWords`, `Rotate`).
+    unsafe {
+        for (&[a, b, _, _], x) in cols.iter().zip(x) {
+            v[a] = v[a].add(x).add(v[b]);
+        }
+        for &[a, _, _, d] in &cols {
+            v[d] = R::rot16(v[d].xor(v[a]));
+        }
+        for &[_, _, c, d] in &cols {
+            v[c] = v[c].add(v[d]);
+        }
+        for &[_, b, c, _] in &cols {
+            v[b] = R::rot12(v[b].xor(v[c]));
+        }
+        for (&[a, b, _, _], y) in cols.iter().zip(y) {
+            v[a] = v[a].add(y).add(v[b]);
+        }
+        for &[a, _, _, d] in &cols {
+            v[d] = R::rot8(v[d].xor(v[a]));
+        }
+        for &[_, _, c, d] in &cols {
+            v[c] = v[c].add(v[d]);
+        }
+        for &[_, b, c, _] in &cols {
+            v[b] = R::rot7(v[b].xor(v[c]));
+        }
+    }
+}
+
+/// One round on transposed state `v` with transposed message `m`, `s` its schedule.
+#[inline(always)]
+unsafe fn round<V: LaneWords, R: Rotate<V>>(v: &mut [V; 16], m: &[V; 16], s: &[usize; 16]) {
+    const COLUMNS: [[usize; 4]; 4] = [[0, 4, 8, 12], [1, 5, 9, 13], [2, 6, 10, 14], [3, 7, 11, 15]];
+    const DIAGONALS: [[usize; 4]; 4] =
+        [[0, 5, 10, 15], [1, 6, 11, 12], [2, 7, 8, 13], [3, 4, 9, 14]];
+    // SAFETY: forwarded from the caller (see `LaneWords`, `Rotate`).
+    unsafe {
+        let x = [m[s[0]], m[s[2]], m[s[4]], m[s[6]]];
+        let y = [m[s[1]], m[s[3]], m[s[5]], m[s[7]]];
+        g4::<V, R>(v, COLUMNS, x, y);
+        let x = [m[s[8]], m[s[10]], m[s[12]], m[s[14]]];
+        let y = [m[s[9]], m[s[11]], m[s[13]], m[s[15]]];
+        g4::<V, R>(v, DIAGONALS, x, y);
+    }
+}
+
+/// The seven rounds on transposed state `v` with transposed message `m`.
+#[inline(always)]
+unsafe fn rounds<V: LaneWords, R: Rotate<V>>(v: &mut [V; 16], m: &[V; 16]) {
+    // SAFETY: forwarded from the caller (see `LaneWords`, `Rotate`). Spelled out, not a loop, so
+    // that every message index is a constant.
+    unsafe {
+        round::<V, R>(v, m, &MSG_SCHEDULE[0]);
+        round::<V, R>(v, m, &MSG_SCHEDULE[1]);
+        round::<V, R>(v, m, &MSG_SCHEDULE[2]);
+        round::<V, R>(v, m, &MSG_SCHEDULE[3]);
+        round::<V, R>(v, m, &MSG_SCHEDULE[4]);
+        round::<V, R>(v, m, &MSG_SCHEDULE[5]);
+        round::<V, R>(v, m, &MSG_SCHEDULE[6]);
+    }
+}
+
+/// The initial state from transposed chaining values and per-lane parameters.
+#[inline(always)]
+unsafe fn initial_state<V: LaneWords>(
+    cv: &[V; 8],
+    counter: [V; 2],
+    block_len: V,
+    flags: V,
+) -> [V; 16] {
+    // SAFETY: forwarded from the caller (see `LaneWords`).
+    unsafe {
+        [
+            cv[0],
+            cv[1],
+            cv[2],
+            cv[3],
+            cv[4],
+            cv[5],
+            cv[6],
+            cv[7],
+            V::splat(IV[0]),
+            V::splat(IV[1]),
+            V::splat(IV[2]),
+            V::splat(IV[3]),
+            counter[0],
+            counter[1],
+            block_len,
+            flags,
+        ]
+    }
+}
+
+/// A local that makes the function holding it align its stack frame to 64 bytes, as long as
+/// its address escapes (`black_box`): without one, LLVM keeps the frame 16-byte aligned and
+/// spills 256-bit registers with unaligned moves, a quarter of which then straddle two cache
+/// lines. The transposed kernels spill in every round (64 KiB through the 8-lane kernel: about
+/// 4 % faster aligned, measured min-of-runs beside the unaligned build).
+#[repr(align(64))]
+struct StackAligned<T>(T);
+
+/// `0, 1, ..., 15`: each lane's offset from lane 0's counter.
+static LANE_INDEX: [u32; 16] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15];
+/// Sixteen zeros then sixteen ones: the 16 words from offset `k` are 1 in the last `k` lanes.
+static CARRIES: [u32; 32] = [
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+];
+
+/// The transposed counters `first + step * i` of lanes `i` (`step` is 0 or 1), as low and high
+/// words, built from broadcasts and constants rather than gathered through memory.
+///
+/// # Safety
+/// `V`'s feature must be enabled and present.
+#[inline(always)]
+unsafe fn counter_words<V: LaneWords>(first: u64, step: u64) -> [V; 2] {
+    debug_assert!(step <= 1);
+    let (lo, hi) = (first as u32, (first >> 32) as u32);
+    // SAFETY: forwarded from the caller (see `LaneWords`).
+    unsafe {
+        if step == 0 {
+            return [V::splat(lo), V::splat(hi)];
+        }
+        // Lanes from `2^32 - lo` on carry into the high word.
+        let carrying = 16 - (1u64 << 32).wrapping_sub(u64::from(lo)).min(16) as usize;
+        let carries: &[u32; 16] = CARRIES[carrying..carrying + 16].try_into().unwrap();
+        [
+            V::splat(lo).add(V::from_lanes(&LANE_INDEX)),
+            V::splat(hi).add(V::from_lanes(carries)),
+        ]
+    }
+}
+
+/// Hashes 1 to `V::LANES` lanes at once: the transposed form of `portable::hash_lanes`. The
+/// vector slots beyond `lanes.len()` hash lane 0 again, and their results are dropped.
+///
+/// # Safety
+/// `V`'s and `R`'s features must be enabled and present; `1 <= lanes.len() <= V::LANES`,
+/// `out.len() >= lanes.len()` and every lane's input is `blocks * BLOCK_LEN` bytes.
+#[inline(always)]
+pub(super) unsafe fn hash_group<V: LaneWords, R: Rotate<V>>(
+    lanes: &[Lane<'_>],
+    blocks: usize,
+    flags: u8,
+    out: &mut [[u8; 32]],
+) {
+    debug_assert!(!lanes.is_empty() && lanes.len() <= V::LANES && out.len() >= lanes.len());
+    let mut inputs = [lanes[0].input.as_ptr(); 16];
+    // A constant trip count, so that LLVM keeps only the slots the vectors read.
+    for (i, input) in inputs.iter_mut().enumerate().take(V::LANES) {
+        *input = lanes.get(i).unwrap_or(&lanes[0]).input.as_ptr();
+    }
+    let lane0 = &lanes[0];
+    // A single block is the first and the last.
+    let single = |lane: &Lane<'_>| if blocks == 1 { lane.flags_end } else { 0 };
+    // The lanes of a one-block group (parents) usually differ only in their input: then every
+    // parameter vector is a broadcast (plus a constant, for consecutive counters), built in
+    // registers. Gathered lane by lane they go through memory, and a vector load of sixteen
+    // separate stores cannot be forwarded from them: it waits until they reach the cache, which
+    // delays the only block's first round (16 parents: 19.1 -> 17.6 ns a block, crate 14.8).
+    // Longer groups amortise the gather, and there the check costs more than it saves.
+    let step = lanes
+        .get(1)
+        .map_or(0, |l| l.counter.wrapping_sub(lane0.counter));
+    let regular = blocks == 1
+        && step <= 1
+        && lanes.iter().enumerate().all(|(i, l)| {
+            l.counter == lane0.counter.wrapping_add(step * i as u64)
+                && l.cv == lane0.cv
+                && (l.flags_start, l.flags_end, l.last_block_len)
+                    == (lane0.flags_start, lane0.flags_end, lane0.last_block_len)
+        });
+
+    // SAFETY: the features are enabled (our contract). Every chaining value read is the 32
+    // bytes of a lane's `cv`; every block read is the 64 bytes of block `j < blocks` of a lane.
+    // Every store goes to `out[i]` for `i < lanes.len()` or to `spare`.
+    unsafe {
+        let mut cv = [V::splat(0); 8];
+        let counter;
+        let [first_flags, last_flags, last_len];
+        if regular {
+            for (v, &w) in cv.iter_mut().zip(&lane0.cv) {
+                *v = V::splat(w);
+            }
+            counter = counter_words::<V>(lane0.counter, step);
+            first_flags = V::splat(u32::from(flags | lane0.flags_start | single(lane0)));
+            last_flags = V::splat(u32::from(flags | lane0.flags_end));
+            last_len = V::splat(u32::from(lane0.last_block_len));
+        } else {
+            let mut cvs = [lane0.cv.as_ptr().cast::<u8>(); 16];
+            let [mut lo, mut hi, mut first, mut last, mut len] = [[0u32; 16]; 5];
+            for i in 0..V::LANES {
+                let lane = lanes.get(i).unwrap_or(lane0);
+                cvs[i] = lane.cv.as_ptr().cast();
+                lo[i] = lane.counter as u32;
+                hi[i] = (lane.counter >> 32) as u32;
+                first[i] = u32::from(flags | lane.flags_start | single(lane));
+                last[i] = u32::from(flags | lane.flags_end);
+                len[i] = u32::from(lane.last_block_len);
+            }
+            // Transposed with vector shuffles rather than word by word through memory.
+            cv = V::load_transposed::<8>(&cvs, 0);
+            counter = [V::from_lanes(&lo), V::from_lanes(&hi)];
+            first_flags = V::from_lanes(&first);
+            last_flags = V::from_lanes(&last);
+            last_len = V::from_lanes(&len);
+        }
+        let middle_flags = V::splat(u32::from(flags));
+        let full_len = V::splat(BLOCK_LEN as u32);
+        // With `V::LOAD_AHEAD`, each block's message is loaded and transposed before the
+        // previous block's rounds.
+        let mut next = [V::splat(0); 16];
+        if V::LOAD_AHEAD && blocks > 0 {
+            next = V::load_transposed::<16>(&inputs, 0);
+        }
+        for j in 0..blocks {
+            let is_last = j + 1 == blocks;
+            let m = if V::LOAD_AHEAD {
+                let m = next;
+                if !is_last {
+                    next = V::load_transposed::<16>(&inputs, (j + 1) * BLOCK_LEN);
+                }
+                m
+            } else {
+                V::load_transposed::<16>(&inputs, j * BLOCK_LEN)
+            };
+            let block_flags = match j {
+                0 => first_flags,
+                _ if is_last => last_flags,
+                _ => middle_flags,
+            };
+            let block_len = if is_last { last_len } else { full_len };
+            let mut v = initial_state(&cv, counter, block_len, block_flags);
+            rounds::<V, R>(&mut v, &m);
+            for i in 0..8 {
+                cv[i] = v[i].xor(v[i + 8]);
+            }
+        }
+
+        // Escapes so that the frame, and with it every spill slot, is aligned.
+        // Never read, so left uninitialised: only its address and the stores count.
+        let mut spare = StackAligned(core::mem::MaybeUninit::<[[u8; 32]; 16]>::uninit());
+        core::hint::black_box(&mut spare);
+        let spare = spare.0.as_mut_ptr().cast::<[u8; 32]>();
+        let mut dst = [spare.cast::<u8>(); 16];
+        for (i, dst) in dst.iter_mut().enumerate().take(V::LANES) {
+            *dst = match out.get_mut(i) {
+                Some(bytes) if i < lanes.len() => bytes.as_mut_ptr(),
+                _ => spare.add(i).cast(),
+            };
+        }
+        V::store_transposed(cv, &dst);
+    }
+}
+
+/// Each message word of `block` broadcast to every lane, for [`xof_group`].
+///
+/// # Safety
+/// `V`'s feature must be enabled and present.
+#[inline(always)]
+pub(super) unsafe fn broadcast_block<V: LaneWords>(block: &[u8; BLOCK_LEN]) -> [V; 16] {
+    let mut m = [0u32; 16];
+    for (w, bytes) in m.iter_mut().zip(block.chunks_exact(4)) {
+        *w = u32::from_le_bytes(bytes.try_into().unwrap());
+    }
+    // SAFETY: forwarded from the caller (see `LaneWords`).
+    unsafe {
+        let mut v = [V::splat(0); 16];
+        for (v, w) in v.iter_mut().zip(m) {
+            *v = V::splat(w);
+        }
+        v
+    }
+}
+
+/// Extended output for `V::LANES` consecutive blocks: `out` (`V::LANES * 64` bytes) gets the root
+/// compressions with counters `counter`, `counter + 1`, ... (wrapping). `m` is the message block
+/// with each word broadcast to every lane ([`broadcast_block`]).
+///
+/// # Safety
+/// `V`'s and `R`'s features must be enabled and present; `out.len() == V::LANES * BLOCK_LEN`.
+#[inline(always)]
+pub(super) unsafe fn xof_group<V: LaneWords, R: Rotate<V>>(
+    cv: &[u32; 8],
+    m: &[V; 16],
+    block_len: u8,
+    counter: u64,
+    flags: u8,
+    out: &mut [u8],
+) {
+    debug_assert_eq!(out.len(), V::LANES * BLOCK_LEN);
+    // SAFETY: the features are enabled and `out` holds `V::LANES` blocks (our contract); lane
+    // `i` writes its 64 bytes at `64 * i`.
+    unsafe {
+        let mut cv_v = [V::splat(0); 8];
+        for (v, &w) in cv_v.iter_mut().zip(cv) {
+            *v = V::splat(w);
+        }
+        let mut v = initial_state(
+            &cv_v,
+            counter_words::<V>(counter, 1),
+            V::splat(u32::from(block_len)),
+            V::splat(u32::from(flags)),
+        );
+        rounds::<V, R>(&mut v, m);
+        let mut words = v;
+        for i in 0..8 {
+            words[i] = v[i].xor(v[i + 8]);
+            words[i + 8] = v[i + 8].xor(cv_v[i]);
+        }
+        let base = out.as_mut_ptr();
+        let mut dst = [base; 16];
+        for (i, dst) in dst.iter_mut().enumerate() {
+            *dst = base.wrapping_add(BLOCK_LEN * (i % V::LANES));
+        }
+        V::store_transposed(words, &dst);
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Row-vectorised compression, one lane per 128-bit lane.
+
+/// A vector whose 128-bit lanes each hold one row (four state words) of an independent BLAKE3
+/// lane. Every operation the row form needs works within each 128-bit lane, so the code is
+/// written once for one, two and four of them.
+///
+/// The same safety rules as [`LaneWords`]; the pointer methods need valid memory for the first
+/// `ROW_LANES` pointers.
+pub(super) trait RowWords: LaneWords {
+    /// BLAKE3 lanes per vector: one per 128-bit lane.
+    const ROW_LANES: usize = Self::LANES / 4;
+    /// 128-bit lane `q` gets the 16 bytes at `src[q]`, for `q < ROW_LANES`.
+    unsafe fn load_rows(src: &[*const u8; 4]) -> Self;
+    /// The 16 bytes at `src` in every 128-bit lane.
+    unsafe fn broadcast_row(src: *const u8) -> Self;
+    /// 128-bit lane `q` is written to the 16 bytes at `dst[q]`, for `q < ROW_LANES`.
+    unsafe fn store_rows(self, dst: &[*mut u8; 4]);
+    /// `pshufd` in each 128-bit lane.
+    unsafe fn shuffle_words<const IMM: i32>(self) -> Self;
+    /// `shufps` in each 128-bit lane: words `IMM` picks from `self` then from `other`.
+    unsafe fn shuffle_pairs<const IMM: i32>(self, other: Self) -> Self;
+    /// `pblendw` in each 128-bit lane: 16-bit word `k` from `other` where bit `k` of `IMM` is
+    /// set.
+    unsafe fn blend_halfwords<const IMM: i32>(self, other: Self) -> Self;
+    /// `punpckldq` in each 128-bit lane: words 0, 1 of `self` interleaved with those of `other`.
+    unsafe fn unpack_lo(self, other: Self) -> Self;
+}
+
+/// Half a G on all four columns (or diagonals) at once: adds message words `mx` and rotates by
+/// 16/12 in the first half, `my` and 8/7 in the second.
+#[inline(always)]
+unsafe fn g_rows<V: RowWords, R: Rotate<V>>(rows: &mut [V; 4], mx: V, my: V) {
+    // SAFETY: forwarded from the caller (see `RowWords`, `Rotate`).
+    unsafe {
+        let [a, b, c, d] = rows;
+        *a = a.add(mx).add(*b);
+        *d = R::rot16(d.xor(*a));
+        *c = c.add(*d);
+        *b = R::rot12(b.xor(*c));
+        *a = a.add(my).add(*b);
+        *d = R::rot8(d.xor(*a));
+        *c = c.add(*d);
+        *b = R::rot7(b.xor(*c));
+    }
+}
+
+/// The message words of one round in the order the two steps consume them, `[A, B, C', D']`:
+/// `A = (m0,m2,m4,m6)` and `B = (m1,m3,m5,m7)` for the column step; for the diagonal step
+/// `C = (m8,m10,m12,m14)` and `D = (m9,m11,m13,m15)` rotated by one word, `C' = (C3,C0,C1,C2)`,
+/// because the diagonal step runs diagonal `j - 1` in word `j` (see [`rounds_rows`]).
+type RowMessage<V> = [V; 4];
+
+/// The first round's `RowMessage` from the block's four 16-byte rows in natural order.
+#[inline(always)]
+unsafe fn row_message<V: RowWords>(natural: [V; 4]) -> RowMessage<V> {
+    // SAFETY: forwarded from the caller (see `RowWords`).
+    unsafe {
+        let c = natural[2].shuffle_pairs::<{ pick(0, 2, 0, 2) }>(natural[3]);
+        let d = natural[2].shuffle_pairs::<{ pick(1, 3, 1, 3) }>(natural[3]);
+        [
+            natural[0].shuffle_pairs::<{ pick(0, 2, 0, 2) }>(natural[1]),
+            natural[0].shuffle_pairs::<{ pick(1, 3, 1, 3) }>(natural[1]),
+            c.shuffle_words::<{ pick(3, 0, 1, 2) }>(),
+            d.shuffle_words::<{ pick(3, 0, 1, 2) }>(),
+        ]
+    }
+}
+
+/// The next round's `RowMessage`: the BLAKE3 message permutation (`MSG_PERMUTATION`) expressed
+/// on the consumption order. The next round needs `A = (A1,B1,B3,A2)`, `B = (A3,C1,A0,D2)`,
+/// `C = (B0,C2,D0,D3)` and `D = (D1,B2,C3,C0)`; in terms of the rotated `C'` and `D'` that is
+/// `A = (A1,B1,B3,A2)`, `B = (A3,C'2,A0,D'3)`, `C' = (D'0,B0,C'3,D'1)`,
+/// `D' = (C'1,D'2,B2,C'0)`. Each is one `shuffle_pairs` of two vectors holding its words in the
+/// right halves, made by a blend or an unpack: half of the operations are blends, which (unlike
+/// shuffles) can run on more than one execution port on some CPUs.
+#[inline(always)]
+unsafe fn permute_row_message<V: RowWords>(m: &RowMessage<V>) -> RowMessage<V> {
+    let [a, b, c, d] = *m;
+    // SAFETY: forwarded from the caller (see `RowWords`). A blend mask of `0x3 << 2k` takes
+    // word `k` from the second operand.
+    unsafe {
+        // (A0,B0,A1,B1) and (A0,A1,A2,B3).
+        let next_a = a
+            .unpack_lo(b)
+            .shuffle_pairs::<{ pick(2, 3, 3, 2) }>(a.blend_halfwords::<0xC0>(b));
+        // (A0,A1,C'2,A3) and (A0,A1,A2,D'3).
+        let next_b = a
+            .blend_halfwords::<0x30>(c)
+            .shuffle_pairs::<{ pick(3, 2, 0, 3) }>(a.blend_halfwords::<0xC0>(d));
+        // (D'0,B0,D'1,B1) and (C'0,D'1,C'2,C'3).
+        let next_c = d
+            .unpack_lo(b)
+            .shuffle_pairs::<{ pick(0, 1, 3, 1) }>(c.blend_halfwords::<0x0C>(d));
+        // (C'0,C'1,D'2,C'3) and (C'0,B1,B2,B3).
+        let next_d = c
+            .blend_halfwords::<0x30>(d)
+            .shuffle_pairs::<{ pick(1, 2, 2, 0) }>(b.blend_halfwords::<0x03>(c));
+        [next_a, next_b, next_c, next_d]
+    }
+}
+
+/// The seven rounds on `N` independent row states at once (the state rows of `rows[s]`, the
+/// message of `m[s]`, both consumed). The states are interleaved step by step so that their
+/// dependency chains overlap: one row state alone is a single long chain.
+///
+/// For the diagonal step, word `j` runs diagonal `j - 1`, which uses `b` of column `j`: rows
+/// `a`, `c` and `d` are rotated and row `b` is not. `b` is the last value each G step computes,
+/// so rotating it would put a shuffle on the critical path twice per round; the others are
+/// ready early and rotate while `b` is still being computed.
+#[inline(always)]
+unsafe fn rounds_rows<V: RowWords, R: Rotate<V>, const N: usize>(
+    rows: &mut [[V; 4]; N],
+    mut m: [RowMessage<V>; N],
+) {
+    // SAFETY: forwarded from the caller (see `RowWords`, `Rotate`).
+    unsafe {
+        for r in 0..7 {
+            for (rows, m) in rows.iter_mut().zip(&m) {
+                g_rows::<V, R>(rows, m[0], m[1]);
+            }
+            // Diagonalise: word j of rows a, c, d takes word j - 1, j + 1, j + 2.
+            for rows in rows.iter_mut() {
+                rows[0] = rows[0].shuffle_words::<{ pick(3, 0, 1, 2) }>();
+                rows[2] = rows[2].shuffle_words::<{ pick(1, 2, 3, 0) }>();
+                rows[3] = rows[3].shuffle_words::<{ pick(2, 3, 0, 1) }>();
+            }
+            for (rows, m) in rows.iter_mut().zip(&m) {
+                g_rows::<V, R>(rows, m[2], m[3]);
+            }
+            for rows in rows.iter_mut() {
+                rows[0] = rows[0].shuffle_words::<{ pick(1, 2, 3, 0) }>();
+                rows[2] = rows[2].shuffle_words::<{ pick(3, 0, 1, 2) }>();
+                rows[3] = rows[3].shuffle_words::<{ pick(2, 3, 0, 1) }>();
+            }
+            if r < 6 {
+                for m in m.iter_mut() {
+                    *m = permute_row_message(m);
+                }
+            }
+        }
+    }
+}
+
+/// The state rows after the seven rounds, every lane side by side: from the chaining value rows
+/// `cv` (words 0-3, 4-7), the block's natural rows and the last row `(counter low, counter high,
+/// block length, flags)`.
+#[inline(always)]
+unsafe fn rounds_one_state<V: RowWords, R: Rotate<V>>(
+    cv: [V; 2],
+    block: [V; 4],
+    last_row: V,
+) -> [V; 4] {
+    // SAFETY: forwarded from the caller (see `RowWords`); `IV` has 16 bytes and more.
+    unsafe {
+        let mut rows = [[cv[0], cv[1], V::broadcast_row(IV.as_ptr().cast()), last_row]];
+        rounds_rows::<V, R, 1>(&mut rows, [row_message(block)]);
+        rows[0]
+    }
+}
+
+/// Row-vectorised `compress_in_place`: compresses one block into `cv`.
+///
+/// # Safety
+/// `R`'s features (which include SSE4.1) must be enabled and present.
+#[inline(always)]
+pub(super) unsafe fn compress_rows_in_place<R: Rotate<__m128i>>(
+    cv: &mut [u32; 8],
+    block: &[u8; BLOCK_LEN],
+    block_len: u8,
+    counter: u64,
+    flags: u8,
+) {
+    // SAFETY: forwarded from the caller; each load reads 16 bytes inside `cv` or `block`, each
+    // store writes 16 bytes inside `cv`.
+    unsafe {
+        let cv_rows = [
+            load128(cv.as_ptr().cast()),
+            load128(cv[4..].as_ptr().cast()),
+        ];
+        let mut natural = [_mm_setzero_si128(); 4];
+        for (i, row) in natural.iter_mut().enumerate() {
+            *row = load128(block[16 * i..].as_ptr());
+        }
+        let last_row = _mm_setr_epi32(
+            counter as i32,
+            (counter >> 32) as i32,
+            i32::from(block_len),
+            i32::from(flags),
+        );
+        let r = rounds_one_state::<__m128i, R>(cv_rows, natural, last_row);
+        store128(cv.as_mut_ptr().cast(), r[0].xor(r[2]));
+        store128(cv[4..].as_mut_ptr().cast(), r[1].xor(r[3]));
+    }
+}
+
+/// Extended output for `V::ROW_LANES` consecutive blocks in rows: `out` (`V::ROW_LANES * 64`
+/// bytes) gets the root compressions with counters `counter`, `counter + 1`, ... (wrapping).
+///
+/// # Safety
+/// `V`'s and `R`'s features must be enabled and present; `out.len() == V::ROW_LANES *
+/// BLOCK_LEN`.
+#[inline(always)]
+pub(super) unsafe fn xof_rows<V: RowWords, R: Rotate<V>>(
+    cv: &[u32; 8],
+    block: &[u8; BLOCK_LEN],
+    block_len: u8,
+    counter: u64,
+    flags: u8,
+    out: &mut [u8],
+) {
+    debug_assert_eq!(out.len(), V::ROW_LANES * BLOCK_LEN);
+    let mut last_row = [0u32; 16];
+    for q in 0..V::ROW_LANES {
+        let c = counter.wrapping_add(q as u64);
+        last_row[4 * q..4 * q + 4].copy_from_slice(&[
+            c as u32,
+            (c >> 32) as u32,
+            block_len.into(),
+            flags.into(),
+        ]);
+    }
+    // SAFETY: the features are enabled (our contract); the loads read 16 bytes inside `cv` and
+    // `block`; block `q` of `out` gets its 64 bytes at `64 * q`.
+    unsafe {
+        let cv = [
+            V::broadcast_row(cv.as_ptr().cast()),
+            V::broadcast_row(cv[4..].as_ptr().cast()),
+        ];
+        let mut message = [V::splat(0); 4];
+        for (i, row) in message.iter_mut().enumerate() {
+            *row = V::broadcast_row(block[16 * i..].as_ptr());
+        }
+        let r = rounds_one_state::<V, R>(cv, message, V::from_lanes(&last_row));
+        let rows = [
+            r[0].xor(r[2]),
+            r[1].xor(r[3]),
+            r[2].xor(cv[0]),
+            r[3].xor(cv[1]),
+        ];
+        let base = out.as_mut_ptr();
+        for (i, row) in rows.into_iter().enumerate() {
+            let mut dst = [base; 4];
+            for (q, dst) in dst.iter_mut().enumerate() {
+                *dst = base.wrapping_add(BLOCK_LEN * (q % V::ROW_LANES) + 16 * i);
+            }
+            row.store_rows(&dst);
+        }
+    }
+}
+
+/// Hashes up to `N * V::ROW_LANES` lanes in the row form: `N` interleaved states of
+/// `V::ROW_LANES` lanes each. The chaining values stay in the state rows from block to block.
+/// Slots beyond `lanes.len()` repeat the last lane, and their result is dropped.
+///
+/// For a few lanes this beats the transposed kernel, which runs all its slots whatever the
+/// count and spills its 32 vectors of state and message; four lanes as two `__m256i` row
+/// states take about 60 % of the instructions of one 4-lane transposed pass.
+///
+/// # Safety
+/// `V`'s and `R`'s features must be enabled and present; `1 <= lanes.len() <= N *
+/// V::ROW_LANES`, `out.len() >= lanes.len()` and every lane's input holds `blocks` blocks.
+#[inline(always)]
+pub(super) unsafe fn hash_rows<V: RowWords, R: Rotate<V>, const N: usize>(
+    lanes: &[Lane<'_>],
+    blocks: usize,
+    flags: u8,
+    out: &mut [[u8; 32]],
+) {
+    debug_assert!(!lanes.is_empty() && lanes.len() <= N * V::ROW_LANES);
+    debug_assert!(out.len() >= lanes.len());
+    // The lane in 128-bit lane `q` of state `s`.
+    let slot =
+        |s: usize, q: usize| (s * V::ROW_LANES + q.min(V::ROW_LANES - 1)).min(lanes.len() - 1);
+    // Row 3 of each state for the first, a middle and the last block: counter low and high
+    // words, block length, flags, per 128-bit lane.
+    let row3 = |s: usize, first: bool, last: bool| -> [u32; 16] {
+        let mut words = [0u32; 16];
+        for q in 0..V::ROW_LANES {
+            let lane = &lanes[slot(s, q)];
+            let mut block_flags = flags;
+            if first {
+                block_flags |= lane.flags_start;
+            }
+            if last {
+                block_flags |= lane.flags_end;
+            }
+            words[4 * q..4 * q + 4].copy_from_slice(&[
+                lane.counter as u32,
+                (lane.counter >> 32) as u32,
+                if last {
+                    u32::from(lane.last_block_len)
+                } else {
+                    BLOCK_LEN as u32
+                },
+                u32::from(block_flags),
+            ]);
+        }
+        words
+    };
+    let single = blocks == 1;
+    // SAFETY: the features are enabled (our contract); each load reads 16 bytes inside a lane's
+    // `cv` or inside block `j < blocks` of a lane's input; `IV` has 32 bytes.
+    unsafe {
+        let iv = V::broadcast_row(IV.as_ptr().cast());
+        let zero = V::splat(0);
+        let [mut first, mut middle, mut last] = [[zero; N]; 3];
+        let mut cv = [[zero; 2]; N];
+        // Indexed once here: per block, only the pointers `load_rows` reads are computed.
+        let mut inputs = [[lanes[0].input.as_ptr(); 4]; N];
+        for s in 0..N {
+            first[s] = V::from_lanes(&row3(s, true, single));
+            middle[s] = V::from_lanes(&row3(s, false, false));
+            last[s] = V::from_lanes(&row3(s, false, true));
+            let mut cvs = [lanes[0].cv.as_ptr().cast::<u8>(); 4];
+            for q in 0..V::ROW_LANES {
+                cvs[q] = lanes[slot(s, q)].cv.as_ptr().cast();
+                inputs[s][q] = lanes[slot(s, q)].input.as_ptr();
+            }
+            cv[s] = [V::load_rows(&cvs), V::load_rows(&cvs.map(|p| p.add(16)))];
+        }
+        for j in 0..blocks {
+            let row3 = match j {
+                0 => &first,
+                _ if j + 1 == blocks => &last,
+                _ => &middle,
+            };
+            let mut rows = [[zero; 4]; N];
+            let mut m = [[zero; 4]; N];
+            for s in 0..N {
+                rows[s] = [cv[s][0], cv[s][1], iv, row3[s]];
+                let mut natural = [zero; 4];
+                for (i, row) in natural.iter_mut().enumerate() {
+                    *row = V::load_rows(&inputs[s].map(|p| p.add(j * BLOCK_LEN + 16 * i)));
+                }
+                m[s] = row_message(natural);
+            }
+            rounds_rows::<V, R, N>(&mut rows, m);
+            for (cv, rows) in cv.iter_mut().zip(&rows) {
+                *cv = [rows[0].xor(rows[2]), rows[1].xor(rows[3])];
+            }
+        }
+        let mut spare = [0u8; 32];
+        for (s, cv) in cv.iter().enumerate() {
+            let ptrs = [0, 1, 2, 3].map(|q| {
+                let i = s * V::ROW_LANES + q;
+                match out.get_mut(i) {
+                    Some(bytes) if q < V::ROW_LANES && i < lanes.len() => bytes.as_mut_ptr(),
+                    _ => spare.as_mut_ptr(),
+                }
+            });
+            cv[0].store_rows(&ptrs);
+            cv[1].store_rows(&ptrs.map(|p| p.add(16)));
+        }
+    }
+}
