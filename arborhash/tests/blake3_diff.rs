@@ -95,6 +95,59 @@ fn megabyte_inputs_match_crate() {
     }
 }
 
+/// One-shot hashing where the tree's wide levels meet: chunk counts around 16-chunk leaves
+/// times powers of two, odd counts, and partial last chunks, on every backend.
+#[test]
+fn wide_tree_levels_match_crate() {
+    let mut rng = ChaCha8Rng::seed_from_u64(6);
+    let input = random_bytes(&mut rng, 1100 * 1024);
+    let mut lens = vec![];
+    for chunks in [
+        47, 48, 49, 255, 256, 257, 511, 512, 513, 1023, 1024, 1025, 1099,
+    ] {
+        lens.extend([chunks * 1024 - 1, chunks * 1024, chunks * 1024 + 1]);
+    }
+    let want: Vec<_> = lens.iter().map(|&n| ::blake3::hash(&input[..n])).collect();
+    for_each_backend(|backend| {
+        for (&len, want) in lens.iter().zip(&want) {
+            assert_eq!(
+                blake3::hash(&input[..len]),
+                *want.as_bytes(),
+                "{backend} len {len}"
+            );
+        }
+    });
+}
+
+/// Writes of whole chunks hashed straight from the caller's memory, where the input may end:
+/// the hasher keeps the top node's children apart, so finalizing there, or writing more, both
+/// give the crate's hash. Starts aligned and not, on every backend.
+#[test]
+fn whole_chunk_writes_that_end_the_input() {
+    let mut rng = ChaCha8Rng::seed_from_u64(7);
+    let input = random_bytes(&mut rng, 300 * 1024);
+    for_each_backend(|backend| {
+        for start in [0, 100, 1024, 5 * 1024, 16 * 1024, 16 * 1024 + 7, 48 * 1024] {
+            for chunks in [17, 31, 32, 33, 48, 64, 100, 128, 200] {
+                let end = start + chunks * 1024;
+                let mut hasher = Hasher::new();
+                hasher.update(&input[..start]).update(&input[start..end]);
+                assert_eq!(
+                    hasher.finalize(),
+                    *::blake3::hash(&input[..end]).as_bytes(),
+                    "{backend} start {start} chunks {chunks}"
+                );
+                hasher.update(&input[end..end + 1]);
+                assert_eq!(
+                    hasher.finalize(),
+                    *::blake3::hash(&input[..end + 1]).as_bytes(),
+                    "{backend} start {start} chunks {chunks} + 1"
+                );
+            }
+        }
+    });
+}
+
 /// Feeds `input` in pieces drawn by `piece` and returns the hasher.
 fn update_in_pieces(mut hasher: Hasher, input: &[u8], mut piece: impl FnMut() -> usize) -> Hasher {
     let mut rest = input;

@@ -167,3 +167,50 @@ fn root_finalize_of_subtree_hasher_panics() {
         .update(b"x")
         .finalize();
 }
+
+/// Subtree hashers at nonzero offsets fed large writes, hashed straight from the caller's
+/// memory: whole chunks that end the subtree (its top node's children stay apart until it is
+/// finalized), a remainder after them, and the rayon variant, against the reference.
+#[test]
+fn subtree_hasher_large_writes_match_reference() {
+    let mut rng = ChaCha8Rng::seed_from_u64(21);
+    let input: Vec<u8> = (0..256 * CHUNK_LEN).map(|_| rng.gen()).collect();
+    for backend in Backend::ALL {
+        with_backend(backend, || {
+            for (index, chunks, extra) in [
+                (64u64, 64usize, 0usize),
+                (256, 17, 0),
+                (128, 32, 5),
+                (512, 200, 1023),
+            ] {
+                let offset = index * CHUNK_LEN as u64;
+                let part = &input[..chunks * CHUNK_LEN + extra];
+                let want = reference::subtree_cv(part, index, reference::IV_WORDS, 0);
+                assert_eq!(
+                    hazmat::hash_subtree(Mode::Hash, offset, part).unwrap(),
+                    want,
+                    "{backend} hash_subtree at chunk {index}, {} bytes",
+                    part.len()
+                );
+                let mut hasher = hazmat::subtree_hasher(Mode::Hash, offset).unwrap();
+                hasher.update(part);
+                assert_eq!(
+                    hazmat::finalize_subtree(&hasher, offset).unwrap(),
+                    want,
+                    "{backend} subtree hasher at chunk {index}, {} bytes",
+                    part.len()
+                );
+                #[cfg(feature = "rayon")]
+                {
+                    let mut hasher = hazmat::subtree_hasher(Mode::Hash, offset).unwrap();
+                    hasher.update(&part[..100]).update_rayon(&part[100..]);
+                    assert_eq!(
+                        hazmat::finalize_subtree(&hasher, offset).unwrap(),
+                        want,
+                        "{backend} rayon subtree hasher at chunk {index}"
+                    );
+                }
+            }
+        });
+    }
+}

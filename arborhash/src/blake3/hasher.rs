@@ -183,8 +183,9 @@ impl Hasher {
             self.buf.len = 0;
         }
         if input.len() > BUF_LEN {
-            // Straight from the caller's memory, keeping back the chunk that may be the last.
-            let whole = (input.len() - 1) / CHUNK_LEN * CHUNK_LEN;
+            // Straight from the caller's memory, as one subtree where the length allows: the
+            // tree keeps its top node's children apart in case they end the input.
+            let whole = input.len() / CHUNK_LEN * CHUNK_LEN;
             self.tree.push_chunks(p, &input[..whole], parallel);
             input = &input[whole..];
         }
@@ -192,7 +193,7 @@ impl Hasher {
     }
 
     pub(crate) fn top_node(&self, p: Platform) -> Output {
-        self.tree.clone().finish(p, self.buf.filled())
+        self.tree.top_node(p, self.buf.filled())
     }
 
     fn root_node(&self, p: Platform) -> Output {

@@ -36,7 +36,7 @@
 
 use core::fmt;
 
-use super::tree::{chunk_output, hash_all, parent_output, Params};
+use super::tree::{chunk_output, hash_all, left_len, parent_output, Params};
 use super::{context_key, Hash, Hasher, OutputReader, CHUNK_LEN, KEY_LEN};
 use crate::platform::Platform;
 
@@ -145,8 +145,7 @@ pub fn left_subtree_len(input_len: u64) -> u64 {
         input_len > CHUNK_LEN as u64,
         "left_subtree_len: input_len must exceed CHUNK_LEN ({CHUNK_LEN}), got {input_len}"
     );
-    let full_chunks = (input_len - 1) / CHUNK_LEN as u64;
-    (CHUNK_LEN as u64) << (63 - full_chunks.leading_zeros())
+    left_len(input_len)
 }
 
 fn check_subtree(input_offset: u64, len: u64) -> Result<u64, SubtreeError> {

@@ -1,10 +1,13 @@
 //! The BLAKE3 tree, written once over the kernels in [`super::kernels`].
 //!
-//! Chunks are hashed many at a time (one `hash_lanes` call for up to [`BATCH_CHUNKS`] chunks) and
-//! their parents level by level, also as lanes. Subtrees that are complete are reduced to one
-//! chaining value and pushed on a stack ([`Tree`]) that merges them lazily, so that the last
+//! Chunks are hashed many at a time (one `hash_lanes` call for up to [`WIDE`] chunks) and their
+//! parents level by level, also as lanes: a large subtree is reduced to its `WIDE` nodes at the
+//! level where they fit in one call ([`subtree_wide`]), so every level below runs full width.
+//! Complete subtrees are pushed on a stack ([`Tree`]) that merges them lazily, so that the last
 //! node can still become the root. The one-shot functions, the incremental hasher, the rayon
-//! variants and the subtree API all go through [`Tree`].
+//! variants and the subtree API all go through [`hash_all`] or [`Tree`].
+
+use core::mem::MaybeUninit;
 
 use super::kernels::{self, Lane, BLOCK_LEN};
 use crate::platform::Platform;
@@ -20,11 +23,9 @@ pub(crate) const KEYED_HASH: u8 = 1 << 4;
 pub(crate) const DERIVE_KEY_CONTEXT: u8 = 1 << 5;
 pub(crate) const DERIVE_KEY_MATERIAL: u8 = 1 << 6;
 
-/// Chunks hashed per `hash_lanes` call when hashing through a long input, and the largest
-/// subtree reduced in stack buffers. 32 chunks fill 16 lanes (AVX-512) twice and AVX2's 8 lanes
-/// four times, and their first parent level fills 16 lanes once; the buffers stay near 1 KiB each,
-/// which matters for short inputs, where zeroing them is a visible part of the work.
-pub(crate) const BATCH_CHUNKS: usize = 32;
+/// The most chunks hashed in one `hash_lanes` call where the subtrees after an unaligned start
+/// are small: up to the next multiple of 32 chunks, all at once.
+const BATCH_CHUNKS: usize = 32;
 
 /// Subtrees at least this long are split into halves hashed on two threads by the rayon
 /// variants, so no task is shorter than 128 KiB. On the shared 2-core development machine
@@ -171,10 +172,17 @@ pub(crate) const EMPTY_LANE: Lane<'static> = Lane {
     last_block_len: 0,
 };
 
-/// Chaining values of whole chunks (at most [`BATCH_CHUNKS`] + 1), the first with index `counter`,
-/// in one `hash_lanes` call.
-fn chunk_cvs(p: Platform, chunks: &[u8], counter: u64, params: Params, out: &mut [CvBytes]) {
-    let mut lanes = [EMPTY_LANE; BATCH_CHUNKS + 1];
+/// Chaining values of whole chunks (at most `N`), the first with index `counter`, in one
+/// `hash_lanes` call. `N` sizes the lane array, so that the common 16-chunk call does not set up
+/// 32 lanes.
+fn chunk_cvs<const N: usize>(
+    p: Platform,
+    chunks: &[u8],
+    counter: u64,
+    params: Params,
+    out: &mut [CvBytes],
+) {
+    let mut lanes = [EMPTY_LANE; N];
     let n = chunks.len() / CHUNK_LEN;
     for (i, (lane, chunk)) in lanes
         .iter_mut()
@@ -193,71 +201,36 @@ fn chunk_cvs(p: Platform, chunks: &[u8], counter: u64, params: Params, out: &mut
     kernels::hash_lanes(p, &lanes[..n], CHUNK_LEN / BLOCK_LEN, params.flags, out);
 }
 
-/// Reduces the chaining values of a complete subtree (a power of two of them, at most
-/// [`BATCH_CHUNKS`]) to the subtree's chaining value.
-fn reduce(p: Platform, cvs: &mut [CvBytes], params: Params) -> CvBytes {
-    debug_assert!(cvs.len().is_power_of_two());
-    match reduce_to_two(p, cvs, params) {
-        1 => cvs[0],
-        _ => parent_output(&cvs[0], &cvs[1], params).chaining_value(p),
+/// Hashes one level of parents: adjacent pairs of `cvs` in one `hash_lanes` call, into `out`,
+/// an odd last node carried up unchanged; returns how many nodes the level above has. Within a
+/// run of nodes whose left part is a complete subtree at least as wide as the rest, this gives
+/// BLAKE3's tree shape.
+fn parent_level(p: Platform, cvs: &[CvBytes], params: Params, out: &mut [CvBytes]) -> usize {
+    let pairs = cvs.len() / 2;
+    let mut lanes = [EMPTY_LANE; WIDE];
+    for (lane, pair) in lanes
+        .iter_mut()
+        .zip(cvs[..2 * pairs].as_flattened().chunks_exact(64))
+    {
+        *lane = parent_lane(pair, params, 0);
     }
+    kernels::hash_lanes(p, &lanes[..pairs], 1, params.flags | PARENT, out);
+    if cvs.len() % 2 == 1 {
+        out[pairs] = cvs[cvs.len() - 1];
+    }
+    pairs + cvs.len() % 2
 }
 
-/// Reduces the chaining values of consecutive chunks (at most [`BATCH_CHUNKS`]) level by level
-/// until at most two remain, which are the children of their tree's top node; returns how many.
-/// Each level's parents are hashed in one `hash_lanes` call, which runs them side by side
-/// instead of one after another. Pairing adjacent nodes and carrying an odd last node up
-/// unchanged gives BLAKE3's tree shape, whose left subtrees are complete.
+/// Reduces the nodes of one (sub)tree (at most [`2 * WIDE`](WIDE)), level by level, until at
+/// most two remain, which are the children of its top node; returns how many.
 fn reduce_to_two(p: Platform, cvs: &mut [CvBytes], params: Params) -> usize {
-    debug_assert!(cvs.len() <= BATCH_CHUNKS);
     let mut n = cvs.len();
-    let mut parents = [[0u8; 32]; BATCH_CHUNKS / 2];
+    let mut parents = [[0u8; 32]; WIDE];
     while n > 2 {
-        let pairs = n / 2;
-        let mut lanes = [EMPTY_LANE; BATCH_CHUNKS / 2];
-        for (lane, pair) in lanes
-            .iter_mut()
-            .zip(cvs[..2 * pairs].as_flattened().chunks_exact(64))
-        {
-            *lane = parent_lane(pair, params, 0);
-        }
-        kernels::hash_lanes(p, &lanes[..pairs], 1, params.flags | PARENT, &mut parents);
-        cvs[..pairs].copy_from_slice(&parents[..pairs]);
-        if n % 2 == 1 {
-            cvs[pairs] = cvs[n - 1];
-        }
-        n = pairs + n % 2;
+        n = parent_level(p, &cvs[..n], params, &mut parents);
+        cvs[..n].copy_from_slice(&parents[..n]);
     }
     n
-}
-
-/// The top node of a whole (sub)tree of 2 to [`BATCH_CHUNKS`] chunks, the first with index
-/// `counter`: every chunk, the last too when it is whole, in one `hash_lanes` call, then the
-/// parents level by level.
-fn hash_short(p: Platform, input: &[u8], counter: u64, params: Params) -> Output {
-    let n = input.len().div_ceil(CHUNK_LEN);
-    debug_assert!((2..=BATCH_CHUNKS).contains(&n));
-    let mut cvs = [[0u8; 32]; BATCH_CHUNKS];
-    let whole = input.len() / CHUNK_LEN;
-    chunk_cvs(
-        p,
-        &input[..whole * CHUNK_LEN],
-        counter,
-        params,
-        &mut cvs[..whole],
-    );
-    if whole < n {
-        let last = chunk_output(
-            p,
-            &input[whole * CHUNK_LEN..],
-            counter + whole as u64,
-            params,
-        );
-        cvs[whole] = last.chaining_value(p);
-    }
-    let cvs = &mut cvs[..n];
-    reduce_to_two(p, cvs, params);
-    parent_output(&cvs[0], &cvs[1], params)
 }
 
 /// A lane hashing one parent node; `flags_end` is ROOT for a root, else 0.
@@ -272,24 +245,67 @@ pub(crate) fn parent_lane(pair: &[u8], params: Params, flags_end: u8) -> Lane<'_
     }
 }
 
-/// The chaining value of a complete subtree of whole chunks (a power of two of them), the first
-/// with index `counter`. With `parallel`, halves of large subtrees run on two rayon threads.
-fn subtree_cv(p: Platform, input: &[u8], counter: u64, params: Params, parallel: bool) -> CvBytes {
-    let n = input.len() / CHUNK_LEN;
-    debug_assert!(n.is_power_of_two() && input.len().is_multiple_of(CHUNK_LEN));
-    if n <= BATCH_CHUNKS {
-        let mut cvs = [[0u8; 32]; BATCH_CHUNKS];
-        chunk_cvs(p, input, counter, params, &mut cvs[..n]);
-        return reduce(p, &mut cvs[..n], params);
+/// Nodes a subtree is reduced to before the levels above it narrow: one full `hash_lanes` call of
+/// the widest backend (AVX-512's 16 lanes; two of AVX2's 8) hashes a whole level of parents.
+const WIDE: usize = 16;
+
+/// Bytes in the left subtree of a node over `len > CHUNK_LEN` bytes: the largest power of two of
+/// whole chunks that leaves at least one byte for the right.
+pub(crate) fn left_len(len: u64) -> u64 {
+    debug_assert!(len > CHUNK_LEN as u64);
+    (CHUNK_LEN as u64) << (63 - ((len - 1) / CHUNK_LEN as u64).leading_zeros())
+}
+
+/// The nodes of the (sub)tree over `input` (at least one byte; only its last chunk may be
+/// partial), the first chunk with index `counter`, at the lowest level that has at most [`WIDE`]
+/// nodes; returns how many. Up to `WIDE` chunks are hashed in one call; above that the halves
+/// (on two rayon threads with `parallel`, if large) each return `WIDE` nodes or fewer, and one
+/// `WIDE`-lane call hashes the parents over both, so every level of a large tree runs full width.
+fn subtree_wide(
+    p: Platform,
+    input: &[u8],
+    counter: u64,
+    params: Params,
+    parallel: bool,
+    out: &mut [CvBytes; WIDE],
+) -> usize {
+    debug_assert!(!input.is_empty());
+    let n = input.len().div_ceil(CHUNK_LEN);
+    if n <= WIDE {
+        let whole = input.len() / CHUNK_LEN;
+        chunk_cvs::<WIDE>(p, &input[..whole * CHUNK_LEN], counter, params, out);
+        if whole < n {
+            let last = &input[whole * CHUNK_LEN..];
+            out[whole] = chunk_output(p, last, counter + whole as u64, params).chaining_value(p);
+        }
+        return n;
     }
-    let (left, right) = input.split_at(input.len() / 2);
-    let right_counter = counter + n as u64 / 2;
-    let (left, right) = join(
+    let (left, right) = input.split_at(left_len(input.len() as u64) as usize);
+    let right_counter = counter + (left.len() / CHUNK_LEN) as u64;
+    let mut children = [[[0u8; 32]; WIDE]; 2];
+    let [left_out, right_out] = &mut children;
+    let (left_n, right_n) = join(
         parallel && should_split(input.len()),
-        || subtree_cv(p, left, counter, params, parallel),
-        || subtree_cv(p, right, right_counter, params, parallel),
+        || subtree_wide(p, left, counter, params, parallel, left_out),
+        || subtree_wide(p, right, right_counter, params, parallel, right_out),
     );
-    parent_output(&left, &right, params).chaining_value(p)
+    // The left half is complete, so it returns a full `WIDE` nodes, as many as or more than the
+    // right: its pairs never straddle the halves.
+    debug_assert!(left_n == WIDE && right_n <= WIDE);
+    let cvs = &children.as_flattened()[..left_n + right_n];
+    parent_level(p, cvs, params, out)
+}
+
+/// The top node of a whole input (or of a subtree starting at chunk `first_chunk`).
+pub(crate) fn hash_all(p: Platform, input: &[u8], params: Params, first_chunk: u64) -> Output {
+    if input.len() <= CHUNK_LEN {
+        return chunk_output(p, input, first_chunk, params);
+    }
+    let mut cvs = [[0u8; 32]; WIDE];
+    let n = subtree_wide(p, input, first_chunk, params, false, &mut cvs);
+    let n = reduce_to_two(p, &mut cvs[..n], params);
+    debug_assert_eq!(n, 2);
+    parent_output(&cvs[0], &cvs[1], params)
 }
 
 #[cfg(feature = "rayon")]
@@ -349,7 +365,9 @@ pub(crate) struct Tree {
     first_chunk: u64,
     /// Chunks hashed so far.
     chunks: u64,
-    stack: [CvBytes; MAX_DEPTH],
+    /// Entries below `depth` are initialised: zeroing all of them would cost a short message
+    /// as much as hashing it.
+    stack: [MaybeUninit<CvBytes>; MAX_DEPTH],
     depth: usize,
 }
 
@@ -359,7 +377,11 @@ impl Tree {
             params,
             first_chunk,
             chunks: 0,
-            stack: [[0; 32]; MAX_DEPTH],
+            // SAFETY: an array of `MaybeUninit` needs no initialisation. (Not a constant
+            // `[MaybeUninit::uninit(); N]`, which LLVM may fill with zeros, see `hasher::Buffer`.)
+            stack: unsafe {
+                MaybeUninit::<[MaybeUninit<CvBytes>; MAX_DEPTH]>::uninit().assume_init()
+            },
             depth: 0,
         }
     }
@@ -377,122 +399,110 @@ impl Tree {
         self.chunks
     }
 
+    /// The entries, largest subtree first.
+    fn entries(&self) -> &[CvBytes] {
+        // SAFETY: `push_cv` writes an entry before counting it in `depth`, and `depth` shrinks
+        // only by merging, which writes the entry it keeps; `MaybeUninit<T>` has T's layout.
+        unsafe { core::slice::from_raw_parts(self.stack.as_ptr().cast(), self.depth) }
+    }
+
     /// Called when more input is known to follow: the entries then form the binary
     /// decomposition of the chunk count (largest subtree first), merging the pair left
     /// unmerged in case it was the root's children.
     fn merge_complete_subtrees(&mut self, p: Platform) {
         while self.depth > self.chunks.count_ones() as usize {
-            let right = self.stack[self.depth - 1];
-            let left = &self.stack[self.depth - 2];
-            self.stack[self.depth - 2] = parent_output(left, &right, self.params).chaining_value(p);
+            let [left, right] = [self.depth - 2, self.depth - 1].map(|i| self.entries()[i]);
+            let parent = parent_output(&left, &right, self.params).chaining_value(p);
+            self.stack[self.depth - 2].write(parent);
             self.depth -= 1;
         }
     }
 
     fn push_cv(&mut self, p: Platform, cv: CvBytes, chunks: u64) {
         self.merge_complete_subtrees(p);
-        self.stack[self.depth] = cv;
+        self.stack[self.depth].write(cv);
         self.depth += 1;
         self.chunks += chunks;
     }
 
-    /// Hashes whole chunks that are known not to be the last of the input.
-    pub(crate) fn push_chunks(&mut self, p: Platform, input: &[u8], parallel: bool) {
-        self.hash_chunks(p, input, parallel, false);
+    /// Pushes a complete subtree of `chunks` chunks given its nodes (one level of it): when it
+    /// has two or more chunks, as its top node's two children, left unmerged in case it ends the
+    /// input and its top node is the root.
+    fn push_subtree(&mut self, p: Platform, cvs: &mut [CvBytes], chunks: u64) {
+        match reduce_to_two(p, cvs, self.params) {
+            1 => self.push_cv(p, cvs[0], chunks),
+            _ => {
+                self.push_cv(p, cvs[0], chunks / 2);
+                self.push_cv(p, cvs[1], chunks / 2);
+            }
+        }
     }
 
-    /// Hashes whole chunks. With `ends_input`, the last of them is the input's last chunk: it
-    /// is hashed in the same call as the chunks before it, and its chaining value is returned
-    /// instead of pushed (it is not counted in `chunks`).
-    fn hash_chunks(
-        &mut self,
-        p: Platform,
-        mut input: &[u8],
-        parallel: bool,
-        ends_input: bool,
-    ) -> Option<CvBytes> {
+    /// Hashes whole chunks. They may end the input: the stack then still holds the children of
+    /// the root (a lone chunk at the start is not hashed this way, see [`Tree::finish`]).
+    pub(crate) fn push_chunks(&mut self, p: Platform, mut input: &[u8], parallel: bool) {
         debug_assert_eq!(input.len() % CHUNK_LEN, 0);
-        let mut last = None;
         while !input.is_empty() {
             let counter = self.first_chunk + self.chunks;
-            let available = (input.len() / CHUNK_LEN) as u64 - u64::from(ends_input);
-            if available == 0 {
-                let mut cv = [[0u8; 32]];
-                chunk_cvs(p, input, counter, self.params, &mut cv);
-                return Some(cv[0]);
-            }
+            let available = (input.len() / CHUNK_LEN) as u64;
             let size = prev_power_of_two(available).min(max_subtree_chunks(self.chunks));
-            if size >= BATCH_CHUNKS as u64 {
+            if size >= WIDE as u64 {
                 let (subtree, rest) = input.split_at(size as usize * CHUNK_LEN);
-                let cv = subtree_cv(p, subtree, counter, self.params, parallel);
-                self.push_cv(p, cv, size);
+                let mut cvs = [[0u8; 32]; WIDE];
+                let n = subtree_wide(p, subtree, counter, self.params, parallel, &mut cvs);
+                self.push_subtree(p, &mut cvs[..n], size);
                 input = rest;
                 continue;
             }
-            // Up to the next batch boundary (and the input's last chunk, if it is reached): all
-            // chunk CVs in one call, then each aligned subtree among them reduced on its own.
+            // Smaller subtrees (after an unaligned start): all chunks up to the next batch
+            // boundary in one call, then each aligned subtree among them pushed on its own.
             let run = available.min(BATCH_CHUNKS as u64 - self.chunks % BATCH_CHUNKS as u64);
-            let lanes = run + u64::from(ends_input && run == available);
-            let (chunks, rest) = input.split_at(lanes as usize * CHUNK_LEN);
-            let mut cvs = [[0u8; 32]; BATCH_CHUNKS + 1];
-            chunk_cvs(p, chunks, counter, self.params, &mut cvs[..lanes as usize]);
+            let (chunks, rest) = input.split_at(run as usize * CHUNK_LEN);
+            let mut cvs = [[0u8; 32]; BATCH_CHUNKS];
+            chunk_cvs::<BATCH_CHUNKS>(p, chunks, counter, self.params, &mut cvs[..run as usize]);
             let mut done = 0;
             while done < run {
                 let size = prev_power_of_two(run - done).min(max_subtree_chunks(self.chunks));
                 let cvs = &mut cvs[done as usize..(done + size) as usize];
-                let cv = reduce(p, cvs, self.params);
-                self.push_cv(p, cv, size);
+                self.push_subtree(p, cvs, size);
                 done += size;
-            }
-            if lanes > run {
-                last = Some(cvs[run as usize]);
             }
             input = rest;
         }
-        last
     }
 
-    /// The (sub)tree's top node, given the rest of the input after the pushed chunks: at least
-    /// one byte unless nothing was pushed. With chunks before it, `tail` may hold several.
-    pub(crate) fn finish(mut self, p: Platform, tail: &[u8]) -> Output {
-        if self.chunks == 0 && tail.len() > CHUNK_LEN && tail.len() <= BATCH_CHUNKS * CHUNK_LEN {
-            return hash_short(p, tail, self.first_chunk, self.params);
+    /// The (sub)tree's top node, given the rest of the input after the pushed chunks (possibly
+    /// none of it, but not a lone pushed chunk). The tree is unchanged: only a tree with entries
+    /// is copied to finish, so that short messages never copy the stack.
+    pub(crate) fn top_node(&self, p: Platform, tail: &[u8]) -> Output {
+        if self.chunks == 0 {
+            return hash_all(p, tail, self.params, self.first_chunk);
         }
-        let whole = tail.len().saturating_sub(1) / CHUNK_LEN * CHUNK_LEN;
-        let (chunks, last) = tail.split_at(whole);
-        if last.len() == CHUNK_LEN && (self.chunks > 0 || !chunks.is_empty()) {
-            // A whole last chunk below a parent: hashed as a lane beside the chunks before it.
-            let right = self.hash_chunks(p, tail, false, true);
-            return self.fold(p, right.expect("the last chunk was hashed"));
-        }
-        self.push_chunks(p, chunks, false);
-        assert!(
-            !last.is_empty() || self.chunks == 0,
-            "the last chunk of a non-empty input is empty"
-        );
-        let last = chunk_output(p, last, self.first_chunk + self.chunks, self.params);
-        if self.depth == 0 {
-            return last;
-        }
-        self.fold(p, last.chaining_value(p))
+        self.clone().finish(p, tail)
     }
 
-    /// The top node over the stack and the chaining value of the last chunk after it.
-    fn fold(mut self, p: Platform, mut right: CvBytes) -> Output {
-        // The last chunk follows the stack, so the stack holds whole left subtrees: merge any
-        // complete pair, then fold from the top.
-        self.merge_complete_subtrees(p);
-        for left in self.stack[1..self.depth].iter().rev() {
+    fn finish(mut self, p: Platform, tail: &[u8]) -> Output {
+        if !tail.is_empty() {
+            // Complete subtrees while what follows does not fit below the stack's last entry;
+            // the rest is one subtree, the right edge of the tree.
+            let end = self.chunks + tail.len().div_ceil(CHUNK_LEN) as u64;
+            let mut start = self.chunks;
+            while end - start > max_subtree_chunks(start) {
+                start += max_subtree_chunks(start);
+            }
+            let (complete, last) = tail.split_at((start - self.chunks) as usize * CHUNK_LEN);
+            self.push_chunks(p, complete, false);
+            let counter = self.first_chunk + self.chunks;
+            let cv = hash_all(p, last, self.params, counter).chaining_value(p);
+            self.push_cv(p, cv, end - start);
+        }
+        // The entries now end the input: folded from the right, they give its tree.
+        assert!(self.depth >= 2, "a lone pushed chunk has no top node");
+        let entries = self.entries();
+        let mut right = entries[entries.len() - 1];
+        for left in entries[1..entries.len() - 1].iter().rev() {
             right = parent_output(left, &right, self.params).chaining_value(p);
         }
-        parent_output(&self.stack[0], &right, self.params)
+        parent_output(&entries[0], &right, self.params)
     }
-}
-
-/// The top node of a whole input (or of a subtree starting at chunk `first_chunk`).
-pub(crate) fn hash_all(p: Platform, input: &[u8], params: Params, first_chunk: u64) -> Output {
-    if input.len() <= CHUNK_LEN {
-        return chunk_output(p, input, first_chunk, params);
-    }
-    Tree::new(params, first_chunk).finish(p, input)
 }
