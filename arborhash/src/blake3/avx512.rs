@@ -314,8 +314,10 @@ impl RowWords for __m512i {
     /// two vectors it takes most words from, and a third source's word goes in by a blend where
     /// it is already in place, by a masked permute where not: seven operations instead of twelve,
     /// off the state's dependency chain but on the same two ports as the chain's 512-bit
-    /// operations. The 4-chunk group went from 0.80-0.83 of the `blake3` crate's time ratio to
-    /// 0.85-0.87 (`timing` below, four runs each).
+    /// operations. It took a 4-chunk group from 0.80-0.83 to 0.85-0.87 of the `blake3`
+    /// crate's speed (`timing` below, four runs of each build). LLVM still rearranges the
+    /// permutes (it composes them across rounds); fencing each round's result with an empty
+    /// `asm!` so that it cannot was no faster.
     #[inline(always)]
     unsafe fn next_message(m: &RowMessage<Self>) -> RowMessage<Self> {
         /// Index vector of a two-source permute within each 128-bit lane: word `w` of lane `q`

@@ -12,9 +12,9 @@
 //!   `__m512i` holds one, two or four independent lanes. The column step runs the four column G
 //!   functions at once; rotating rows `a`, `c` and `d` turns the diagonals into columns for the
 //!   diagonal step. The message words are kept in the order the two steps consume them and are
-//!   permuted between rounds with shuffles and blends. Generic over [`RowWords`]; a few states
-//!   are interleaved so that their dependency chains overlap. This is the path of single blocks
-//!   and of groups too small for the transposed kernels.
+//!   permuted between rounds with shuffles and blends (`__m512i`: two-source permutes). Generic
+//!   over [`RowWords`]; a few states are interleaved so that their dependency chains overlap.
+//!   This is the path of single blocks and of groups too small for the transposed kernels.
 //!
 //! Both are generic over the [`Rotate`] strategy too: each backend's `Shuffles` (sse41.rs,
 //! avx2.rs) builds G's rotations from byte shuffles and shift-or, `Ror` (avx512.rs) from the
