@@ -12,9 +12,9 @@
 //!   `__m512i` holds one, two or four independent lanes. The column step runs the four column G
 //!   functions at once; rotating rows `a`, `c` and `d` turns the diagonals into columns for the
 //!   diagonal step. The message words are kept in the order the two steps consume them and are
-//!   permuted between rounds with shuffles and blends. Generic over [`RowWords`]; a few states
-//!   are interleaved so that their dependency chains overlap. This is the path of single blocks
-//!   and of groups too small for the transposed kernels.
+//!   permuted between rounds with shuffles and blends (`__m512i`: two-source permutes). Generic
+//!   over [`RowWords`]; a few states are interleaved so that their dependency chains overlap.
+//!   This is the path of single blocks and of groups too small for the transposed kernels.
 //!
 //! Both are generic over the [`Rotate`] strategy too: each backend's `Shuffles` (sse41.rs,
 //! avx2.rs) builds G's rotations from byte shuffles and shift-or, `Ror` (avx512.rs) from the
@@ -490,6 +490,12 @@ pub(super) trait RowWords: LaneWords {
     unsafe fn blend_halfwords<const IMM: i32>(self, other: Self) -> Self;
     /// `punpckldq` in each 128-bit lane: words 0, 1 of `self` interleaved with those of `other`.
     unsafe fn unpack_lo(self, other: Self) -> Self;
+    /// The next round's `RowMessage`: [`permute_row_message`] unless a type has a shorter way.
+    #[inline(always)]
+    unsafe fn next_message(m: &RowMessage<Self>) -> RowMessage<Self> {
+        // SAFETY: forwarded from the caller.
+        unsafe { permute_row_message(m) }
+    }
 }
 
 /// Half a G on all four columns (or diagonals) at once: adds message words `mx` and rotates by
@@ -514,7 +520,7 @@ unsafe fn g_rows<V: RowWords, R: Rotate<V>>(rows: &mut [V; 4], mx: V, my: V) {
 /// `A = (m0,m2,m4,m6)` and `B = (m1,m3,m5,m7)` for the column step; for the diagonal step
 /// `C = (m8,m10,m12,m14)` and `D = (m9,m11,m13,m15)` rotated by one word, `C' = (C3,C0,C1,C2)`,
 /// because the diagonal step runs diagonal `j - 1` in word `j` (see [`rounds_rows`]).
-type RowMessage<V> = [V; 4];
+pub(super) type RowMessage<V> = [V; 4];
 
 /// The first round's `RowMessage` from the block's four 16-byte rows in natural order.
 #[inline(always)]
@@ -600,7 +606,7 @@ unsafe fn rounds_rows<V: RowWords, R: Rotate<V>, const N: usize>(
             }
             if r < 6 {
                 for m in m.iter_mut() {
-                    *m = permute_row_message(m);
+                    *m = V::next_message(m);
                 }
             }
         }
