@@ -30,8 +30,39 @@ const DEGREE: usize = 127;
 /// Words of a bit-sliced entry: the field element and the growth of one pass.
 const WIDTH: usize = DEGREE + STEPS;
 
-/// One entry of the 64 stream matrices: word `i`, bit `s` is the coefficient of x^i in stream s.
-type Entry = [u64; WIDTH];
+/// The same coefficient of both rows' entry: word `r` is row r's (the two rows see the same
+/// input bits, so they share the masks). Two words side by side are what a 128-bit vector holds,
+/// and LLVM turns the word-wise operations below into SSE2 or NEON instructions.
+#[derive(Clone, Copy, Default)]
+#[repr(C, align(16))]
+struct Pair([u64; 2]);
+
+impl Pair {
+    #[inline(always)]
+    fn splat(w: u64) -> Pair {
+        Pair([w, w])
+    }
+}
+
+impl core::ops::BitXor for Pair {
+    type Output = Pair;
+    #[inline(always)]
+    fn bitxor(self, o: Pair) -> Pair {
+        Pair([self.0[0] ^ o.0[0], self.0[1] ^ o.0[1]])
+    }
+}
+
+impl core::ops::BitAnd for Pair {
+    type Output = Pair;
+    #[inline(always)]
+    fn bitand(self, o: Pair) -> Pair {
+        Pair([self.0[0] & o.0[0], self.0[1] & o.0[1]])
+    }
+}
+
+/// One entry of the 64 stream matrices in both rows: word `i`, bit `s` of row r is the
+/// coefficient of x^i in stream s.
+type Entry = [Pair; WIDTH];
 
 /// The product of the matrices of the 64 streams `input[s * stream_len..(s + 1) * stream_len]`,
 /// in order (row-major entries below 2^127).
@@ -39,11 +70,15 @@ type Entry = [u64; WIDTH];
 /// `input.len()` must be `LANES * stream_len` and `stream_len` a multiple of `BLOCK`.
 pub(crate) fn product(input: &[u8], stream_len: usize) -> [u128; 4] {
     debug_assert!(input.len() == LANES * stream_len && stream_len.is_multiple_of(BLOCK));
-    // The rows (u, v) of the stream matrices, each starting from the identity: u = 1 in the
-    // first row, v = 1 in the second.
-    let mut rows = [[[0; WIDTH]; 2]; 2];
-    rows[0][0][0] = !0;
-    rows[1][1][0] = !0;
+    // The left (u) and right (v) entries of both rows of the stream matrices, each starting from
+    // the identity: u = 1 in the first row, v = 1 in the second.
+    let mut u: Entry = [Pair::default(); WIDTH];
+    let mut v: Entry = [Pair::default(); WIDTH];
+    u[0] = Pair([!0, 0]);
+    v[0] = Pair([0, !0]);
+    // Entries start as constants and grow by at most one degree per bit: until they fill the
+    // field, a pass only needs the coefficients they can have reached by its end.
+    let mut active = 1;
     for offset in (0..stream_len).step_by(BLOCK) {
         let mut bits = [0u64; LANES];
         for (s, word) in bits.iter_mut().enumerate() {
@@ -54,25 +89,30 @@ pub(crate) fn product(input: &[u8], stream_len: usize) -> [u128; 4] {
         // masks[63 - t], bit s, is bit t (most significant first) of stream s's 8 bytes.
         let masks = transpose(bits);
         for pass in masks.rchunks_exact(STEPS) {
-            let pass: [u64; STEPS] = core::array::from_fn(|t| pass[STEPS - 1 - t]);
-            for [u, v] in &mut rows {
-                apply(u, v, &pass);
-                fold(u);
-                fold(v);
+            let pass: [Pair; STEPS] = core::array::from_fn(|t| Pair::splat(pass[STEPS - 1 - t]));
+            active = (active + STEPS).min(WIDTH);
+            apply(&mut u[..active], &mut v[..active], &pass);
+            if active > DEGREE {
+                fold(&mut u);
+                fold(&mut v);
             }
         }
     }
-    matrices(&rows)
+    matrices(&u, &v)
         .iter()
         .fold([1, 0, 0, 1], |acc, m| mul_matrices(&acc, m))
 }
 
-/// Applies one bit of every stream per mask, in order, to the row (u, v).
+/// Applies one bit of every stream per mask, in order, to both rows (u, v).
 #[inline(always)]
-fn apply(u: &mut Entry, v: &mut Entry, masks: &[u64; STEPS]) {
+fn apply(u: &mut [Pair], v: &mut [Pair], masks: &[Pair; STEPS]) {
     // carry[t] is u after t steps at the previous coefficient (zero below x^0).
-    let mut carry = [0u64; STEPS];
+    let mut carry = [Pair::default(); STEPS];
     for (ui, vi) in u.iter_mut().zip(v.iter_mut()) {
+        // An empty barrier (no instruction): without it LLVM's loop vectorizer treats the carries
+        // as recurrences across coefficients and interleaves two coefficients per vector with
+        // shuffles, twice the instructions of one `Pair` per vector.
+        core::hint::black_box(());
         let (mut a, mut b) = (*ui, *vi);
         for t in 0..STEPS {
             let next = carry[t] ^ b;
@@ -89,17 +129,18 @@ fn apply(u: &mut Entry, v: &mut Entry, masks: &[u64; STEPS]) {
 fn fold(e: &mut Entry) {
     for j in 0..STEPS {
         let high = core::mem::take(&mut e[DEGREE + j]);
-        e[j] ^= high;
-        e[63 + j] ^= high;
+        e[j] = e[j] ^ high;
+        e[63 + j] = e[63 + j] ^ high;
     }
 }
 
 /// The 64 stream matrices of the sliced rows, row-major entries as integers.
-fn matrices(rows: &[[Entry; 2]; 2]) -> [[u128; 4]; LANES] {
+fn matrices(u: &Entry, v: &Entry) -> [[u128; 4]; LANES] {
     let mut out = [[0u128; 4]; LANES];
-    for (k, entry) in rows.iter().flatten().enumerate() {
-        let low = transpose(entry[..64].try_into().expect("64 words"));
-        let high = transpose(entry[64..128].try_into().expect("64 words"));
+    // Entry k of the row-major matrix: u of row 0, v of row 0, u of row 1, v of row 1.
+    for (k, (entry, row)) in [(u, 0), (v, 0), (u, 1), (v, 1)].into_iter().enumerate() {
+        let low = transpose(core::array::from_fn(|i| entry[i].0[row]));
+        let high = transpose(core::array::from_fn(|i| entry[64 + i].0[row]));
         for (s, m) in out.iter_mut().enumerate() {
             m[k] = u128::from(low[s]) | u128::from(high[s]) << 64;
         }
