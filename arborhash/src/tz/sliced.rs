@@ -27,8 +27,9 @@ pub(crate) const BLOCK: usize = 8;
 const STEPS: usize = 8;
 /// Coefficients of a field element.
 const DEGREE: usize = 127;
-/// Words of a bit-sliced entry: the field element and the growth of one pass.
-const WIDTH: usize = DEGREE + STEPS;
+/// Words of a bit-sliced entry: the field element and the growth of one pass, rounded up to a
+/// multiple of `UNROLL`.
+const WIDTH: usize = (DEGREE + STEPS).next_multiple_of(UNROLL);
 
 /// The same coefficient of both rows' entry: word `r` is row r's (the two rows see the same
 /// input bits, so they share the masks). Two words side by side are what a 128-bit vector holds,
@@ -70,15 +71,16 @@ type Entry = [Pair; WIDTH];
 /// `input.len()` must be `LANES * stream_len` and `stream_len` a multiple of `BLOCK`.
 pub(crate) fn product(input: &[u8], stream_len: usize) -> [u128; 4] {
     debug_assert!(input.len() == LANES * stream_len && stream_len.is_multiple_of(BLOCK));
-    // The left (u) and right (v) entries of both rows of the stream matrices, each starting from
-    // the identity: u = 1 in the first row, v = 1 in the second.
+    // Each row (u, v) is kept as (u, w) with w = u*x + v, starting from the identity: (1, x) in
+    // the first row, (0, 1) in the second.
     let mut u: Entry = [Pair::default(); WIDTH];
-    let mut v: Entry = [Pair::default(); WIDTH];
+    let mut w: Entry = [Pair::default(); WIDTH];
     u[0] = Pair([!0, 0]);
-    v[0] = Pair([0, !0]);
-    // Entries start as constants and grow by at most one degree per bit: until they fill the
-    // field, a pass only needs the coefficients they can have reached by its end.
-    let mut active = 1;
+    w[1] = Pair([!0, 0]);
+    w[0] = Pair([0, !0]);
+    // A bound on the entries' degree. They grow by at most one degree per bit: until they fill
+    // the field, a pass only needs the coefficients they can have reached by its end.
+    let mut degree = 1;
     for offset in (0..stream_len).step_by(BLOCK) {
         let mut bits = [0u64; LANES];
         for (s, word) in bits.iter_mut().enumerate() {
@@ -90,55 +92,80 @@ pub(crate) fn product(input: &[u8], stream_len: usize) -> [u128; 4] {
         let masks = transpose(bits);
         for pass in masks.rchunks_exact(STEPS) {
             let pass: [Pair; STEPS] = core::array::from_fn(|t| Pair::splat(pass[STEPS - 1 - t]));
-            active = (active + STEPS).min(WIDTH);
-            apply(&mut u[..active], &mut v[..active], &pass);
-            if active > DEGREE {
+            degree += STEPS;
+            let active = (degree + 1).next_multiple_of(UNROLL).min(WIDTH);
+            apply(&mut u[..active], &mut w[..active], &pass);
+            if degree >= DEGREE {
                 fold(&mut u);
-                fold(&mut v);
+                fold(&mut w);
+                degree = DEGREE - 1;
             }
         }
     }
-    matrices(&u, &v)
+    matrices(&u, &w)
         .iter()
         .fold([1, 0, 0, 1], |acc, m| mul_matrices(&acc, m))
 }
 
-/// Applies one bit of every stream per mask, in order, to both rows (u, v).
-#[inline(always)]
-fn apply(u: &mut [Pair], v: &mut [Pair], masks: &[Pair; STEPS]) {
-    // carry[t] is u after t steps at the previous coefficient (zero below x^0).
+/// Coefficients per iteration of `apply`'s loop.
+const UNROLL: usize = 8;
+
+/// Applies one bit of every stream per mask, in order, to both rows (u, w).
+///
+/// `u.len()` and `w.len()` must be equal multiples of `UNROLL`.
+///
+/// Not inlined: inside `product`, LLVM no longer turns the `Pair` operations into vector
+/// instructions (2.8x the instructions); a call per pass costs nothing next to the pass.
+#[inline(never)]
+fn apply(u: &mut [Pair], w: &mut [Pair], masks: &[Pair; STEPS]) {
+    // The sequence s of a row: s[0] = u, s[1] = w, s[t + 2] = s[t + 1]*x + s[t] + m[t] s[t + 1]
+    // (row (u, v) times A or B is (w, w*x + u + m w)), so after each step (s[t+1], s[t+2]) is the
+    // row in the form (u, w).
+    //
+    // carry[t] is s[t + 1] at the previous coefficient (zero below x^0).
     let mut carry = [Pair::default(); STEPS];
-    for (ui, vi) in u.iter_mut().zip(v.iter_mut()) {
+    let (u, _) = u.as_chunks_mut::<UNROLL>();
+    let (w, _) = w.as_chunks_mut::<UNROLL>();
+    for (u, w) in u.iter_mut().zip(w) {
         // An empty barrier (no instruction): without it LLVM's loop vectorizer treats the carries
         // as recurrences across coefficients and interleaves two coefficients per vector with
-        // shuffles, twice the instructions of one `Pair` per vector.
+        // shuffles, twice the instructions of one `Pair` per vector. Unrolling lets the carries
+        // stay in the same registers instead of moving down one each coefficient.
         core::hint::black_box(());
-        let (mut a, mut b) = (*ui, *vi);
-        for t in 0..STEPS {
-            let next = carry[t] ^ b;
-            carry[t] = a;
-            b = a ^ (masks[t] & next);
-            a = next;
+        for k in 0..UNROLL {
+            let (mut s0, mut s1) = (u[k], w[k]);
+            for t in 0..STEPS {
+                let s2 = carry[t] ^ s0 ^ (masks[t] & s1);
+                carry[t] = s1;
+                (s0, s1) = (s1, s2);
+            }
+            (u[k], w[k]) = (s0, s1);
         }
-        (*ui, *vi) = (a, b);
     }
 }
 
 /// Folds the coefficients of x^127 and up back below x^127 (x^127 = x^63 + 1).
 #[inline(always)]
 fn fold(e: &mut Entry) {
-    for j in 0..STEPS {
+    for j in 0..WIDTH - DEGREE {
         let high = core::mem::take(&mut e[DEGREE + j]);
         e[j] = e[j] ^ high;
         e[63 + j] = e[63 + j] ^ high;
     }
 }
 
-/// The 64 stream matrices of the sliced rows, row-major entries as integers.
-fn matrices(u: &Entry, v: &Entry) -> [[u128; 4]; LANES] {
+/// The 64 stream matrices of the sliced rows (u, w), row-major entries as integers.
+fn matrices(u: &Entry, w: &Entry) -> [[u128; 4]; LANES] {
+    // v = w + u*x, where u has degree below 127: its x^127 term is x^63 + 1.
+    let mut v = *w;
+    for i in 1..DEGREE {
+        v[i] = v[i] ^ u[i - 1];
+    }
+    v[0] = v[0] ^ u[DEGREE - 1];
+    v[63] = v[63] ^ u[DEGREE - 1];
     let mut out = [[0u128; 4]; LANES];
     // Entry k of the row-major matrix: u of row 0, v of row 0, u of row 1, v of row 1.
-    for (k, (entry, row)) in [(u, 0), (v, 0), (u, 1), (v, 1)].into_iter().enumerate() {
+    for (k, (entry, row)) in [(u, 0), (&v, 0), (u, 1), (&v, 1)].into_iter().enumerate() {
         let low = transpose(core::array::from_fn(|i| entry[i].0[row]));
         let high = transpose(core::array::from_fn(|i| entry[64 + i].0[row]));
         for (s, m) in out.iter_mut().enumerate() {
