@@ -25,7 +25,7 @@
 //! Three 128-bit operations per bit, coefficient and 64 streams is the floor of this method with
 //! SSE2 or NEON: 136 coefficients (with the spare words) times 8 bits times 3 operations per 64
 //! bytes, on a core with three vector logic ports (the Xeon this was measured on), is 17 cycles
-//! per byte, where the bit-serial loop, bound by its dependency chain, takes about 53.
+//! per byte, where the bit-serial loop takes about 60.
 
 use super::portable::mul_matrices;
 
