@@ -112,9 +112,10 @@ pub(crate) fn product(input: &[u8], stream_len: usize) -> [u128; 4] {
             }
         }
     }
-    matrices(&u, &w)
+    let streams = matrices(&u, &w);
+    streams[1..]
         .iter()
-        .fold([1, 0, 0, 1], |acc, m| mul_matrices(&acc, m))
+        .fold(streams[0], |acc, m| mul_matrices(&acc, m))
 }
 
 /// Coefficients per iteration of `apply`'s loop.
