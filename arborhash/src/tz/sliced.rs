@@ -23,7 +23,7 @@
 //! kilobytes.
 //!
 //! Three 128-bit operations per bit, coefficient and 64 streams is the floor of this method with
-//! SSE2 or NEON: 136 coefficients (with the spare words) times 8 bits times 3 operations per 64
+//! SSE2: 136 coefficients (with the spare words) times 8 bits times 3 operations per 64
 //! bytes, on a core with three vector logic ports (the Xeon this was measured on), is 17 cycles
 //! per byte, where the bit-serial loop takes about 60.
 
@@ -43,7 +43,8 @@ const WIDTH: usize = (DEGREE + STEPS).next_multiple_of(UNROLL);
 
 /// The same coefficient of both rows' entry: word `r` is row r's (the two rows see the same
 /// input bits, so they share the masks). Two words side by side are what a 128-bit vector holds,
-/// and LLVM turns the word-wise operations below into SSE2 or NEON instructions.
+/// and LLVM turns the word-wise operations below into SSE2 instructions on x86-64 (for generic
+/// aarch64 it keeps them in general registers, of which there are 31, as two scalar operations).
 #[derive(Clone, Copy, Default)]
 #[repr(C, align(16))]
 struct Pair([u64; 2]);
