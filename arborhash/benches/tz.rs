@@ -13,7 +13,7 @@ fn input(len: usize) -> Vec<u8> {
 
 fn backends(c: &mut Criterion) {
     let mut group = c.benchmark_group("tz");
-    for len in [4 << 10, 64 << 10, 1 << 20] {
+    for len in [64, 4 << 10, 64 << 10, 1 << 20] {
         let data = input(len);
         group.throughput(Throughput::Bytes(len as u64));
         for b in Backend::ALL.into_iter().filter(|b| b.is_supported()) {

@@ -151,29 +151,38 @@ fn every_backend_matches_the_reference_on_random_inputs_and_splits() {
     }
 }
 
-/// The portable backend slices inputs of a few kilobytes into 64 streams: lengths around the
-/// threshold and around multiples of the stream block, with tails, uniform bytes, and updates
-/// that start from a state other than the identity, against the bit-by-bit reference.
+/// The portable backend slices inputs from 2 KiB into 64 streams of a multiple of 8 bytes (a
+/// block shorter when that is a multiple of 1 KiB): every length around the threshold and around
+/// the shortened streams, lengths around multiples of the stream block, with tails, uniform
+/// bytes, and updates that start from a state other than the identity, against the bit-by-bit
+/// reference.
 #[test]
 fn portable_streams_match_the_reference_on_random_inputs_and_splits() {
     let mut rng = ChaCha8Rng::seed_from_u64(10);
     let mut inputs: Vec<Vec<u8>> = Vec::new();
+    // The threshold (64 streams of 32 bytes), one stream block above it, and 64 streams of
+    // 1 KiB (shortened by a block), every length from 16 below to 16 above.
+    for boundary in [2048, 2048 + 512, 65536] {
+        for len in boundary - 16..=boundary + 16 {
+            inputs.push(random_bytes(&mut rng, len));
+        }
+    }
     for len in [
+        1535,
+        1536,
         3071,
         3072,
-        3073,
         4095,
         4096,
         4097,
         4096 + 511,
         8192 + 7,
         64 * 1000 + 3,
-        65536 + 5,
     ] {
         inputs.push(random_bytes(&mut rng, len));
     }
     for _ in 0..12 {
-        let len = rng.gen_range(2048..40_000);
+        let len = rng.gen_range(1024..40_000);
         inputs.push(random_bytes(&mut rng, len));
     }
     inputs.push(vec![0; 5000]);

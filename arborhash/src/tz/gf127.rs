@@ -106,49 +106,123 @@ impl Gf127 {
     }
 }
 
-/// Carry-less product of two 64-bit polynomials (portable; constant time).
-///
-/// Integer multiplication does the work: split both operands into five interleaved parts, each
-/// keeping the bits of one residue class modulo 5. In the integer product of two parts, the bits
-/// of the result sit in one residue class, each the count of matching bit pairs, at most 13 (a
-/// part has at most 13 bits), which fits in the five positions up to the next bit of the class, so
-/// no count carries into another; its lowest bit is the carry-less coefficient. XORing all
-/// products of the same result class keeps those lowest bits right (the counts' higher bits only
-/// pollute the four positions above each), and a mask per class picks them out.
-const fn clmul64(a: u64, b: u64) -> u128 {
-    /// Bits 0, 5, 10, ..., 60.
-    const PART: u64 = 0x1084_2108_4210_8421;
-    /// Bits 0, 5, 10, ..., 125.
-    const CLASS: u128 = (PART as u128) | ((PART as u128) << 65);
-    let mut by_class = [0u128; 5];
-    let mut i = 0;
-    while i < 5 {
-        let ai = (a & (PART << i)) as u128;
-        let mut j = 0;
-        while j < 5 {
-            let bj = (b & (PART << j)) as u128;
-            by_class[(i + j) % 5] ^= ai * bj;
-            j += 1;
+/// Bits 0, 4, 8, ..., 60: one residue class modulo 4 of a 64-bit word.
+const CLASS_WORD: u64 = 0x1111_1111_1111_1111;
+/// Bits 0, 4, 8, ..., 124.
+const CLASS: u128 = (CLASS_WORD as u128) | ((CLASS_WORD as u128) << 64);
+/// The low 60 bits of a left word, the part split by residue class.
+const LEFT_SPLIT: u64 = (1 << 60) - 1;
+
+// Carry-less products of 64-bit words by integer multiplication (portable; constant time).
+//
+// Split both words by the residue class of the bit position modulo 4. The integer product of a
+// part of the left word and a part of the right one has its bits in one residue class, each bit's
+// value being the count of bit pairs meeting there: if that count stays below 16 it fits in the
+// four positions up to the class's next bit, so no count carries into another, and the lowest bit
+// of each count is the carry-less coefficient. Products of the same result class can then be
+// XORed (the counts' higher bits only pollute the three positions above each), and a mask per
+// class picks out the coefficients. A count is at most the bits of the smaller part: a part of a
+// full word has 16, so the left word's classes cover only its low 60 bits (15 each); its top four
+// bits, consecutive, meet each bit of a right part at a different position, so their products
+// with the right parts are exact. 20 multiplications per 64x64-bit product.
+
+/// A 64-bit word as the left factor of a carry-less product: bits 0..60 by residue class, and
+/// the top four bits.
+#[derive(Clone, Copy)]
+struct LeftWord {
+    parts: [u64; 4],
+    top: u64,
+}
+
+impl LeftWord {
+    const fn new(a: u64) -> LeftWord {
+        let low = a & LEFT_SPLIT;
+        LeftWord {
+            parts: [
+                low & CLASS_WORD,
+                low & (CLASS_WORD << 1),
+                low & (CLASS_WORD << 2),
+                low & (CLASS_WORD << 3),
+            ],
+            top: a & !LEFT_SPLIT,
         }
-        i += 1;
     }
-    let mut product = 0;
-    let mut r = 0;
-    while r < 5 {
-        product |= by_class[r] & (CLASS << r);
-        r += 1;
+}
+
+/// A 64-bit word as the right factor of a carry-less product: its bits by residue class.
+#[derive(Clone, Copy)]
+struct RightWord([u64; 4]);
+
+impl RightWord {
+    const fn new(b: u64) -> RightWord {
+        RightWord([
+            b & CLASS_WORD,
+            b & (CLASS_WORD << 1),
+            b & (CLASS_WORD << 2),
+            b & (CLASS_WORD << 3),
+        ])
+    }
+}
+
+/// The sum of the carry-less products of the pairs of words.
+#[inline(always)]
+fn word_product_sum<const N: usize>(pairs: [(&LeftWord, &RightWord); N]) -> u128 {
+    let mut by_class = [0u128; 4];
+    let mut exact = 0;
+    for (a, b) in pairs {
+        for (i, &ai) in a.parts.iter().enumerate() {
+            for (j, &bj) in b.0.iter().enumerate() {
+                by_class[(i + j) % 4] ^= u128::from(ai) * u128::from(bj);
+            }
+        }
+        for &bj in &b.0 {
+            exact ^= u128::from(a.top) * u128::from(bj);
+        }
+    }
+    let mut product = exact;
+    for (r, sum) in by_class.iter().enumerate() {
+        product ^= sum & (CLASS << r);
     }
     product
 }
 
-/// Carry-less product of two polynomials of degree below 128: (low 128 bits, high 128 bits).
-pub(crate) const fn clmul128(a: u128, b: u128) -> (u128, u128) {
-    let (a0, a1) = (a as u64, (a >> 64) as u64);
-    let (b0, b1) = (b as u64, (b >> 64) as u64);
-    let lo = clmul64(a0, b0);
-    let hi = clmul64(a1, b1);
-    // Karatsuba: a0 b1 + a1 b0 = (a0 + a1)(b0 + b1) + a0 b0 + a1 b1, three products for four.
-    let mid = clmul64(a0 ^ a1, b0 ^ b1) ^ lo ^ hi;
+/// A polynomial of degree below 128 as the left factor of carry-less products: its low word,
+/// high word and their sum (Karatsuba: a0 b1 + a1 b0 = (a0 + a1)(b0 + b1) + a0 b0 + a1 b1, three
+/// word products for four).
+#[derive(Clone, Copy)]
+pub(crate) struct Left([LeftWord; 3]);
+
+/// A polynomial of degree below 128 as the right factor of carry-less products (see [`Left`]).
+#[derive(Clone, Copy)]
+pub(crate) struct Right([RightWord; 3]);
+
+/// Karatsuba's three words of a 128-bit polynomial: low, high, their sum.
+const fn karatsuba_words(a: u128) -> [u64; 3] {
+    let (lo, hi) = (a as u64, (a >> 64) as u64);
+    [lo, hi, lo ^ hi]
+}
+
+impl Left {
+    pub(crate) fn new(a: u128) -> Left {
+        Left(karatsuba_words(a).map(LeftWord::new))
+    }
+}
+
+impl Right {
+    pub(crate) fn new(b: u128) -> Right {
+        Right(karatsuba_words(b).map(RightWord::new))
+    }
+}
+
+/// The sum of the carry-less products of the pairs, as (low 128 bits, high 128 bits).
+///
+/// Splitting the factors once ([`Left`], [`Right`]) and masking the sum once pays off when a
+/// factor is used twice or products are added, as in a matrix product.
+#[inline(always)]
+pub(crate) fn product_sum<const N: usize>(pairs: [(&Left, &Right); N]) -> (u128, u128) {
+    let [lo, hi, mid] =
+        core::array::from_fn(|w| word_product_sum(pairs.map(|(a, b)| (&a.0[w], &b.0[w]))));
+    let mid = mid ^ lo ^ hi;
     (lo ^ (mid << 64), hi ^ (mid >> 64))
 }
 
@@ -170,7 +244,7 @@ impl AddAssign for Gf127 {
 impl Mul for Gf127 {
     type Output = Gf127;
     fn mul(self, rhs: Gf127) -> Gf127 {
-        let (lo, hi) = clmul128(self.0, rhs.0);
+        let (lo, hi) = product_sum([(&Left::new(self.0), &Right::new(rhs.0))]);
         Gf127::reduce(lo, hi)
     }
 }
@@ -197,6 +271,10 @@ impl fmt::LowerHex for Gf127 {
 mod tests {
     use super::*;
 
+    fn clmul64(a: u64, b: u64) -> u128 {
+        word_product_sum([(&LeftWord::new(a), &RightWord::new(b))])
+    }
+
     fn clmul64_bitwise(a: u64, b: u64) -> u128 {
         (0..64)
             .filter(|i| (b >> i) & 1 == 1)
@@ -213,6 +291,11 @@ mod tests {
             u64::MAX >> 1,
             1 << 63,
             0x1084_2108_4210_8421,
+            // Full residue classes, the left word's split and its top bits.
+            CLASS_WORD,
+            CLASS_WORD << 3,
+            LEFT_SPLIT,
+            !LEFT_SPLIT,
         ];
         for _ in 0..200 {
             x ^= x << 13;
@@ -224,6 +307,33 @@ mod tests {
             for &b in &values {
                 assert_eq!(clmul64(a, b), clmul64_bitwise(a, b), "{a:x} * {b:x}");
             }
+        }
+    }
+
+    #[test]
+    fn product_sums_match_shift_and_xor() {
+        let clmul128 = |a: u128, b: u128| {
+            (0..128)
+                .filter(|i| (b >> i) & 1 == 1)
+                .fold((0u128, 0u128), |(lo, hi), i| {
+                    (lo ^ (a << i), hi ^ if i == 0 { 0 } else { a >> (128 - i) })
+                })
+        };
+        let mut x = 0x2545_F491_4F6C_DD1Du128 | (0x9E37_79B9_7F4A_7C15u128 << 64);
+        let mut next = || {
+            x ^= x << 29;
+            x ^= x >> 43;
+            x ^= x << 17;
+            x
+        };
+        for _ in 0..100 {
+            let (a, b, c, d) = (next(), next(), next() >> 1, u128::MAX);
+            let sum = product_sum([
+                (&Left::new(a), &Right::new(b)),
+                (&Left::new(c), &Right::new(d)),
+            ]);
+            let (p, q) = (clmul128(a, b), clmul128(c, d));
+            assert_eq!(sum, (p.0 ^ q.0, p.1 ^ q.1), "{a:x} {b:x} {c:x}");
         }
     }
 }

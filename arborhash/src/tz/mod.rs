@@ -38,9 +38,10 @@
 //! the two results at the end. Each needs its carry-less multiply besides its backend's CPU
 //! features and otherwise falls back: the AVX2 backend to the PCLMULQDQ code, either of them to the
 //! portable code. Without a carry-less multiply, a window matrix costs as much as its bits, so the
-//! portable backend applies the bit matrices one bit at a time; from 3 KiB on it cuts the input
-//! into 64 streams and bit-slices them (one stream per bit of a word), which makes the shift by x
-//! free and the XORs 64 streams wide, then multiplies the 64 stream matrices (`sliced.rs`).
+//! portable backend applies the bit matrices one bit at a time; from 2 KiB on it cuts the input
+//! into 64 streams and bit-slices them (one stream per bit of a word, both rows of a stream's
+//! matrix side by side in a 128-bit vector), which makes the shift by x free and the XORs 128 bits
+//! wide, then multiplies the 64 stream matrices (`sliced.rs`).
 
 // The 256-bit carry-less multiply (`_mm256_clmulepi64_epi128`, feature `vpclmulqdq`) is stable
 // since Rust 1.89, hence the workspace's minimum Rust version.
