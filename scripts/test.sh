@@ -19,6 +19,13 @@ fi
 echo "== rust: tests (every backend is forced inside the tests)"
 cargo test --workspace --all-features
 
+echo "== rust: kernel tests optimised as dependent crates build them (16 codegen units, no LTO)"
+# The workspace's own release profile (one codegen unit, thin LTO) is not what a crate depending
+# on arborhash gets; an optimiser-dependent fault in a kernel (a misaligned spill was seen once in
+# a 16-unit build) shows up only there. A separate target directory keeps the release build.
+CARGO_PROFILE_RELEASE_CODEGEN_UNITS=16 CARGO_PROFILE_RELEASE_LTO=false \
+  CARGO_TARGET_DIR=target/release-default cargo test -q -p arborhash --release --all-features --lib
+
 echo "== rust: the ARBORHASH_BACKEND override, once per backend"
 for backend in portable sse41 avx2 avx512; do
   ARBORHASH_BACKEND=$backend cargo test -p arborhash --all-features --test backend_env -q
