@@ -134,16 +134,20 @@ struct LeftWord {
     top: u64,
 }
 
+/// The bits of `x` split by the residue class of their position modulo 4.
+const fn classes(x: u64) -> [u64; 4] {
+    [
+        x & CLASS_WORD,
+        x & (CLASS_WORD << 1),
+        x & (CLASS_WORD << 2),
+        x & (CLASS_WORD << 3),
+    ]
+}
+
 impl LeftWord {
     const fn new(a: u64) -> LeftWord {
-        let low = a & LEFT_SPLIT;
         LeftWord {
-            parts: [
-                low & CLASS_WORD,
-                low & (CLASS_WORD << 1),
-                low & (CLASS_WORD << 2),
-                low & (CLASS_WORD << 3),
-            ],
+            parts: classes(a & LEFT_SPLIT),
             top: a & !LEFT_SPLIT,
         }
     }
@@ -155,12 +159,7 @@ struct RightWord([u64; 4]);
 
 impl RightWord {
     const fn new(b: u64) -> RightWord {
-        RightWord([
-            b & CLASS_WORD,
-            b & (CLASS_WORD << 1),
-            b & (CLASS_WORD << 2),
-            b & (CLASS_WORD << 3),
-        ])
+        RightWord(classes(b))
     }
 }
 
