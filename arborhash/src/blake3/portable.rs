@@ -7,6 +7,16 @@ use crate::blake2s::IV;
 pub(super) const MSG_PERMUTATION: [usize; 16] =
     [2, 6, 3, 10, 7, 0, 4, 13, 1, 11, 12, 5, 9, 14, 15, 8];
 
+/// The 16 little-endian message words of a block.
+#[inline(always)]
+pub(super) fn block_words(block: &[u8; BLOCK_LEN]) -> [u32; 16] {
+    let mut m = [0u32; 16];
+    for (w, bytes) in m.iter_mut().zip(block.chunks_exact(4)) {
+        *w = u32::from_le_bytes(bytes.try_into().unwrap());
+    }
+    m
+}
+
 #[inline(always)]
 fn g(v: &mut [u32; 16], a: usize, b: usize, c: usize, d: usize, x: u32, y: u32) {
     v[a] = v[a].wrapping_add(v[b]).wrapping_add(x);
@@ -28,10 +38,7 @@ fn rounds(
     counter: u64,
     flags: u8,
 ) -> [u32; 16] {
-    let mut m = [0u32; 16];
-    for (w, bytes) in m.iter_mut().zip(block.chunks_exact(4)) {
-        *w = u32::from_le_bytes(bytes.try_into().unwrap());
-    }
+    let mut m = block_words(block);
     let mut v = [
         cv[0],
         cv[1],

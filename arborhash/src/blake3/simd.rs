@@ -29,7 +29,7 @@
 use core::arch::x86_64::*;
 
 use super::kernels::{Lane, BLOCK_LEN};
-use super::portable::MSG_PERMUTATION;
+use super::portable::{block_words, MSG_PERMUTATION};
 use crate::blake2s::IV;
 
 /// `MSG_SCHEDULE[r][i]` is the index in the original block of message word `i` in round `r`.
@@ -321,13 +321,11 @@ pub(super) unsafe fn hash_group<V: LaneWords, R: Rotate<V>>(
     // bytes of a lane's `cv`; every block read is the 64 bytes of block `j < blocks` of a lane.
     // Every store goes to `out[i]` for `i < lanes.len()` or to `spare`.
     unsafe {
-        let mut cv = [V::splat(0); 8];
+        let mut cv: [V; 8];
         let counter;
         let [first_flags, last_flags, last_len];
         if regular {
-            for (v, &w) in cv.iter_mut().zip(&lane0.cv) {
-                *v = V::splat(w);
-            }
+            cv = splat_words(&lane0.cv);
             counter = counter_words::<V>(lane0.counter, step);
             first_flags = V::splat(u32::from(flags | lane0.flags_start | single(lane0)));
             last_flags = V::splat(u32::from(flags | lane0.flags_end));
@@ -405,14 +403,21 @@ pub(super) unsafe fn hash_group<V: LaneWords, R: Rotate<V>>(
 /// `V`'s feature must be enabled and present.
 #[inline(always)]
 pub(super) unsafe fn broadcast_block<V: LaneWords>(block: &[u8; BLOCK_LEN]) -> [V; 16] {
-    let mut m = [0u32; 16];
-    for (w, bytes) in m.iter_mut().zip(block.chunks_exact(4)) {
-        *w = u32::from_le_bytes(bytes.try_into().unwrap());
-    }
+    // SAFETY: forwarded from the caller (see `LaneWords`).
+    unsafe { splat_words(&block_words(block)) }
+}
+
+/// Each of `words` broadcast to every lane. A loop, not `array::map`: a closure would be
+/// compiled without the caller's target features, and its intrinsics would become calls.
+///
+/// # Safety
+/// `V`'s feature must be enabled and present.
+#[inline(always)]
+unsafe fn splat_words<V: LaneWords, const N: usize>(words: &[u32; N]) -> [V; N] {
     // SAFETY: forwarded from the caller (see `LaneWords`).
     unsafe {
-        let mut v = [V::splat(0); 16];
-        for (v, w) in v.iter_mut().zip(m) {
+        let mut v = [V::splat(0); N];
+        for (v, &w) in v.iter_mut().zip(words) {
             *v = V::splat(w);
         }
         v
@@ -438,10 +443,7 @@ pub(super) unsafe fn xof_group<V: LaneWords, R: Rotate<V>>(
     // SAFETY: the features are enabled and `out` holds `V::LANES` blocks (our contract); lane
     // `i` writes its 64 bytes at `64 * i`.
     unsafe {
-        let mut cv_v = [V::splat(0); 8];
-        for (v, &w) in cv_v.iter_mut().zip(cv) {
-            *v = V::splat(w);
-        }
+        let cv_v = splat_words::<V, 8>(cv);
         let mut v = initial_state(
             &cv_v,
             counter_words::<V>(counter, 1),
