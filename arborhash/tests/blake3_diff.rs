@@ -148,6 +148,43 @@ fn whole_chunk_writes_that_end_the_input() {
     });
 }
 
+/// Small writes hash 16 chunks at a time and hold their chunk CVs back, up to 128 chunks, before
+/// reducing them (`tree::PENDING`): finalizing with any number of groups held, a large write
+/// after them, and small writes again after that, all give the crate's hash.
+#[test]
+fn held_back_chunk_groups() {
+    let mut rng = ChaCha8Rng::seed_from_u64(8);
+    let input = random_bytes(&mut rng, 700 * 1024);
+    let check = |hasher: &Hasher, len: usize, what: &str| {
+        assert_eq!(
+            hasher.finalize(),
+            *::blake3::hash(&input[..len]).as_bytes(),
+            "{what} at {len}"
+        );
+    };
+    for_each_backend(|backend| {
+        for groups in [1, 2, 3, 7, 8, 9, 15, 16, 17] {
+            let mut hasher = Hasher::new();
+            let mut at = 0;
+            let small = |hasher: &mut Hasher, at: &mut usize, len: usize| {
+                for piece in input[*at..*at + len].chunks(1024) {
+                    hasher.update(piece);
+                }
+                *at += len;
+            };
+            small(&mut hasher, &mut at, groups * 16 * 1024);
+            check(&hasher, at, &format!("{backend} {groups} groups"));
+            small(&mut hasher, &mut at, 1);
+            check(&hasher, at, &format!("{backend} {groups} groups + 1"));
+            hasher.update(&input[at..at + 40 * 1024 + 7]);
+            at += 40 * 1024 + 7;
+            check(&hasher, at, &format!("{backend} {groups} groups, large write"));
+            small(&mut hasher, &mut at, 300 * 1024);
+            check(&hasher, at, &format!("{backend} {groups} groups, small again"));
+        }
+    });
+}
+
 /// Feeds `input` in pieces drawn by `piece` and returns the hasher.
 fn update_in_pieces(mut hasher: Hasher, input: &[u8], mut piece: impl FnMut() -> usize) -> Hasher {
     let mut rest = input;
