@@ -178,9 +178,17 @@ fn held_back_chunk_groups() {
             check(&hasher, at, &format!("{backend} {groups} groups + 1"));
             hasher.update(&input[at..at + 40 * 1024 + 7]);
             at += 40 * 1024 + 7;
-            check(&hasher, at, &format!("{backend} {groups} groups, large write"));
+            check(
+                &hasher,
+                at,
+                &format!("{backend} {groups} groups, large write"),
+            );
             small(&mut hasher, &mut at, 300 * 1024);
-            check(&hasher, at, &format!("{backend} {groups} groups, small again"));
+            check(
+                &hasher,
+                at,
+                &format!("{backend} {groups} groups, small again"),
+            );
         }
     });
 }

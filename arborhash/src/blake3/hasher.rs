@@ -163,8 +163,9 @@ impl Hasher {
     #[inline]
     pub fn update(&mut self, input: &[u8]) -> &mut Hasher {
         // The common case of small writes: into the buffer, without looking up the platform
-        // (a thread-local read) since nothing is hashed.
-        if self.buf.append(input) {
+        // (a thread-local read) since nothing is hashed. A write that would fill the buffer
+        // is hashed from the caller's memory instead.
+        if input.len() < BUF_LEN && self.buf.append(input) {
             return self;
         }
         self.update_with(Platform::current(), input, false);
@@ -182,7 +183,7 @@ impl Hasher {
             self.tree.push_chunks(p, self.buf.filled(), false);
             self.buf.len = 0;
         }
-        if input.len() > BUF_LEN {
+        if input.len() >= BUF_LEN {
             // Straight from the caller's memory, as one subtree where the length allows: the
             // tree keeps its top node's children apart in case they end the input.
             let whole = input.len() / CHUNK_LEN * CHUNK_LEN;
