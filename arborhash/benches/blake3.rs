@@ -3,7 +3,7 @@
 //! with `no_avx512`, see Cargo.toml), which is what it runs on CPUs without AVX-512. Set
 //! `ARBORHASH_BACKEND=avx2` to compare like with like there.
 //!
-//! Groups: `blake3/oneshot/N`, `blake3/incremental_W/1048576` (W-byte writes),
+//! Groups: `blake3/oneshot/N`, `blake3/incremental_W/1048576` (W-byte writes: 64, 1024, 16384),
 //! `blake3/many_N/256` (256 messages of N bytes: `hash_many` against the crate one by one),
 //! `blake3/rayon/N` (`update_rayon`), and `blake3/rayon_threshold/N` (ours, `update` against
 //! `update_rayon`, to place the multi-threading threshold).
@@ -32,7 +32,7 @@ fn oneshot(c: &mut Criterion) {
 
 fn incremental(c: &mut Criterion) {
     let data = input(1 << 20);
-    for write in [64, 1024] {
+    for write in [64, 1024, 16 * 1024] {
         let mut g = c.benchmark_group(format!("blake3/incremental_{write}/{}", data.len()));
         g.throughput(Throughput::Bytes(data.len() as u64));
         g.bench_function("arborhash", |b| {

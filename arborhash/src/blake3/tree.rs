@@ -474,7 +474,7 @@ impl Tree {
     pub(crate) fn push_chunks(&mut self, p: Platform, mut input: &[u8], parallel: bool) {
         debug_assert_eq!(input.len() % CHUNK_LEN, 0);
         if input.len() == WIDE * CHUNK_LEN
-            && (self.pending_len > 0 || self.chunks % PENDING as u64 == 0)
+            && (self.pending_len > 0 || self.chunks.is_multiple_of(PENDING as u64))
         {
             let counter = self.first_chunk + self.chunks();
             let mut cvs = [[0u8; 32]; WIDE];
