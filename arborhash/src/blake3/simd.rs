@@ -12,7 +12,7 @@
 //!   `__m512i` holds one, two or four independent lanes. The column step runs the four column G
 //!   functions at once; rotating rows `a`, `c` and `d` turns the diagonals into columns for the
 //!   diagonal step. The message words are kept in the order the two steps consume them and are
-//!   permuted between rounds with shuffles and blends (`__m512i`: two-source permutes). Generic
+//!   permuted between rounds with shuffles and blends. Generic
 //!   over [`RowWords`]; a few states are interleaved so that their dependency chains overlap.
 //!   This is the path of single blocks and of groups too small for the transposed kernels.
 //!
@@ -492,11 +492,11 @@ pub(super) trait RowWords: LaneWords {
     unsafe fn blend_halfwords<const IMM: i32>(self, other: Self) -> Self;
     /// `punpckldq` in each 128-bit lane: words 0, 1 of `self` interleaved with those of `other`.
     unsafe fn unpack_lo(self, other: Self) -> Self;
-    /// The next round's `RowMessage`: [`permute_row_message`] unless a type has a shorter way.
+    /// `self`, through an optimisation barrier where the type needs one to keep the row form's
+    /// message shuffles as written (see the `__m512i` implementation); otherwise `self`.
     #[inline(always)]
-    unsafe fn next_message(m: &RowMessage<Self>) -> RowMessage<Self> {
-        // SAFETY: forwarded from the caller.
-        unsafe { permute_row_message(m) }
+    unsafe fn barrier(self) -> Self {
+        self
     }
 }
 
@@ -534,8 +534,8 @@ unsafe fn row_message<V: RowWords>(natural: [V; 4]) -> RowMessage<V> {
         [
             natural[0].shuffle_pairs::<{ pick(0, 2, 0, 2) }>(natural[1]),
             natural[0].shuffle_pairs::<{ pick(1, 3, 1, 3) }>(natural[1]),
-            c.shuffle_words::<{ pick(3, 0, 1, 2) }>(),
-            d.shuffle_words::<{ pick(3, 0, 1, 2) }>(),
+            c.barrier().shuffle_words::<{ pick(3, 0, 1, 2) }>(),
+            d.barrier().shuffle_words::<{ pick(3, 0, 1, 2) }>(),
         ]
     }
 }
@@ -556,19 +556,23 @@ unsafe fn permute_row_message<V: RowWords>(m: &RowMessage<V>) -> RowMessage<V> {
         // (A0,B0,A1,B1) and (A0,A1,A2,B3).
         let next_a = a
             .unpack_lo(b)
-            .shuffle_pairs::<{ pick(2, 3, 3, 2) }>(a.blend_halfwords::<0xC0>(b));
+            .barrier()
+            .shuffle_pairs::<{ pick(2, 3, 3, 2) }>(a.blend_halfwords::<0xC0>(b).barrier());
         // (A0,A1,C'2,A3) and (A0,A1,A2,D'3).
         let next_b = a
             .blend_halfwords::<0x30>(c)
-            .shuffle_pairs::<{ pick(3, 2, 0, 3) }>(a.blend_halfwords::<0xC0>(d));
+            .barrier()
+            .shuffle_pairs::<{ pick(3, 2, 0, 3) }>(a.blend_halfwords::<0xC0>(d).barrier());
         // (D'0,B0,D'1,B1) and (C'0,D'1,C'2,C'3).
         let next_c = d
             .unpack_lo(b)
-            .shuffle_pairs::<{ pick(0, 1, 3, 1) }>(c.blend_halfwords::<0x0C>(d));
+            .barrier()
+            .shuffle_pairs::<{ pick(0, 1, 3, 1) }>(c.blend_halfwords::<0x0C>(d).barrier());
         // (C'0,C'1,D'2,C'3) and (C'0,B1,B2,B3).
         let next_d = c
             .blend_halfwords::<0x30>(d)
-            .shuffle_pairs::<{ pick(1, 2, 2, 0) }>(b.blend_halfwords::<0x03>(c));
+            .barrier()
+            .shuffle_pairs::<{ pick(1, 2, 2, 0) }>(b.blend_halfwords::<0x03>(c).barrier());
         [next_a, next_b, next_c, next_d]
     }
 }
@@ -608,7 +612,7 @@ unsafe fn rounds_rows<V: RowWords, R: Rotate<V>, const N: usize>(
             }
             if r < 6 {
                 for m in m.iter_mut() {
-                    *m = V::next_message(m);
+                    *m = permute_row_message(m);
                 }
             }
         }
