@@ -776,6 +776,21 @@ pub(super) unsafe fn hash_rows<V: RowWords, R: Rotate<V>, const N: usize>(
         words
     };
     let single = blocks == 1;
+    // The lanes of a one-block group (parents) usually share every parameter but the input:
+    // then the only row 3 is the same in every lane, four broadcast words blended, rather than
+    // assembled lane by lane in a long chain of inserts and permutes that delays the block's
+    // first G.
+    let lane0 = &lanes[0];
+    let shared = single
+        && lanes.iter().all(|l| {
+            (l.counter, l.flags_start, l.flags_end, l.last_block_len)
+                == (
+                    lane0.counter,
+                    lane0.flags_start,
+                    lane0.flags_end,
+                    lane0.last_block_len,
+                )
+        });
     // SAFETY: the features are enabled (our contract); each load reads 16 bytes inside a lane's
     // `cv` or inside block `j < blocks` of a lane's input; `IV` has 32 bytes.
     unsafe {
@@ -786,7 +801,17 @@ pub(super) unsafe fn hash_rows<V: RowWords, R: Rotate<V>, const N: usize>(
         // Indexed once here: per block, only the pointers `load_rows` reads are computed.
         let mut inputs = [[lanes[0].input.as_ptr(); 4]; N];
         for s in 0..N {
-            first[s] = V::from_lanes(&row3(s, true, single));
+            first[s] = if shared {
+                // A blend mask of `0x3 << 2k` takes word `k` from the second operand.
+                V::splat(lane0.counter as u32)
+                    .blend_halfwords::<0x0C>(V::splat((lane0.counter >> 32) as u32))
+                    .blend_halfwords::<0x30>(V::splat(u32::from(lane0.last_block_len)))
+                    .blend_halfwords::<0xC0>(V::splat(u32::from(
+                        flags | lane0.flags_start | lane0.flags_end,
+                    )))
+            } else {
+                V::from_lanes(&row3(s, true, single))
+            };
             middle[s] = V::from_lanes(&row3(s, false, false));
             last[s] = V::from_lanes(&row3(s, false, true));
             let mut cvs = [lanes[0].cv.as_ptr().cast::<u8>(); 4];
