@@ -17,9 +17,7 @@
 use core::arch::x86_64::*;
 
 use super::kernels::{Lane, BLOCK_LEN};
-use super::simd::{
-    self, load128, pick, store128, transpose4_fn, LaneWords, Rotate, RowMessage, RowWords,
-};
+use super::simd::{self, load128, pick, store128, transpose4_fn, LaneWords, Rotate, RowWords};
 
 /// Bytes ahead of the block being loaded that each of the 16 lanes prefetches.
 const PREFETCH_AHEAD: usize = 256;
@@ -317,59 +315,25 @@ impl RowWords for __m512i {
         unsafe { _mm512_unpacklo_epi32(self, other) }
     }
 
-    /// The permutation of `simd::permute_row_message` (see there which word goes where) with
-    /// two-source word permutes, `vpermi2d`/`vpermt2d`: each next vector is one permute of the
-    /// two vectors it takes most words from, and a third source's word goes in by a blend where
-    /// it is already in place, by a masked permute where not: seven operations instead of twelve,
-    /// off the state's dependency chain but on the same two ports as the chain's 512-bit
-    /// operations. It took a 4-chunk group from 0.80-0.83 to 0.85-0.87 of the `blake3`
-    /// crate's speed (`timing` below, four runs of each build). LLVM still rearranges the
-    /// permutes (it composes them across rounds); fencing each round's result with an empty
-    /// `asm!` so that it cannot was no faster.
-    #[inline(always)]
-    unsafe fn next_message(m: &RowMessage<Self>) -> RowMessage<Self> {
-        /// Index vector of a two-source permute within each 128-bit lane: word `w` of lane `q`
-        /// takes word `idx[w] & 3` of lane `q` of the first source (`idx[w] < 16`) or the
-        /// second (`idx[w] >= 16`).
-        const fn within_lanes(idx: [i32; 4]) -> [i32; 16] {
-            let mut out = [0; 16];
-            let mut i = 0;
-            while i < 16 {
-                out[i] = idx[i % 4] + 4 * (i / 4) as i32;
-                i += 1;
-            }
-            out
-        }
-        const A: [i32; 16] = within_lanes([1, 17, 19, 2]);
-        const B: [i32; 16] = within_lanes([3, 18, 0, 0]);
-        const C: [i32; 16] = within_lanes([0, 16, 0, 1]);
-        const C_WORD2: [i32; 16] = within_lanes([0, 0, 19, 0]);
-        const D: [i32; 16] = within_lanes([1, 18, 0, 0]);
-        /// Word `k` of every 128-bit lane, as a `vpblendmd` / merge mask.
-        const fn word(k: u32) -> u16 {
-            0x1111 << k
-        }
-        let [a, b, c, d] = *m;
-        // SAFETY: AVX-512F; see the trait. The index arrays have 16 words.
-        unsafe {
-            let idx = |i: &[i32; 16]| _mm512_loadu_si512(i.as_ptr().cast());
-            // (A1,B1,B3,A2).
-            let next_a = _mm512_permutex2var_epi32(a, idx(&A), b);
-            // (A3,C'2,A0,_), then D'3 in place.
-            let next_b =
-                _mm512_mask_blend_epi32(word(3), _mm512_permutex2var_epi32(a, idx(&B), c), d);
-            // (D'0,B0,_,D'1), then C'3 into word 2.
-            let next_c = _mm512_mask_permutex2var_epi32(
-                _mm512_permutex2var_epi32(d, idx(&C), b),
-                word(2),
-                idx(&C_WORD2),
-                c,
-            );
-            // (C'1,D'2,_,C'0), then B2 in place.
-            let next_d =
-                _mm512_mask_blend_epi32(word(2), _mm512_permutex2var_epi32(c, idx(&D), d), b);
-            [next_a, next_b, next_c, next_d]
-        }
+    /// An empty `asm!` that takes and returns the vector in its register, which LLVM cannot see
+    /// through. Without it, LLVM's shuffle combiner merges the row form's pairs of one-source
+    /// shuffles, blends and unpacks (latency 1, some on two ports) into two-source word
+    /// permutes (`vpermt2d`, latency 3, port 5 only, plus a register copy each, as it
+    /// overwrites an operand) with 512-bit vectors, in each block's first message and in every
+    /// round's permutation. Those permutes made a 4-chunk group 0.85-0.89 of the `blake3`
+    /// crate's speed; kept as written, 0.95-0.97 (`timing` below, runs alternated with the
+    /// other build). The barrier itself emits no instruction. Not `#[inline(always)]` like the
+    /// other helpers: a `zmm_reg` operand needs the feature on the function itself, and a
+    /// `#[target_feature]` function is inlined into callers with the same features (this
+    /// module's entry points), never called.
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    unsafe fn barrier(self) -> Self {
+        let mut x = self;
+        // SAFETY: the template is empty: nothing runs, no memory or stack is touched, and
+        // `x` stays in its register unchanged.
+        unsafe { core::arch::asm!("/* {0} */", inout(zmm_reg) x, options(pure, nomem, nostack)) };
+        x
     }
 }
 

@@ -12,7 +12,7 @@
 //!   `__m512i` holds one, two or four independent lanes. The column step runs the four column G
 //!   functions at once; rotating rows `a`, `c` and `d` turns the diagonals into columns for the
 //!   diagonal step. The message words are kept in the order the two steps consume them and are
-//!   permuted between rounds with shuffles and blends (`__m512i`: two-source permutes). Generic
+//!   permuted between rounds with shuffles and blends. Generic
 //!   over [`RowWords`]; a few states are interleaved so that their dependency chains overlap.
 //!   This is the path of single blocks and of groups too small for the transposed kernels.
 //!
@@ -492,11 +492,11 @@ pub(super) trait RowWords: LaneWords {
     unsafe fn blend_halfwords<const IMM: i32>(self, other: Self) -> Self;
     /// `punpckldq` in each 128-bit lane: words 0, 1 of `self` interleaved with those of `other`.
     unsafe fn unpack_lo(self, other: Self) -> Self;
-    /// The next round's `RowMessage`: [`permute_row_message`] unless a type has a shorter way.
+    /// `self`, through an optimisation barrier where the type needs one to keep the row form's
+    /// message shuffles as written (see the `__m512i` implementation); otherwise `self`.
     #[inline(always)]
-    unsafe fn next_message(m: &RowMessage<Self>) -> RowMessage<Self> {
-        // SAFETY: forwarded from the caller.
-        unsafe { permute_row_message(m) }
+    unsafe fn barrier(self) -> Self {
+        self
     }
 }
 
@@ -534,8 +534,8 @@ unsafe fn row_message<V: RowWords>(natural: [V; 4]) -> RowMessage<V> {
         [
             natural[0].shuffle_pairs::<{ pick(0, 2, 0, 2) }>(natural[1]),
             natural[0].shuffle_pairs::<{ pick(1, 3, 1, 3) }>(natural[1]),
-            c.shuffle_words::<{ pick(3, 0, 1, 2) }>(),
-            d.shuffle_words::<{ pick(3, 0, 1, 2) }>(),
+            c.barrier().shuffle_words::<{ pick(3, 0, 1, 2) }>(),
+            d.barrier().shuffle_words::<{ pick(3, 0, 1, 2) }>(),
         ]
     }
 }
@@ -556,19 +556,23 @@ unsafe fn permute_row_message<V: RowWords>(m: &RowMessage<V>) -> RowMessage<V> {
         // (A0,B0,A1,B1) and (A0,A1,A2,B3).
         let next_a = a
             .unpack_lo(b)
-            .shuffle_pairs::<{ pick(2, 3, 3, 2) }>(a.blend_halfwords::<0xC0>(b));
+            .barrier()
+            .shuffle_pairs::<{ pick(2, 3, 3, 2) }>(a.blend_halfwords::<0xC0>(b).barrier());
         // (A0,A1,C'2,A3) and (A0,A1,A2,D'3).
         let next_b = a
             .blend_halfwords::<0x30>(c)
-            .shuffle_pairs::<{ pick(3, 2, 0, 3) }>(a.blend_halfwords::<0xC0>(d));
+            .barrier()
+            .shuffle_pairs::<{ pick(3, 2, 0, 3) }>(a.blend_halfwords::<0xC0>(d).barrier());
         // (D'0,B0,D'1,B1) and (C'0,D'1,C'2,C'3).
         let next_c = d
             .unpack_lo(b)
-            .shuffle_pairs::<{ pick(0, 1, 3, 1) }>(c.blend_halfwords::<0x0C>(d));
+            .barrier()
+            .shuffle_pairs::<{ pick(0, 1, 3, 1) }>(c.blend_halfwords::<0x0C>(d).barrier());
         // (C'0,C'1,D'2,C'3) and (C'0,B1,B2,B3).
         let next_d = c
             .blend_halfwords::<0x30>(d)
-            .shuffle_pairs::<{ pick(1, 2, 2, 0) }>(b.blend_halfwords::<0x03>(c));
+            .barrier()
+            .shuffle_pairs::<{ pick(1, 2, 2, 0) }>(b.blend_halfwords::<0x03>(c).barrier());
         [next_a, next_b, next_c, next_d]
     }
 }
@@ -608,7 +612,7 @@ unsafe fn rounds_rows<V: RowWords, R: Rotate<V>, const N: usize>(
             }
             if r < 6 {
                 for m in m.iter_mut() {
-                    *m = V::next_message(m);
+                    *m = permute_row_message(m);
                 }
             }
         }
@@ -772,6 +776,21 @@ pub(super) unsafe fn hash_rows<V: RowWords, R: Rotate<V>, const N: usize>(
         words
     };
     let single = blocks == 1;
+    // The lanes of a one-block group (parents) usually share every parameter but the input:
+    // then the only row 3 is the same in every lane, four broadcast words blended, rather than
+    // assembled lane by lane in a long chain of inserts and permutes that delays the block's
+    // first G.
+    let lane0 = &lanes[0];
+    let shared = single
+        && lanes.iter().all(|l| {
+            (l.counter, l.flags_start, l.flags_end, l.last_block_len)
+                == (
+                    lane0.counter,
+                    lane0.flags_start,
+                    lane0.flags_end,
+                    lane0.last_block_len,
+                )
+        });
     // SAFETY: the features are enabled (our contract); each load reads 16 bytes inside a lane's
     // `cv` or inside block `j < blocks` of a lane's input; `IV` has 32 bytes.
     unsafe {
@@ -782,7 +801,17 @@ pub(super) unsafe fn hash_rows<V: RowWords, R: Rotate<V>, const N: usize>(
         // Indexed once here: per block, only the pointers `load_rows` reads are computed.
         let mut inputs = [[lanes[0].input.as_ptr(); 4]; N];
         for s in 0..N {
-            first[s] = V::from_lanes(&row3(s, true, single));
+            first[s] = if shared {
+                // A blend mask of `0x3 << 2k` takes word `k` from the second operand.
+                V::splat(lane0.counter as u32)
+                    .blend_halfwords::<0x0C>(V::splat((lane0.counter >> 32) as u32))
+                    .blend_halfwords::<0x30>(V::splat(u32::from(lane0.last_block_len)))
+                    .blend_halfwords::<0xC0>(V::splat(u32::from(
+                        flags | lane0.flags_start | lane0.flags_end,
+                    )))
+            } else {
+                V::from_lanes(&row3(s, true, single))
+            };
             middle[s] = V::from_lanes(&row3(s, false, false));
             last[s] = V::from_lanes(&row3(s, false, true));
             let mut cvs = [lanes[0].cv.as_ptr().cast::<u8>(); 4];
