@@ -273,18 +273,48 @@ pub(super) unsafe fn xof_many_from(
 }
 
 #[cfg(all(test, feature = "std"))]
-mod tests {
-    use super::super::kernel_tests::{check, Kernels};
+pub(super) fn kernels() -> super::kernel_tests::Kernels {
+    super::kernel_tests::Kernels {
+        name: "sse41",
+        supported: is_x86_feature_detected!("sse4.1"),
+        degree: 4,
+        compress_in_place,
+        hash_lanes,
+        xof_many,
+    }
+}
 
+#[cfg(all(test, feature = "std"))]
+mod tests {
     #[test]
     fn sse41_matches_portable() {
-        check(&Kernels {
-            name: "sse41",
-            supported: is_x86_feature_detected!("sse4.1"),
-            degree: 4,
-            compress_in_place: super::compress_in_place,
-            hash_lanes: super::hash_lanes,
-            xof_many: super::xof_many,
-        });
+        super::super::kernel_tests::check(&super::kernels());
+    }
+}
+
+#[cfg(all(test, feature = "std"))]
+mod timing {
+    //! Ours beside the crate's SSE4.1 kernels, per block and in trees built level by level
+    //! (whole hashes beside the crate's AVX2: the probe). Run with `cargo test --release -p
+    //! arborhash --lib --all-features sse41::timing -- --ignored --nocapture`.
+    use super::super::timing::{print_times, Ours, Peer};
+    use crate::Backend;
+
+    #[test]
+    #[ignore]
+    fn print_times_beside_crate() {
+        let Some(platform) = blake3::platform::Platform::sse41() else {
+            return;
+        };
+        print_times(
+            &[Ours {
+                kernels: super::kernels(),
+                backend: Backend::Sse41,
+            }],
+            &Peer {
+                platform,
+                hash: None,
+            },
+        );
     }
 }
