@@ -9,24 +9,13 @@ use core::arch::x86_64::*;
 
 use super::kernels::{Lane, BLOCK_LEN};
 use super::simd::{self, load128, transpose4_fn, LaneWords, Rotate, RowWords};
-use super::sse41::{self, Shuffles, ROT16_MASK, ROT8_BYTES};
-
-/// A byte shuffle mask for `_mm256_shuffle_epi8`: the same 16-byte pattern in both halves.
-#[inline(always)]
-unsafe fn byte_mask(pattern: &[u8; 16]) -> __m256i {
-    // SAFETY: AVX2; see `LaneWords`. The pattern has 16 bytes.
-    unsafe { _mm256_broadcastsi128_si256(load128(pattern.as_ptr())) }
-}
+use super::sse41::{self, Shuffles, ROT16_MASK, ROT8_MASK};
 
 impl Rotate<__m256i> for Shuffles {
     #[inline(always)]
     unsafe fn rot16(x: __m256i) -> __m256i {
-        // SAFETY: AVX2; see the trait. The mask is 32-byte aligned and 32 bytes; see
-        // `ROT16_MASK` for why the load is volatile.
-        unsafe {
-            let mask = core::ptr::read_volatile(ROT16_MASK.0.as_ptr().cast::<__m256i>());
-            _mm256_shuffle_epi8(x, mask)
-        }
+        // SAFETY: AVX2; see the trait.
+        unsafe { _mm256_shuffle_epi8(x, ROT16_MASK.get()) }
     }
 
     #[inline(always)]
@@ -38,7 +27,7 @@ impl Rotate<__m256i> for Shuffles {
     #[inline(always)]
     unsafe fn rot8(x: __m256i) -> __m256i {
         // SAFETY: AVX2; see the trait.
-        unsafe { _mm256_shuffle_epi8(x, byte_mask(&ROT8_BYTES)) }
+        unsafe { _mm256_shuffle_epi8(x, ROT8_MASK.get()) }
     }
 
     #[inline(always)]
