@@ -9,24 +9,18 @@ use core::arch::x86_64::*;
 
 use super::kernels::{Lane, BLOCK_LEN};
 use super::simd::{self, load128, transpose4_fn, LaneWords, Rotate, RowWords};
-use super::sse41::{self, Shuffles, ROT16_MASK, ROT8_BYTES};
+use super::sse41::{self, Shuffles, ROT16_MASK, ROT8_MASK};
 
-/// A byte shuffle mask for `_mm256_shuffle_epi8`: the same 16-byte pattern in both halves.
-#[inline(always)]
-unsafe fn byte_mask(pattern: &[u8; 16]) -> __m256i {
-    // SAFETY: AVX2; see `LaneWords`. The pattern has 16 bytes.
-    unsafe { _mm256_broadcastsi128_si256(load128(pattern.as_ptr())) }
-}
+/// Bytes ahead of the block being loaded that each of the eight lanes prefetches: inputs larger
+/// than the L2 cache stream from eight places 1 KiB apart, and the hardware prefetcher does not
+/// keep ahead of them all.
+const PREFETCH_AHEAD: usize = 256;
 
 impl Rotate<__m256i> for Shuffles {
     #[inline(always)]
     unsafe fn rot16(x: __m256i) -> __m256i {
-        // SAFETY: AVX2; see the trait. The mask is 32-byte aligned and 32 bytes; see
-        // `ROT16_MASK` for why the load is volatile.
-        unsafe {
-            let mask = core::ptr::read_volatile(ROT16_MASK.0.as_ptr().cast::<__m256i>());
-            _mm256_shuffle_epi8(x, mask)
-        }
+        // SAFETY: AVX2; see the trait.
+        unsafe { _mm256_shuffle_epi8(x, ROT16_MASK.get()) }
     }
 
     #[inline(always)]
@@ -38,7 +32,7 @@ impl Rotate<__m256i> for Shuffles {
     #[inline(always)]
     unsafe fn rot8(x: __m256i) -> __m256i {
         // SAFETY: AVX2; see the trait.
-        unsafe { _mm256_shuffle_epi8(x, byte_mask(&ROT8_BYTES)) }
+        unsafe { _mm256_shuffle_epi8(x, ROT8_MASK.get()) }
     }
 
     #[inline(always)]
@@ -98,6 +92,15 @@ impl LaneWords for __m256i {
                 let mut rows = [_mm256_setzero_si256(); 4];
                 for (i, row) in rows.iter_mut().enumerate() {
                     *row = Self::load_rows(&[src[i].add(at), src[i + 4].add(at), src[0], src[0]]);
+                    if W == 16 && quarter == 0 {
+                        // One cache line of each of the eight message streams per block, a
+                        // few blocks ahead (see `PREFETCH_AHEAD`). A prefetch never faults,
+                        // so running past a lane's end is harmless.
+                        for lane in [src[i], src[i + 4]] {
+                            let ahead = lane.wrapping_add(at + PREFETCH_AHEAD);
+                            _mm_prefetch::<_MM_HINT_T0>(ahead.cast());
+                        }
+                    }
                 }
                 group.copy_from_slice(&transpose4_halves(rows));
             }
@@ -258,214 +261,48 @@ pub(crate) unsafe fn xof_many(
 }
 
 #[cfg(all(test, feature = "std"))]
-mod tests {
-    use super::super::kernel_tests::{check, Kernels};
+pub(super) fn kernels() -> super::kernel_tests::Kernels {
+    super::kernel_tests::Kernels {
+        name: "avx2",
+        supported: is_x86_feature_detected!("avx2"),
+        degree: 8,
+        compress_in_place,
+        hash_lanes,
+        xof_many,
+    }
+}
 
+#[cfg(all(test, feature = "std"))]
+mod tests {
     #[test]
     fn avx2_matches_portable() {
-        check(&Kernels {
-            name: "avx2",
-            supported: is_x86_feature_detected!("avx2"),
-            degree: 8,
-            compress_in_place: super::compress_in_place,
-            hash_lanes: super::hash_lanes,
-            xof_many: super::xof_many,
-        });
+        super::super::kernel_tests::check(&super::kernels());
     }
 }
 
 #[cfg(all(test, feature = "std"))]
 mod timing {
-    //! Kernel throughput beside the `blake3` crate, printed, never asserted. Run with
-    //! `cargo test --release -p arborhash --lib --all-features print_throughput -- --ignored
-    //! --nocapture`.
-    use super::super::kernels::{Lane, BLOCK_LEN};
-    use super::super::{portable, sse41};
-    use std::hint::black_box;
-    use std::time::Instant;
-
-    /// GB/s of the fastest of many single calls: on a loaded machine the fastest call is the
-    /// one least disturbed.
-    fn rate(bytes: usize, mut f: impl FnMut()) -> f64 {
-        let mut best = f64::MAX;
-        let start = Instant::now();
-        while start.elapsed().as_secs_f64() < 0.5 {
-            let call = Instant::now();
-            f();
-            best = best.min(call.elapsed().as_secs_f64());
-        }
-        bytes as f64 / best / 1e9
-    }
+    //! Ours beside the crate's AVX2 kernels, per block and in trees built level by level
+    //! (whole hashes beside the crate's AVX2: the probe). Run with `cargo test --release -p
+    //! arborhash --lib --all-features avx2::timing -- --ignored --nocapture`.
+    use super::super::timing::{print_times, Ours, Peer};
+    use crate::Backend;
 
     #[test]
     #[ignore]
-    fn print_throughput() {
-        let input = vec![0x5Au8; 8 * 16 * BLOCK_LEN];
-        let lanes: Vec<Lane<'_>> = input
-            .chunks_exact(16 * BLOCK_LEN)
-            .enumerate()
-            .map(|(i, chunk)| Lane {
-                input: chunk,
-                cv: crate::blake2s::IV,
-                counter: i as u64,
-                flags_start: 1,
-                flags_end: 2,
-                last_block_len: 64,
-            })
-            .collect();
-        let mut out = [[0u8; 32]; 8];
-        let n = input.len();
-        println!("hash_lanes 8 x 16 blocks, GB/s:");
-        println!(
-            "  portable {:.3}",
-            rate(n, || portable::hash_lanes(
-                black_box(&lanes),
-                16,
-                0,
-                &mut out
-            ))
-        );
-        println!(
-            "  sse41    {:.3}",
-            rate(n, || unsafe {
-                sse41::hash_lanes(black_box(&lanes), 16, 0, &mut out)
-            })
-        );
-        println!(
-            "  avx2     {:.3}",
-            rate(n, || unsafe {
-                super::hash_lanes(black_box(&lanes), 16, 0, &mut out)
-            })
-        );
-        let lanes4 = &lanes[..4];
-        println!(
-            "  sse41 4 lanes {:.3}",
-            rate(4 * 1024, || unsafe {
-                sse41::hash_lanes(black_box(lanes4), 16, 0, &mut out)
-            })
-        );
-        let parents: Vec<Lane<'_>> = input
-            .chunks_exact(BLOCK_LEN)
-            .take(8)
-            .map(|b| Lane {
-                input: b,
-                ..lanes[0]
-            })
-            .collect();
-        println!(
-            "  avx2 8 parents (1 block) {:.3}",
-            rate(8 * 64, || unsafe {
-                super::hash_lanes(black_box(&parents), 1, 4, &mut out)
-            })
-        );
-        let block = [7u8; 64];
-        let mut cv = crate::blake2s::IV;
-        println!("compress_in_place, 1000 chained blocks, GB/s:");
-        println!(
-            "  portable {:.3}",
-            rate(64_000, || for _ in 0..1000 {
-                portable::compress_in_place(black_box(&mut cv), &block, 64, 0, 0)
-            })
-        );
-        println!(
-            "  sse41    {:.3}",
-            rate(64_000, || for _ in 0..1000 {
-                unsafe { sse41::compress_in_place(black_box(&mut cv), &block, 64, 0, 0) }
-            })
-        );
-        println!(
-            "  avx2     {:.3}",
-            rate(64_000, || for _ in 0..1000 {
-                unsafe { super::compress_in_place(black_box(&mut cv), &block, 64, 0, 0) }
-            })
-        );
-        let mut xof = vec![0u8; 64 * 64];
-        println!("xof_many 64 blocks, GB/s:");
-        println!(
-            "  portable {:.3}",
-            rate(xof.len(), || portable::xof_many(
-                &cv,
-                &block,
-                64,
-                0,
-                11,
-                black_box(&mut xof)
-            ))
-        );
-        println!(
-            "  sse41    {:.3}",
-            rate(xof.len(), || unsafe {
-                sse41::xof_many(&cv, &block, 64, 0, 11, black_box(&mut xof))
-            })
-        );
-        println!(
-            "  avx2     {:.3}",
-            rate(xof.len(), || unsafe {
-                super::xof_many(&cv, &block, 64, 0, 11, black_box(&mut xof))
-            })
-        );
-        let big = vec![0x5Au8; 1 << 20];
-        for backend in crate::Backend::ALL {
-            let r = crate::platform::with_backend(backend, || {
-                rate(big.len(), || {
-                    black_box(crate::blake3::hash(black_box(&big)));
-                })
-            });
-            println!("arborhash::blake3::hash 1 MiB, {backend}: {r:.3} GB/s");
-        }
-        type HashLanes = unsafe fn(&[Lane<'_>], usize, u8, &mut [[u8; 32]]);
-        let tree = |hash_lanes: HashLanes| {
-            let chunks: Vec<Lane<'_>> = big
-                .chunks_exact(16 * BLOCK_LEN)
-                .enumerate()
-                .map(|(i, chunk)| Lane {
-                    input: chunk,
-                    counter: i as u64,
-                    ..lanes[0]
-                })
-                .collect();
-            let mut level = vec![[0u8; 32]; chunks.len()];
-            unsafe { hash_lanes(&chunks, 16, 0, &mut level) };
-            while level.len() > 1 {
-                let root = if level.len() == 2 { 8 } else { 0 };
-                let parents: Vec<Lane<'_>> = level
-                    .as_flattened()
-                    .chunks_exact(BLOCK_LEN)
-                    .map(|pair| Lane {
-                        input: pair,
-                        cv: crate::blake2s::IV,
-                        counter: 0,
-                        flags_start: 0,
-                        flags_end: root,
-                        last_block_len: 64,
-                    })
-                    .collect();
-                let mut next = vec![[0u8; 32]; parents.len()];
-                unsafe { hash_lanes(&parents, 1, 4, &mut next) };
-                level = next;
-            }
-            level[0]
+    fn print_times_beside_crate() {
+        let Some(platform) = blake3::platform::Platform::avx2() else {
+            return;
         };
-        assert_eq!(tree(super::hash_lanes), *blake3::hash(&big).as_bytes());
-        assert_eq!(tree(sse41::hash_lanes), *blake3::hash(&big).as_bytes());
-        println!("1 MiB tree of hash_lanes calls, GB/s:");
-        println!(
-            "  sse41    {:.3}",
-            rate(big.len(), || {
-                black_box(tree(sse41::hash_lanes));
-            })
-        );
-        println!(
-            "  avx2     {:.3}",
-            rate(big.len(), || {
-                black_box(tree(super::hash_lanes));
-            })
-        );
-        println!(
-            "blake3 crate 1 MiB (its best SIMD): {:.3}",
-            rate(big.len(), || {
-                black_box(blake3::hash(black_box(&big)));
-            })
+        print_times(
+            &[Ours {
+                kernels: super::kernels(),
+                backend: Backend::Avx2,
+            }],
+            &Peer {
+                platform,
+                hash: None,
+            },
         );
     }
 }

@@ -437,265 +437,51 @@ pub(crate) unsafe fn xof_many(
 }
 
 #[cfg(all(test, feature = "std"))]
-mod tests {
-    use super::super::kernel_tests::{check, Kernels};
+pub(super) fn kernels() -> super::kernel_tests::Kernels {
+    super::kernel_tests::Kernels {
+        name: "avx512",
+        supported: crate::Backend::Avx512.is_supported(),
+        degree: 16,
+        compress_in_place,
+        hash_lanes,
+        xof_many,
+    }
+}
 
+#[cfg(all(test, feature = "std"))]
+mod tests {
     #[test]
     fn avx512_matches_portable() {
-        check(&Kernels {
-            name: "avx512",
-            supported: crate::Backend::Avx512.is_supported(),
-            degree: 16,
-            compress_in_place: super::compress_in_place,
-            hash_lanes: super::hash_lanes,
-            xof_many: super::xof_many,
-        });
+        super::super::kernel_tests::check(&super::kernels());
     }
 }
 
 #[cfg(all(test, feature = "std"))]
 mod timing {
-    //! Per-block times beside the AVX2 kernels and the `blake3` crate's own kernels (through its
-    //! hidden `platform` module, AVX-512 on a CPU that has it), and whole hashes beside the
-    //! crate; printed, never asserted. Run with `cargo test --release -p arborhash --lib
-    //! --all-features avx512::timing -- --ignored --nocapture`.
-    use super::super::avx2;
-    use super::super::kernels::{Lane, BLOCK_LEN};
-    use crate::platform::with_backend;
+    //! Ours, AVX2 and AVX-512, beside the crate's best kernels (AVX-512 on a CPU that has it)
+    //! and its whole hash. Run with `cargo test --release -p arborhash --lib --all-features
+    //! avx512::timing -- --ignored --nocapture`.
+    use super::super::timing::{print_times, Ours, Peer};
     use crate::Backend;
-    use blake3::platform::Platform as Theirs;
-    use blake3::IncrementCounter;
-    use std::hint::black_box;
-    use std::time::Instant;
-
-    /// Nanoseconds of the fastest of many calls of each candidate, timed in turn so that they
-    /// see the same load: on a loaded machine the fastest call is the one least disturbed.
-    fn fastest(fs: &mut [&mut dyn FnMut()]) -> Vec<f64> {
-        let mut best = vec![f64::MAX; fs.len()];
-        let start = Instant::now();
-        while start.elapsed().as_secs_f64() < 1.0 {
-            for (f, best) in fs.iter_mut().zip(&mut best) {
-                let call = Instant::now();
-                f();
-                *best = best.min(call.elapsed().as_secs_f64() * 1e9);
-            }
-        }
-        best
-    }
-
-    fn print(what: &str, per: usize, t: &[f64]) {
-        let [avx2, ours, theirs] = [t[0], t[1], t[2]].map(|t| t / per as f64);
-        println!(
-            "{what:28} ns/block: avx2 {avx2:6.1}  avx512 {ours:6.1}  crate {theirs:6.1}  \
-             crate/avx512 {:.2}",
-            theirs / ours
-        );
-    }
 
     #[test]
     #[ignore]
-    fn print_times() {
-        if !Backend::Avx512.is_supported() {
-            return;
-        }
-        let theirs = Theirs::detect();
-        println!("crate platform: {theirs:?}");
-        let block = [7u8; BLOCK_LEN];
-        let mut cvs = [crate::blake2s::IV; 3];
-        const CHAIN: usize = 1000;
-        // SAFETY (every call below): AVX-512F/VL and AVX2 are present (checked above); the
-        // lanes hold `blocks` blocks and the outputs are long enough.
-        let [a, b, c] = &mut cvs;
-        let t = fastest(&mut [
-            &mut || {
-                for _ in 0..CHAIN {
-                    unsafe { avx2::compress_in_place(black_box(&mut *a), &block, 64, 0, 0) }
-                }
+    fn print_times_beside_crate() {
+        print_times(
+            &[
+                Ours {
+                    kernels: super::super::avx2::kernels(),
+                    backend: Backend::Avx2,
+                },
+                Ours {
+                    kernels: super::kernels(),
+                    backend: Backend::Avx512,
+                },
+            ],
+            &Peer {
+                platform: blake3::platform::Platform::detect(),
+                hash: Some(|data| *blake3::hash(data).as_bytes()),
             },
-            &mut || {
-                for _ in 0..CHAIN {
-                    unsafe { super::compress_in_place(black_box(&mut *b), &block, 64, 0, 0) }
-                }
-            },
-            &mut || {
-                for _ in 0..CHAIN {
-                    theirs.compress_in_place(black_box(&mut *c), &block, 64, 0, 0)
-                }
-            },
-        ]);
-        print("compress_in_place chained", CHAIN, &t);
-
-        let input = vec![0x5Au8; 16 * 1024];
-        let chunks: Vec<&[u8; 1024]> = input
-            .chunks_exact(1024)
-            .map(|c| c.try_into().unwrap())
-            .collect();
-        let lanes: Vec<Lane<'_>> = input
-            .chunks_exact(1024)
-            .enumerate()
-            .map(|(i, chunk)| Lane {
-                input: chunk,
-                cv: crate::blake2s::IV,
-                counter: i as u64,
-                flags_start: 1,
-                flags_end: 2,
-                last_block_len: 64,
-            })
-            .collect();
-        let mut outs = [[[0u8; 32]; 16]; 3];
-        let [o1, o2, o3] = &mut outs;
-        for n in [1, 2, 3, 4, 8, 12, 16] {
-            let lanes = &lanes[..n];
-            let chunks = &chunks[..n];
-            let t = fastest(&mut [
-                &mut || unsafe { avx2::hash_lanes(black_box(lanes), 16, 0, o1) },
-                &mut || unsafe { super::hash_lanes(black_box(lanes), 16, 0, o2) },
-                &mut || {
-                    theirs.hash_many(
-                        black_box(chunks),
-                        &crate::blake2s::IV,
-                        0,
-                        IncrementCounter::Yes,
-                        0,
-                        1,
-                        2,
-                        o3.as_flattened_mut(),
-                    )
-                },
-            ]);
-            print(&format!("hash_lanes {n:2} chunks"), 16 * n, &t);
-        }
-        let blocks: Vec<&[u8; 64]> = input
-            .chunks_exact(BLOCK_LEN)
-            .map(|c| c.try_into().unwrap())
-            .collect();
-        for n in [1, 2, 4, 8, 16] {
-            let parents: Vec<Lane<'_>> = input
-                .chunks_exact(BLOCK_LEN)
-                .take(n)
-                .map(|b| Lane {
-                    input: b,
-                    flags_start: 0,
-                    flags_end: 0,
-                    ..lanes[0]
-                })
-                .collect();
-            let blocks = &blocks[..n];
-            let t = fastest(&mut [
-                &mut || unsafe { avx2::hash_lanes(black_box(&parents), 1, 4, o1) },
-                &mut || unsafe { super::hash_lanes(black_box(&parents), 1, 4, o2) },
-                &mut || {
-                    theirs.hash_many(
-                        black_box(blocks),
-                        &crate::blake2s::IV,
-                        0,
-                        IncrementCounter::No,
-                        4,
-                        0,
-                        0,
-                        o3.as_flattened_mut(),
-                    )
-                },
-            ]);
-            print(&format!("hash_lanes {n:2} parents"), n, &t);
-        }
-        let mut xofs = [[0u8; 64 * BLOCK_LEN]; 3];
-        let cv = crate::blake2s::IV;
-        for n in [1, 4, 16, 64] {
-            let [x1, x2, x3] = &mut xofs;
-            let (x1, x2, x3) = (&mut x1[..n * 64], &mut x2[..n * 64], &mut x3[..n * 64]);
-            let t = fastest(&mut [
-                &mut || unsafe { avx2::xof_many(&cv, &block, 64, 0, 11, black_box(&mut *x1)) },
-                &mut || unsafe { super::xof_many(&cv, &block, 64, 0, 11, black_box(&mut *x2)) },
-                &mut || theirs.xof_many(&cv, &block, 64, 0, 11, black_box(&mut *x3)),
-            ]);
-            print(&format!("xof_many {n:2} blocks"), n, &t);
-        }
-
-        let buffer: Vec<u8> = (0..(1 << 20) + 128)
-            .map(|i| (i * 7 + i / 251) as u8)
-            .collect();
-        let aligned = buffer.as_ptr().align_offset(64);
-        for misalign in [0, 16, 32] {
-            let data = &buffer[aligned + misalign..][..1 << 20];
-            // The kernels alone on 1 MiB: every chunk, then every level of parents, each level
-            // in as few `hash_lanes` calls as it takes; what a tree could cost at best.
-            let kernels_only = || {
-                let chunks: Vec<Lane<'_>> = data
-                    .chunks_exact(1024)
-                    .enumerate()
-                    .map(|(i, chunk)| Lane {
-                        input: chunk,
-                        counter: i as u64,
-                        ..lanes[0]
-                    })
-                    .collect();
-                let mut level = vec![[0u8; 32]; chunks.len()];
-                unsafe { super::hash_lanes(&chunks, 16, 0, &mut level) };
-                while level.len() > 1 {
-                    let root = if level.len() == 2 { 8 } else { 0 };
-                    let parents: Vec<Lane<'_>> = level
-                        .as_flattened()
-                        .chunks_exact(BLOCK_LEN)
-                        .map(|pair| Lane {
-                            input: pair,
-                            counter: 0,
-                            flags_start: 0,
-                            flags_end: root,
-                            ..lanes[0]
-                        })
-                        .collect();
-                    let mut next = vec![[0u8; 32]; parents.len()];
-                    unsafe { super::hash_lanes(&parents, 1, 4, &mut next) };
-                    level = next;
-                }
-                level[0]
-            };
-            assert_eq!(kernels_only(), *blake3::hash(data).as_bytes());
-            let t = fastest(&mut [
-                &mut || {
-                    black_box(kernels_only());
-                },
-                &mut || {
-                    black_box(crate::blake3::hash(black_box(data)));
-                },
-                &mut || {
-                    black_box(blake3::hash(black_box(data)));
-                },
-            ]);
-            println!(
-                "1 MiB at 64n+{misalign:2}, ns: avx512 kernels level by level {:.0}, \
-                 arborhash::blake3::hash {:.0}, crate {:.0}",
-                t[0], t[1], t[2]
-            );
-        }
-        let data = &buffer[..1 << 20];
-        for len in [64, 1024, 4096, 16 * 1024, 1 << 20] {
-            let data = &data[..len];
-            let ours = |backend| {
-                move || with_backend(backend, || black_box(crate::blake3::hash(black_box(data))))
-            };
-            let (avx2, avx512) = (ours(Backend::Avx2), ours(Backend::Avx512));
-            let t = fastest(&mut [
-                &mut || {
-                    avx2();
-                },
-                &mut || {
-                    avx512();
-                },
-                &mut || {
-                    black_box(blake3::hash(black_box(data)));
-                },
-            ]);
-            println!(
-                "hash {len:7} B  ns: avx2 {:9.0}  avx512 {:9.0}  crate {:9.0}  \
-                 crate/avx2 {:.2}  crate/avx512 {:.2}",
-                t[0],
-                t[1],
-                t[2],
-                t[2] / t[0],
-                t[2] / t[1]
-            );
-        }
+        );
     }
 }

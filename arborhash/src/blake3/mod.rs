@@ -27,6 +27,8 @@ mod portable;
 mod simd;
 #[cfg(target_arch = "x86_64")]
 mod sse41;
+#[cfg(all(test, feature = "std", target_arch = "x86_64"))]
+mod timing;
 mod tree;
 
 pub use hash::Hash;

@@ -15,18 +15,38 @@ use core::arch::x86_64::*;
 use super::kernels::{Lane, BLOCK_LEN};
 use super::simd::{self, load128, store128, transpose4_fn, LaneWords, Rotate, RowWords};
 
-/// The byte shuffle rotating every 32-bit word right by 8 bits.
-pub(super) const ROT8_BYTES: [u8; 16] = [1, 2, 3, 0, 5, 6, 7, 4, 9, 10, 11, 8, 13, 14, 15, 12];
-
-/// The byte shuffle rotating every 32-bit word right by 16 bits, for 16 or 32 bytes.
-///
-/// Read with a volatile load so that it stays one `pshufb`: from a known constant mask LLVM
-/// emits `pshuflw` + `pshufhw` instead, two shuffles on the critical path and on port 5.
+/// A byte shuffle mask for 16 or 32 bytes, read with a volatile load (`ByteMask::get`).
 #[repr(align(32))]
-pub(super) struct Rot16Mask(pub(super) [u8; 32]);
-pub(super) static ROT16_MASK: Rot16Mask = Rot16Mask([
+pub(super) struct ByteMask([u8; 32]);
+
+impl ByteMask {
+    /// The mask as a vector of 16 or 32 bytes, loaded where it is used. Volatile, so that LLVM
+    /// neither rewrites the rotation by 16 from the known constant (`pshuflw` + `pshufhw`, two
+    /// shuffles on port 5 instead of one) nor keeps the mask in a register across the
+    /// transposed rounds, where the sixteen state words already fill the sixteen registers and
+    /// LLVM spills: a `vpshufb` with a memory operand costs a load, not a register. Measured
+    /// for the rotation by 8 (16 KiB, callgrind): AVX2 45.7 -> 44.6 k instructions a hash,
+    /// SSE4.1 96.5 -> 93.2 k.
+    ///
+    /// # Safety
+    /// `V` is `__m128i` or `__m256i` (at most the 32 bytes of the mask).
+    #[inline(always)]
+    pub(super) unsafe fn get<V>(&self) -> V {
+        // SAFETY: the mask is 32-byte aligned and 32 bytes, as much as `V` reads.
+        unsafe { core::ptr::read_volatile(self.0.as_ptr().cast::<V>()) }
+    }
+}
+
+/// The byte shuffle rotating every 32-bit word right by 16 bits.
+pub(super) static ROT16_MASK: ByteMask = ByteMask([
     2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13, //
     2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13,
+]);
+
+/// The byte shuffle rotating every 32-bit word right by 8 bits.
+pub(super) static ROT8_MASK: ByteMask = ByteMask([
+    1, 2, 3, 0, 5, 6, 7, 4, 9, 10, 11, 8, 13, 14, 15, 12, //
+    1, 2, 3, 0, 5, 6, 7, 4, 9, 10, 11, 8, 13, 14, 15, 12,
 ]);
 
 /// G's rotations without AVX-512: byte shuffles for 16 and 8 bits, shift-or for 12 and 7.
@@ -36,11 +56,8 @@ pub(super) enum Shuffles {}
 impl Rotate<__m128i> for Shuffles {
     #[inline(always)]
     unsafe fn rot16(x: __m128i) -> __m128i {
-        // SAFETY: SSSE3; see the trait. The mask is 32-byte aligned and at least 16 bytes.
-        unsafe {
-            let mask = core::ptr::read_volatile(ROT16_MASK.0.as_ptr().cast::<__m128i>());
-            _mm_shuffle_epi8(x, mask)
-        }
+        // SAFETY: SSSE3; see the trait.
+        unsafe { _mm_shuffle_epi8(x, ROT16_MASK.get()) }
     }
 
     #[inline(always)]
@@ -51,8 +68,8 @@ impl Rotate<__m128i> for Shuffles {
 
     #[inline(always)]
     unsafe fn rot8(x: __m128i) -> __m128i {
-        // SAFETY: SSSE3; see the trait. The mask array has 16 bytes.
-        unsafe { _mm_shuffle_epi8(x, load128(ROT8_BYTES.as_ptr())) }
+        // SAFETY: SSSE3; see the trait.
+        unsafe { _mm_shuffle_epi8(x, ROT8_MASK.get()) }
     }
 
     #[inline(always)]
@@ -273,18 +290,48 @@ pub(super) unsafe fn xof_many_from(
 }
 
 #[cfg(all(test, feature = "std"))]
-mod tests {
-    use super::super::kernel_tests::{check, Kernels};
+pub(super) fn kernels() -> super::kernel_tests::Kernels {
+    super::kernel_tests::Kernels {
+        name: "sse41",
+        supported: is_x86_feature_detected!("sse4.1"),
+        degree: 4,
+        compress_in_place,
+        hash_lanes,
+        xof_many,
+    }
+}
 
+#[cfg(all(test, feature = "std"))]
+mod tests {
     #[test]
     fn sse41_matches_portable() {
-        check(&Kernels {
-            name: "sse41",
-            supported: is_x86_feature_detected!("sse4.1"),
-            degree: 4,
-            compress_in_place: super::compress_in_place,
-            hash_lanes: super::hash_lanes,
-            xof_many: super::xof_many,
-        });
+        super::super::kernel_tests::check(&super::kernels());
+    }
+}
+
+#[cfg(all(test, feature = "std"))]
+mod timing {
+    //! Ours beside the crate's SSE4.1 kernels, per block and in trees built level by level
+    //! (whole hashes beside the crate's AVX2: the probe). Run with `cargo test --release -p
+    //! arborhash --lib --all-features sse41::timing -- --ignored --nocapture`.
+    use super::super::timing::{print_times, Ours, Peer};
+    use crate::Backend;
+
+    #[test]
+    #[ignore]
+    fn print_times_beside_crate() {
+        let Some(platform) = blake3::platform::Platform::sse41() else {
+            return;
+        };
+        print_times(
+            &[Ours {
+                kernels: super::kernels(),
+                backend: Backend::Sse41,
+            }],
+            &Peer {
+                platform,
+                hash: None,
+            },
+        );
     }
 }
