@@ -418,6 +418,30 @@ pub(crate) unsafe fn hash_lanes(
     }
 }
 
+/// Hashes parent nodes, block `i` of `input` into `out[i]` with chaining value `key`, counter
+/// 0 and `flags` (which include PARENT): [`hash_lanes`] for lanes that differ only in their
+/// input, grouped the same way.
+///
+/// # Safety
+/// The CPU must support AVX-512F, AVX-512VL and AVX2; `input` is whole blocks and `out` holds
+/// at least one value per block.
+#[target_feature(enable = "avx512f,avx512vl,avx2")]
+pub(crate) unsafe fn hash_parents(input: &[u8], key: &[u32; 8], flags: u8, out: &mut [[u8; 32]]) {
+    // SAFETY: the features are enabled here and present; the lengths are our contract, and
+    // each group is within its kernel's lane count.
+    unsafe {
+        for (group, out) in input.chunks(16 * BLOCK_LEN).zip(out.chunks_mut(16)) {
+            match group.len() / BLOCK_LEN {
+                9.. => simd::hash_parents_group::<__m512i, Ror>(group, key, flags, out),
+                5.. => simd::hash_parents_group::<__m256i, Ror>(group, key, flags, out),
+                3.. => simd::hash_parents_rows::<__m512i, Ror>(group, key, flags, out),
+                2 => simd::hash_parents_rows::<__m256i, Ror>(group, key, flags, out),
+                _ => simd::hash_parents_rows::<__m128i, Ror>(group, key, flags, out),
+            }
+        }
+    }
+}
+
 /// Extended output, sixteen blocks at a time, then eight, then in rows four, two and one wide:
 /// the AVX-512 form of `portable::xof_many`.
 ///
@@ -474,18 +498,20 @@ pub(crate) unsafe fn xof_many(
 
 #[cfg(all(test, feature = "std"))]
 mod tests {
-    use super::super::kernel_tests::{check, Kernels};
+    use super::super::kernel_tests::{check, check_hash_parents, Kernels};
 
     #[test]
     fn avx512_matches_portable() {
-        check(&Kernels {
+        let kernels = Kernels {
             name: "avx512",
             supported: crate::Backend::Avx512.is_supported(),
             degree: 16,
             compress_in_place: super::compress_in_place,
             hash_lanes: super::hash_lanes,
             xof_many: super::xof_many,
-        });
+        };
+        check(&kernels);
+        check_hash_parents(&kernels, super::hash_parents);
     }
 }
 
@@ -619,7 +645,9 @@ mod timing {
             let blocks = &blocks[..n];
             let t = fastest(&mut [
                 &mut || unsafe { avx2::hash_lanes(black_box(&parents), 1, 4, o1) },
-                &mut || unsafe { super::hash_lanes(black_box(&parents), 1, 4, o2) },
+                &mut || unsafe {
+                    super::hash_parents(black_box(&input[..n * BLOCK_LEN]), &lanes[0].cv, 4, o2)
+                },
                 &mut || {
                     theirs.hash_many(
                         black_box(blocks),

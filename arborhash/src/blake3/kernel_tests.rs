@@ -145,6 +145,46 @@ fn check_lanes(k: &Kernels, rng: &mut ChaCha8Rng, n: usize, blocks: usize, regul
     assert_eq!(got[n], [0xA5; 32], "{what}: spare output");
 }
 
+/// A backend's `hash_parents`: contiguous parent blocks, key, flags, output.
+pub(crate) type HashParents = unsafe fn(&[u8], &[u32; 8], u8, &mut [[u8; 32]]);
+
+/// A backend's own `hash_parents` (callable only when `k.supported`) against portable
+/// `hash_lanes` with one single-block lane per parent: every count up to two groups and some,
+/// from unaligned input.
+pub(crate) fn check_hash_parents(k: &Kernels, hash_parents: HashParents) {
+    if !k.supported {
+        return;
+    }
+    let mut rng = rng(k);
+    for n in 0..=2 * k.degree + 3 {
+        let mut buffer = vec![0u8; n * BLOCK_LEN + 32];
+        rng.fill(&mut buffer[..]);
+        let start = rng.gen_range(1..32);
+        let input = &buffer[start..start + n * BLOCK_LEN];
+        let key: [u32; 8] = rng.gen();
+        let flags = rng.gen();
+        let lanes: Vec<Lane<'_>> = input
+            .chunks_exact(BLOCK_LEN)
+            .map(|block| Lane {
+                input: block,
+                cv: key,
+                counter: 0,
+                flags_start: 0,
+                flags_end: 0,
+                last_block_len: BLOCK_LEN as u8,
+            })
+            .collect();
+        let mut expected = vec![[0u8; 32]; n];
+        portable::hash_lanes(&lanes, 1, flags, &mut expected);
+        // One spare output checks that nothing past the parents is written.
+        let mut got = vec![[0xA5u8; 32]; n + 1];
+        // SAFETY: `supported` was tested; `input` is whole blocks and `got` longer than them.
+        unsafe { hash_parents(input, &key, flags, &mut got) };
+        assert_eq!(got[..n], expected[..], "{}: {n} parents", k.name);
+        assert_eq!(got[n], [0xA5; 32], "{}: {n} parents, spare output", k.name);
+    }
+}
+
 fn check_xof_many(k: &Kernels) {
     let mut rng = rng(k);
     for blocks in 0..=2 * k.degree + 8 {

@@ -89,6 +89,46 @@ pub(crate) fn hash_lanes(
     }
 }
 
+/// Hashes parent nodes: block `i` of `input` (whole blocks, each two child chaining values)
+/// with chaining value `key`, counter 0 and `flags` (which include PARENT) into `out[i]`. The
+/// same as [`hash_lanes`] with one single-block lane per parent, which is what the backends
+/// without a kernel of their own for it run; AVX-512 sets up its lanes with broadcasts.
+/// Panics if `input` is not whole blocks or `out` is shorter than their count.
+#[inline]
+pub(crate) fn hash_parents(
+    p: Platform,
+    input: &[u8],
+    key: &[u32; 8],
+    flags: u8,
+    out: &mut [[u8; 32]],
+) {
+    assert_eq!(input.len() % BLOCK_LEN, 0, "parents must be whole blocks");
+    assert!(
+        out.len() >= input.len() / BLOCK_LEN,
+        "output shorter than parents"
+    );
+    #[cfg(target_arch = "x86_64")]
+    if p.backend() == Backend::Avx512 {
+        // SAFETY: a `Platform` for this backend proves the CPU supports it; lengths are checked.
+        return unsafe { avx512::hash_parents(input, key, flags, out) };
+    }
+    const GROUP: usize = 16;
+    for (blocks, out) in input.chunks(GROUP * BLOCK_LEN).zip(out.chunks_mut(GROUP)) {
+        let mut lanes = [Lane {
+            input: &[],
+            cv: *key,
+            counter: 0,
+            flags_start: 0,
+            flags_end: 0,
+            last_block_len: BLOCK_LEN as u8,
+        }; GROUP];
+        for (lane, block) in lanes.iter_mut().zip(blocks.chunks_exact(BLOCK_LEN)) {
+            lane.input = block;
+        }
+        hash_lanes(p, &lanes[..blocks.len() / BLOCK_LEN], 1, flags, out);
+    }
+}
+
 /// How many lanes `hash_lanes` runs at once on this platform.
 pub(crate) fn degree(p: Platform) -> usize {
     match p.backend() {

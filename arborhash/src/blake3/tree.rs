@@ -201,20 +201,14 @@ fn chunk_cvs<const N: usize>(
     kernels::hash_lanes(p, &lanes[..n], CHUNK_LEN / BLOCK_LEN, params.flags, out);
 }
 
-/// Hashes one level of parents: adjacent pairs of `cvs` in one `hash_lanes` call, into `out`,
+/// Hashes one level of parents: adjacent pairs of `cvs` in one `hash_parents` call, into `out`,
 /// an odd last node carried up unchanged; returns how many nodes the level above has. Within a
 /// run of nodes whose left part is a complete subtree at least as wide as the rest, this gives
 /// BLAKE3's tree shape.
 fn parent_level(p: Platform, cvs: &[CvBytes], params: Params, out: &mut [CvBytes]) -> usize {
     let pairs = cvs.len() / 2;
-    let mut lanes = [EMPTY_LANE; WIDE];
-    for (lane, pair) in lanes
-        .iter_mut()
-        .zip(cvs[..2 * pairs].as_flattened().chunks_exact(64))
-    {
-        *lane = parent_lane(pair, params, 0);
-    }
-    kernels::hash_lanes(p, &lanes[..pairs], 1, params.flags | PARENT, out);
+    let blocks = cvs[..2 * pairs].as_flattened();
+    kernels::hash_parents(p, blocks, &params.key, params.flags | PARENT, out);
     if cvs.len() % 2 == 1 {
         out[pairs] = cvs[cvs.len() - 1];
     }
