@@ -16,7 +16,7 @@
 
 use core::arch::x86_64::*;
 
-use super::kernels::{Lane, BLOCK_LEN};
+use super::kernels::{Lane, Run, BLOCK_LEN, EMPTY_LANE};
 use super::simd::{
     self, load128, pick, store128, transpose4_fn, LaneWords, Rotate, RowMessage, RowWords,
 };
@@ -424,25 +424,29 @@ pub(crate) unsafe fn hash_lanes(
     }
 }
 
-/// Hashes parent nodes, block `i` of `input` into `out[i]` with chaining value `key`, counter
-/// 0 and `flags` (which include PARENT): [`hash_lanes`] for lanes that differ only in their
-/// input, grouped the same way.
+/// Hashes every lane of `run` (see `kernels::Run`), lane `i` into `out[i]`, grouped as
+/// [`hash_lanes`] groups lanes: groups of five or more run transposed with parameters built from
+/// broadcasts, as do parents in rows; smaller groups of chunks go through `hash_lanes`.
 ///
 /// # Safety
-/// The CPU must support AVX-512F, AVX-512VL and AVX2; `input` is whole blocks and `out` holds
-/// at least one value per block.
+/// The CPU must support AVX-512F, AVX-512VL and AVX2; `run.input` is whole lanes of at least
+/// one block and `out` holds at least one value per lane (as `kernels::hash_run` checks).
 #[target_feature(enable = "avx512f,avx512vl,avx2")]
-pub(crate) unsafe fn hash_parents(input: &[u8], key: &[u32; 8], flags: u8, out: &mut [[u8; 32]]) {
+pub(crate) unsafe fn hash_run(run: Run<'_>, out: &mut [[u8; 32]]) {
     // SAFETY: the features are enabled here and present; the lengths are our contract, and
     // each group is within its kernel's lane count.
     unsafe {
-        for (group, out) in input.chunks(16 * BLOCK_LEN).zip(out.chunks_mut(16)) {
-            match group.len() / BLOCK_LEN {
-                9.. => simd::hash_parents_group::<__m512i, Ror>(group, key, flags, out),
-                5.. => simd::hash_parents_group::<__m256i, Ror>(group, key, flags, out),
-                3.. => simd::hash_parents_rows::<__m512i, Ror>(group, key, flags, out),
-                2 => simd::hash_parents_rows::<__m256i, Ror>(group, key, flags, out),
-                _ => simd::hash_parents_rows::<__m128i, Ror>(group, key, flags, out),
+        let parents = run.is_parents();
+        for (first, out) in (0..run.len()).step_by(16).zip(out.chunks_mut(16)) {
+            let group = run.part(first, 16);
+            let (input, key, flags) = (group.input, group.key, group.flags);
+            match group.len() {
+                9.. => simd::hash_run_group::<__m512i, Ror>(group, out),
+                5.. => simd::hash_run_group::<__m256i, Ror>(group, out),
+                3.. if parents => simd::hash_parents_rows::<__m512i, Ror>(input, key, flags, out),
+                2 if parents => simd::hash_parents_rows::<__m256i, Ror>(input, key, flags, out),
+                1 if parents => simd::hash_parents_rows::<__m128i, Ror>(input, key, flags, out),
+                _ => hash_lanes(group.lanes(&mut [EMPTY_LANE; 16]), group.blocks, flags, out),
             }
         }
     }
@@ -504,7 +508,7 @@ pub(crate) unsafe fn xof_many(
 
 #[cfg(all(test, feature = "std"))]
 mod tests {
-    use super::super::kernel_tests::{check, check_hash_parents, Kernels};
+    use super::super::kernel_tests::{check, check_hash_run, Kernels};
 
     #[test]
     fn avx512_matches_portable() {
@@ -517,7 +521,7 @@ mod tests {
             xof_many: super::xof_many,
         };
         check(&kernels);
-        check_hash_parents(&kernels, super::hash_parents);
+        check_hash_run(&kernels, super::hash_run);
     }
 }
 
@@ -617,7 +621,19 @@ mod timing {
             let chunks = &chunks[..n];
             let t = fastest(&mut [
                 &mut || unsafe { avx2::hash_lanes(black_box(lanes), 16, 0, o1) },
-                &mut || unsafe { super::hash_lanes(black_box(lanes), 16, 0, o2) },
+                &mut || unsafe {
+                    let run = super::Run {
+                        input: black_box(&input[..n * 1024]),
+                        blocks: 16,
+                        key: &lanes[0].cv,
+                        counter: 0,
+                        step: 1,
+                        flags: 0,
+                        flags_start: 1,
+                        flags_end: 2,
+                    };
+                    super::hash_run(run, o2)
+                },
                 &mut || {
                     theirs.hash_many(
                         black_box(chunks),
@@ -652,7 +668,17 @@ mod timing {
             let t = fastest(&mut [
                 &mut || unsafe { avx2::hash_lanes(black_box(&parents), 1, 4, o1) },
                 &mut || unsafe {
-                    super::hash_parents(black_box(&input[..n * BLOCK_LEN]), &lanes[0].cv, 4, o2)
+                    let run = super::Run {
+                        input: black_box(&input[..n * BLOCK_LEN]),
+                        blocks: 1,
+                        key: &lanes[0].cv,
+                        counter: 0,
+                        step: 0,
+                        flags: 4,
+                        flags_start: 0,
+                        flags_end: 0,
+                    };
+                    super::hash_run(run, o2)
                 },
                 &mut || {
                     theirs.hash_many(

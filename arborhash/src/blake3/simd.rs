@@ -28,7 +28,7 @@
 
 use core::arch::x86_64::*;
 
-use super::kernels::{Lane, BLOCK_LEN};
+use super::kernels::{Lane, Run, BLOCK_LEN};
 use super::portable::{block_words, MSG_PERMUTATION};
 use crate::blake2s::IV;
 
@@ -360,38 +360,38 @@ pub(super) unsafe fn hash_group<V: LaneWords, R: Rotate<V>>(
     }
 }
 
-/// Hashes 1 to `V::LANES` parent nodes at once, block `i` of `input` into `out[i]`: every lane
-/// has the key as chaining value, counter 0, one full block and the same flags, so each
-/// parameter vector is a broadcast, with no per-lane setup.
+/// Hashes the 1 to `V::LANES` lanes of `run` at once, lane `i` into `out[i]`: every parameter
+/// vector is a broadcast (plus a constant for the counters), with none of [`hash_group`]'s
+/// per-lane setup. Slots beyond the last lane hash the first again, and their results are
+/// dropped.
 ///
 /// # Safety
-/// `V`'s and `R`'s features must be enabled and present; `input` is 1 to `V::LANES` blocks
-/// and `out` holds at least as many values.
+/// `V`'s and `R`'s features must be enabled and present; `run` has 1 to `V::LANES` lanes and
+/// `out` holds at least as many values.
 #[inline(always)]
-pub(super) unsafe fn hash_parents_group<V: LaneWords, R: Rotate<V>>(
-    input: &[u8],
-    key: &[u32; 8],
-    flags: u8,
+pub(super) unsafe fn hash_run_group<V: LaneWords, R: Rotate<V>>(
+    run: Run<'_>,
     out: &mut [[u8; 32]],
 ) {
-    let n = input.len() / BLOCK_LEN;
-    debug_assert!(n >= 1 && n <= V::LANES && out.len() >= n && input.len() == n * BLOCK_LEN);
-    let mut inputs = [input.as_ptr(); 16];
+    let lane_len = run.blocks * BLOCK_LEN;
+    let n = run.input.len() / lane_len;
+    debug_assert!(n >= 1 && n <= V::LANES && out.len() >= n && run.input.len() == n * lane_len);
+    let mut inputs = [run.input.as_ptr(); 16];
     for (i, p) in inputs.iter_mut().enumerate().take(V::LANES) {
-        // Slots beyond the last parent hash the first again.
-        *p = input[BLOCK_LEN * if i < n { i } else { 0 }..].as_ptr();
+        *p = run.input[lane_len * if i < n { i } else { 0 }..].as_ptr();
     }
-    // SAFETY: the features are enabled (our contract); each input is one block of `input`.
+    // A single block is the first and the last.
+    let single = if run.blocks == 1 { run.flags_end } else { 0 };
+    // SAFETY: the features are enabled (our contract); each input is one lane of `run.input`.
     unsafe {
-        let flags = V::splat(u32::from(flags));
         let params = GroupParams {
-            cv: splat_words(key),
-            counter: [V::splat(0); 2],
-            first_flags: flags,
-            last_flags: flags,
+            cv: splat_words(run.key),
+            counter: counter_words::<V>(run.counter, run.step),
+            first_flags: V::splat(u32::from(run.flags | run.flags_start | single)),
+            last_flags: V::splat(u32::from(run.flags | run.flags_end)),
             last_len: V::splat(BLOCK_LEN as u32),
         };
-        compress_group::<V, R>(&inputs, 1, 0, params, &mut out[..n]);
+        compress_group::<V, R>(&inputs, run.blocks, run.flags, params, &mut out[..n]);
     }
 }
 
