@@ -127,7 +127,8 @@ impl<'a> Run<'a> {
         }
     }
 
-    /// Whether the lanes are parent nodes.
+    /// Whether the lanes are parent nodes (the AVX-512 backend hashes a few in rows).
+    #[cfg(target_arch = "x86_64")]
     pub(crate) fn is_parents(&self) -> bool {
         self.blocks == 1
             && self.counter == 0

@@ -840,7 +840,7 @@ pub(super) unsafe fn xof_rows<V: RowWords, R: Rotate<V>>(
 static PARENT_ROW3: [u32; 16] = [0, 0, 64, 0, 0, 0, 64, 0, 0, 0, 64, 0, 0, 0, 64, 0];
 
 /// Hashes 1 to `V::ROW_LANES` parent nodes in one row state, block `q` of `input` into
-/// `out[q]`: the row form of [`hash_parents_group`], every parameter a broadcast. Slots beyond
+/// `out[q]`: the row form of [`hash_run_group`] for parents, every parameter a broadcast. Slots beyond
 /// the last parent hash the first again, and their result is dropped.
 ///
 /// # Safety
