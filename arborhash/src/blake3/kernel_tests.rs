@@ -1,7 +1,7 @@
 //! Differential tests of a BLAKE3 SIMD backend's kernels against the portable ones, written
 //! once; each backend module calls [`check`] with its kernels and lane count.
 
-use super::kernels::{Lane, BLOCK_LEN};
+use super::kernels::{Lane, Run, BLOCK_LEN};
 use super::portable;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -143,6 +143,64 @@ fn check_lanes(k: &Kernels, rng: &mut ChaCha8Rng, n: usize, blocks: usize, regul
     );
     assert_eq!(got[..n], expected[..], "{what}");
     assert_eq!(got[n], [0xA5; 32], "{what}: spare output");
+}
+
+/// A backend's `hash_run`.
+pub(crate) type HashRun = unsafe fn(Run<'_>, &mut [[u8; 32]]);
+
+/// A backend's own `hash_run` (callable only when `k.supported`) against portable `hash_lanes`
+/// on the run's lanes: runs of parents and of chunks (and of other block counts), every count
+/// up to two groups and some, from unaligned input, with counters that carry into the high word.
+pub(crate) fn check_hash_run(k: &Kernels, hash_run: HashRun) {
+    if !k.supported {
+        return;
+    }
+    let mut rng = rng(k);
+    for (blocks, parents) in [(1, true), (1, false), (3, false), (16, false)] {
+        for n in 0..=2 * k.degree + 3 {
+            let lane_len = blocks * BLOCK_LEN;
+            let mut buffer = vec![0u8; n * lane_len + 32];
+            rng.fill(&mut buffer[..]);
+            let start = rng.gen_range(1..32);
+            let key: [u32; 8] = rng.gen();
+            let run = Run {
+                input: &buffer[start..start + n * lane_len],
+                blocks,
+                key: &key,
+                counter: if parents {
+                    0
+                } else {
+                    interesting_counter(&mut rng)
+                },
+                step: if parents { 0 } else { rng.gen_range(0..2) },
+                flags: rng.gen(),
+                flags_start: if parents { 0 } else { rng.gen() },
+                flags_end: if parents { 0 } else { rng.gen() },
+            };
+            let lanes: Vec<Lane<'_>> = run
+                .input
+                .chunks_exact(lane_len)
+                .enumerate()
+                .map(|(i, input)| Lane {
+                    input,
+                    cv: key,
+                    counter: run.counter.wrapping_add(run.step * i as u64),
+                    flags_start: run.flags_start,
+                    flags_end: run.flags_end,
+                    last_block_len: BLOCK_LEN as u8,
+                })
+                .collect();
+            let mut expected = vec![[0u8; 32]; n];
+            portable::hash_lanes(&lanes, blocks, run.flags, &mut expected);
+            // One spare output checks that nothing past the lanes is written.
+            let mut got = vec![[0xA5u8; 32]; n + 1];
+            // SAFETY: `supported` was tested; the run is whole lanes and `got` longer.
+            unsafe { hash_run(run, &mut got) };
+            let what = format!("{}: run of {n} lanes of {blocks} blocks", k.name);
+            assert_eq!(got[..n], expected[..], "{what}");
+            assert_eq!(got[n], [0xA5; 32], "{what}: spare output");
+        }
+    }
 }
 
 fn check_xof_many(k: &Kernels) {

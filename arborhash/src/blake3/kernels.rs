@@ -89,6 +89,111 @@ pub(crate) fn hash_lanes(
     }
 }
 
+/// Lanes that differ only in their input and counter, laid out one after the other: whole
+/// chunks (counters `counter + i`, `step` 1) or parent nodes (one block each, counter 0, `step`
+/// 0), as the tree hashes them. A backend can build every parameter vector of such a group
+/// from broadcasts, rather than lane by lane from [`Lane`]s.
+#[derive(Clone, Copy)]
+pub(crate) struct Run<'a> {
+    /// The lanes' inputs, `blocks * BLOCK_LEN` bytes each.
+    pub input: &'a [u8],
+    pub blocks: usize,
+    /// The chaining value every lane starts from.
+    pub key: &'a [u32; 8],
+    /// The first lane's counter; lane `i` has `counter + step * i` (`step` is 0 or 1).
+    pub counter: u64,
+    pub step: u64,
+    /// Flags on every block, added to the first block (CHUNK_START) and to the last
+    /// (CHUNK_END).
+    pub flags: u8,
+    pub flags_start: u8,
+    pub flags_end: u8,
+}
+
+impl<'a> Run<'a> {
+    /// Lanes in the run.
+    pub(crate) fn len(&self) -> usize {
+        self.input.len() / (self.blocks * BLOCK_LEN)
+    }
+
+    /// The lanes from `first` on, at most `max` of them.
+    pub(crate) fn part(&self, first: usize, max: usize) -> Run<'a> {
+        let lane_len = self.blocks * BLOCK_LEN;
+        let end = (first + max).min(self.len());
+        Run {
+            input: &self.input[first * lane_len..end * lane_len],
+            counter: self.counter.wrapping_add(self.step * first as u64),
+            ..*self
+        }
+    }
+
+    /// Whether the lanes are parent nodes (the AVX-512 backend hashes a few in rows).
+    #[cfg(target_arch = "x86_64")]
+    pub(crate) fn is_parents(&self) -> bool {
+        self.blocks == 1
+            && self.counter == 0
+            && self.step == 0
+            && self.flags_start == 0
+            && self.flags_end == 0
+    }
+
+    /// The run's lanes (at most 16) as [`Lane`]s, in `lanes`.
+    pub(crate) fn lanes<'b>(&self, lanes: &'b mut [Lane<'a>; 16]) -> &'b [Lane<'a>] {
+        let lane_len = self.blocks * BLOCK_LEN;
+        let n = self.len();
+        debug_assert!(n <= lanes.len());
+        for (i, (lane, input)) in lanes
+            .iter_mut()
+            .zip(self.input.chunks_exact(lane_len))
+            .enumerate()
+        {
+            *lane = Lane {
+                input,
+                cv: *self.key,
+                counter: self.counter.wrapping_add(self.step * i as u64),
+                flags_start: self.flags_start,
+                flags_end: self.flags_end,
+                last_block_len: BLOCK_LEN as u8,
+            };
+        }
+        &lanes[..n]
+    }
+}
+
+/// Hashes every lane of `run`, lane `i` into `out[i]`: the same as [`hash_lanes`] on the
+/// run's lanes, which is what the backends without a kernel of their own for runs do.
+/// Panics if `run.input` is not whole lanes of at least one block or `out` is too short.
+#[inline]
+pub(crate) fn hash_run(p: Platform, run: Run<'_>, out: &mut [[u8; 32]]) {
+    assert!(run.blocks > 0 && run.step <= 1, "run shape");
+    assert_eq!(
+        run.input.len() % (run.blocks * BLOCK_LEN),
+        0,
+        "run of whole lanes"
+    );
+    assert!(out.len() >= run.len(), "output shorter than the run");
+    #[cfg(target_arch = "x86_64")]
+    if p.backend() == Backend::Avx512 {
+        // SAFETY: a `Platform` for this backend proves the CPU supports it; lengths are checked.
+        return unsafe { avx512::hash_run(run, out) };
+    }
+    let mut lanes = [EMPTY_LANE; 16];
+    for (first, out) in (0..run.len()).step_by(16).zip(out.chunks_mut(16)) {
+        let lanes = run.part(first, 16).lanes(&mut lanes);
+        hash_lanes(p, lanes, run.blocks, run.flags, out);
+    }
+}
+
+/// A placeholder to initialise lane arrays with.
+pub(crate) const EMPTY_LANE: Lane<'static> = Lane {
+    input: &[],
+    cv: [0; 8],
+    counter: 0,
+    flags_start: 0,
+    flags_end: 0,
+    last_block_len: 0,
+};
+
 /// How many lanes `hash_lanes` runs at once on this platform.
 pub(crate) fn degree(p: Platform) -> usize {
     match p.backend() {

@@ -17,10 +17,10 @@
 //! assert_eq!(hashes[7], blake3::hash(&messages[7]));
 //! ```
 
-use super::kernels::{self, Lane, BLOCK_LEN};
+use super::kernels::{self, Lane, BLOCK_LEN, EMPTY_LANE};
 use super::tree::{
     hash_all, parent_lane, words_from_le, CvBytes, Params, CHUNK_END, CHUNK_LEN, CHUNK_START,
-    EMPTY_LANE, PARENT, ROOT,
+    PARENT, ROOT,
 };
 use super::{context_key, Hash, KEY_LEN, OUT_LEN};
 use crate::platform::Platform;

@@ -28,7 +28,7 @@
 
 use core::arch::x86_64::*;
 
-use super::kernels::{Lane, BLOCK_LEN};
+use super::kernels::{Lane, Run, BLOCK_LEN};
 use super::portable::{block_words, MSG_PERMUTATION};
 use crate::blake2s::IV;
 
@@ -117,6 +117,12 @@ pub(super) trait LaneWords: Copy {
     /// block's rounds, so that those loads and shuffles overlap the rounds rather than delay the
     /// next block. Measured: a gain of about 5 % with 16 lanes, a loss of about 10 % with 8.
     const LOAD_AHEAD: bool = false;
+    /// How far ahead of the block it loads `load_transposed::<16>` prefetches each lane's
+    /// input, in bytes; 0 for none.
+    const PREFETCH_AHEAD: usize = 0;
+    /// Prefetches the cache line at `src[i] + at` of every lane `i < LANES`; never faults.
+    #[inline(always)]
+    unsafe fn prefetch(_src: &[*const u8; 16], _at: usize) {}
     /// Every lane set to `w`.
     unsafe fn splat(w: u32) -> Self;
     /// Lane `i` set to `w[i]` for `i < LANES`.
@@ -299,12 +305,13 @@ pub(super) unsafe fn hash_group<V: LaneWords, R: Rotate<V>>(
     let lane0 = &lanes[0];
     // A single block is the first and the last.
     let single = |lane: &Lane<'_>| if blocks == 1 { lane.flags_end } else { 0 };
-    // The lanes of a one-block group (parents) usually differ only in their input: then every
-    // parameter vector is a broadcast (plus a constant, for consecutive counters), built in
-    // registers. Gathered lane by lane they go through memory, and a vector load of sixteen
-    // separate stores cannot be forwarded from them: it waits until they reach the cache, which
-    // delays the only block's first round (16 parents: 19.1 -> 17.6 ns a block, crate 14.8).
-    // Longer groups amortise the gather, and there the check costs more than it saves.
+    // The lanes of a one-block group (parents, 64-byte messages of the batch API) usually
+    // differ only in their input: then every parameter vector is a broadcast (plus a constant,
+    // for consecutive counters), built in registers. Gathered lane by lane they go through
+    // memory, and a vector load of sixteen separate stores cannot be forwarded from them: it
+    // waits until they reach the cache, which delays the only block's first round (16 parents:
+    // 19.1 -> 17.6 ns a block, crate 14.8). Longer groups amortise the gather, and there the
+    // check costs more than it saves.
     let step = lanes
         .get(1)
         .map_or(0, |l| l.counter.wrapping_sub(lane0.counter));
@@ -318,18 +325,16 @@ pub(super) unsafe fn hash_group<V: LaneWords, R: Rotate<V>>(
         });
 
     // SAFETY: the features are enabled (our contract). Every chaining value read is the 32
-    // bytes of a lane's `cv`; every block read is the 64 bytes of block `j < blocks` of a lane.
-    // Every store goes to `out[i]` for `i < lanes.len()` or to `spare`.
+    // bytes of a lane's `cv`; the inputs hold `blocks` blocks and `out` `lanes.len()` values.
     unsafe {
-        let mut cv: [V; 8];
-        let counter;
-        let [first_flags, last_flags, last_len];
-        if regular {
-            cv = splat_words(&lane0.cv);
-            counter = counter_words::<V>(lane0.counter, step);
-            first_flags = V::splat(u32::from(flags | lane0.flags_start | single(lane0)));
-            last_flags = V::splat(u32::from(flags | lane0.flags_end));
-            last_len = V::splat(u32::from(lane0.last_block_len));
+        let params = if regular {
+            GroupParams {
+                cv: splat_words(&lane0.cv),
+                counter: counter_words::<V>(lane0.counter, step),
+                first_flags: V::splat(u32::from(flags | lane0.flags_start | single(lane0))),
+                last_flags: V::splat(u32::from(flags | lane0.flags_end)),
+                last_len: V::splat(u32::from(lane0.last_block_len)),
+            }
         } else {
             let mut cvs = [lane0.cv.as_ptr().cast::<u8>(); 16];
             let [mut lo, mut hi, mut first, mut last, mut len] = [[0u32; 16]; 5];
@@ -342,31 +347,110 @@ pub(super) unsafe fn hash_group<V: LaneWords, R: Rotate<V>>(
                 last[i] = u32::from(flags | lane.flags_end);
                 len[i] = u32::from(lane.last_block_len);
             }
-            // Transposed with vector shuffles rather than word by word through memory.
-            cv = V::load_transposed::<8>(&cvs, 0);
-            counter = [V::from_lanes(&lo), V::from_lanes(&hi)];
-            first_flags = V::from_lanes(&first);
-            last_flags = V::from_lanes(&last);
-            last_len = V::from_lanes(&len);
-        }
+            GroupParams {
+                // Transposed with vector shuffles rather than word by word through memory.
+                cv: V::load_transposed::<8>(&cvs, 0),
+                counter: [V::from_lanes(&lo), V::from_lanes(&hi)],
+                first_flags: V::from_lanes(&first),
+                last_flags: V::from_lanes(&last),
+                last_len: V::from_lanes(&len),
+            }
+        };
+        compress_group::<V, R>(&inputs, blocks, flags, params, &mut out[..lanes.len()]);
+    }
+}
+
+/// Hashes the 1 to `V::LANES` lanes of `run` at once, lane `i` into `out[i]`: every parameter
+/// vector is a broadcast (plus a constant for the counters), with none of [`hash_group`]'s
+/// per-lane setup. Slots beyond the last lane hash the first again, and their results are
+/// dropped.
+///
+/// # Safety
+/// `V`'s and `R`'s features must be enabled and present; `run` has 1 to `V::LANES` lanes and
+/// `out` holds at least as many values.
+#[inline(always)]
+pub(super) unsafe fn hash_run_group<V: LaneWords, R: Rotate<V>>(
+    run: Run<'_>,
+    out: &mut [[u8; 32]],
+) {
+    let lane_len = run.blocks * BLOCK_LEN;
+    let n = run.input.len() / lane_len;
+    debug_assert!(n >= 1 && n <= V::LANES && out.len() >= n && run.input.len() == n * lane_len);
+    let mut inputs = [run.input.as_ptr(); 16];
+    for (i, p) in inputs.iter_mut().enumerate().take(V::LANES) {
+        *p = run.input[lane_len * if i < n { i } else { 0 }..].as_ptr();
+    }
+    // A single block is the first and the last.
+    let single = if run.blocks == 1 { run.flags_end } else { 0 };
+    // SAFETY: the features are enabled (our contract); each input is one lane of `run.input`.
+    unsafe {
+        let params = GroupParams {
+            cv: splat_words(run.key),
+            counter: counter_words::<V>(run.counter, run.step),
+            first_flags: V::splat(u32::from(run.flags | run.flags_start | single)),
+            last_flags: V::splat(u32::from(run.flags | run.flags_end)),
+            last_len: V::splat(BLOCK_LEN as u32),
+        };
+        compress_group::<V, R>(&inputs, run.blocks, run.flags, params, &mut out[..n]);
+    }
+}
+
+/// Every lane's parameters of a transposed group, one vector each: the starting chaining
+/// value, the counter, the flags of the first and of the last block, and the last block's
+/// length (a single block is the first and the last: its flags are in both).
+struct GroupParams<V> {
+    cv: [V; 8],
+    counter: [V; 2],
+    first_flags: V,
+    last_flags: V,
+    last_len: V,
+}
+
+/// The transposed compression of `blocks` blocks of every lane, lane `i` reading its input at
+/// `inputs[i]`, the middle blocks with `flags`; the chaining values of the first `out.len()`
+/// lanes go to `out`, the other slots' are dropped.
+///
+/// # Safety
+/// `V`'s and `R`'s features must be enabled and present; `inputs[i]` holds `blocks` blocks for
+/// `i < V::LANES`, and `out.len() <= V::LANES`.
+#[inline(always)]
+unsafe fn compress_group<V: LaneWords, R: Rotate<V>>(
+    inputs: &[*const u8; 16],
+    blocks: usize,
+    flags: u8,
+    params: GroupParams<V>,
+    out: &mut [[u8; 32]],
+) {
+    // SAFETY: the features are enabled (our contract). Every block read is the 64 bytes of
+    // block `j < blocks` of a lane. Every store goes to `out[i]` for `i < out.len()` or to
+    // `spare`.
+    unsafe {
+        let GroupParams {
+            mut cv,
+            counter,
+            first_flags,
+            last_flags,
+            last_len,
+        } = params;
         let middle_flags = V::splat(u32::from(flags));
         let full_len = V::splat(BLOCK_LEN as u32);
+        let lane_len = blocks * BLOCK_LEN;
         // With `V::LOAD_AHEAD`, each block's message is loaded and transposed before the
         // previous block's rounds.
         let mut next = [V::splat(0); 16];
         if V::LOAD_AHEAD && blocks > 0 {
-            next = V::load_transposed::<16>(&inputs, 0);
+            next = load_block(inputs, 0, lane_len);
         }
         for j in 0..blocks {
             let is_last = j + 1 == blocks;
             let m = if V::LOAD_AHEAD {
                 let m = next;
                 if !is_last {
-                    next = V::load_transposed::<16>(&inputs, (j + 1) * BLOCK_LEN);
+                    next = load_block(inputs, (j + 1) * BLOCK_LEN, lane_len);
                 }
                 m
             } else {
-                V::load_transposed::<16>(&inputs, j * BLOCK_LEN)
+                load_block(inputs, j * BLOCK_LEN, lane_len)
             };
             let block_flags = match j {
                 0 => first_flags,
@@ -389,11 +473,40 @@ pub(super) unsafe fn hash_group<V: LaneWords, R: Rotate<V>>(
         let mut dst = [spare.cast::<u8>(); 16];
         for (i, dst) in dst.iter_mut().enumerate().take(V::LANES) {
             *dst = match out.get_mut(i) {
-                Some(bytes) if i < lanes.len() => bytes.as_mut_ptr(),
-                _ => spare.add(i).cast(),
+                Some(bytes) => bytes.as_mut_ptr(),
+                None => spare.add(i).cast(),
             };
         }
         V::store_transposed(cv, &dst);
+    }
+}
+
+/// The transposed block at offset `at` of every lane (each `lane_len` bytes), for
+/// [`compress_group`]. `V::load_transposed` prefetches `V::PREFETCH_AHEAD` bytes ahead within
+/// each lane; once that runs past a lane's end, into the lane after it, this prefetches the
+/// same offset in the group that follows instead, as if the lanes were one run of input
+/// (consecutive chunks, as the tree passes them). Otherwise the next call's first blocks, which
+/// no prefetch reaches, are misses that all its lanes wait on (perf at 16 MiB: a fifth of
+/// `hash_lanes`'s samples on its first block's loads). For other inputs the extra prefetch only
+/// costs bandwidth.
+///
+/// (Two copies of the block loop, so that only the last blocks check, were slower: code size.)
+///
+/// # Safety
+/// `V`'s feature must be enabled and present; lane `i` holds 64 bytes at `inputs[i] + at`.
+#[inline(always)]
+unsafe fn load_block<V: LaneWords>(
+    inputs: &[*const u8; 16],
+    at: usize,
+    lane_len: usize,
+) -> [V; 16] {
+    // SAFETY: forwarded from the caller (see `LaneWords`).
+    unsafe {
+        let ahead = at + V::PREFETCH_AHEAD;
+        if V::PREFETCH_AHEAD > 0 && lane_len > V::PREFETCH_AHEAD && ahead >= lane_len {
+            V::prefetch(inputs, ahead + (V::LANES - 1) * lane_len);
+        }
+        V::load_transposed::<16>(inputs, at)
     }
 }
 
@@ -725,6 +838,55 @@ pub(super) unsafe fn xof_rows<V: RowWords, R: Rotate<V>>(
             }
             row.store_rows(&dst);
         }
+    }
+}
+
+/// Row 3 of a parent's state without its flags, in every 128-bit lane: counter 0 (low and
+/// high word) and a full block.
+static PARENT_ROW3: [u32; 16] = [0, 0, 64, 0, 0, 0, 64, 0, 0, 0, 64, 0, 0, 0, 64, 0];
+
+/// Hashes 1 to `V::ROW_LANES` parent nodes in one row state, block `q` of `input` into
+/// `out[q]`: the row form of [`hash_run_group`] for parents, every parameter a broadcast. Slots beyond
+/// the last parent hash the first again, and their result is dropped.
+///
+/// # Safety
+/// `V`'s and `R`'s features must be enabled and present; `input` is 1 to `V::ROW_LANES` blocks
+/// and `out` holds at least as many values.
+#[inline(always)]
+pub(super) unsafe fn hash_parents_rows<V: RowWords, R: Rotate<V>>(
+    input: &[u8],
+    key: &[u32; 8],
+    flags: u8,
+    out: &mut [[u8; 32]],
+) {
+    let n = input.len() / BLOCK_LEN;
+    debug_assert!(n >= 1 && n <= V::ROW_LANES && out.len() >= n && input.len() == n * BLOCK_LEN);
+    let mut src = [input.as_ptr(); 4];
+    let mut spare = [0u8; 32];
+    let mut dst = [spare.as_mut_ptr(); 4];
+    for q in 0..n {
+        src[q] = input[BLOCK_LEN * q..].as_ptr();
+        dst[q] = out[q].as_mut_ptr();
+    }
+    // SAFETY: the features are enabled (our contract); each load reads 16 bytes inside `key` or
+    // inside one block of `input`, each store writes 16 bytes inside `out[q]` (`q < n`) or
+    // `spare`.
+    unsafe {
+        let cv = [
+            V::broadcast_row(key.as_ptr().cast()),
+            V::broadcast_row(key[4..].as_ptr().cast()),
+        ];
+        let mut natural = [V::splat(0); 4];
+        for (i, row) in natural.iter_mut().enumerate() {
+            *row = V::load_rows(&src.map(|p| p.add(16 * i)));
+        }
+        // A constant with the flags blended into word 3: built in registers, not stored word
+        // by word and reloaded.
+        let last_row =
+            V::from_lanes(&PARENT_ROW3).blend_halfwords::<0xC0>(V::splat(u32::from(flags)));
+        let r = rounds_one_state::<V, R>(cv, natural, last_row);
+        r[0].xor(r[2]).store_rows(&dst);
+        r[1].xor(r[3]).store_rows(&dst.map(|p| p.add(16)));
     }
 }
 

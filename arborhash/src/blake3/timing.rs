@@ -3,8 +3,8 @@
 //! asserted. Written once; each backend's ignored `timing` test calls [`print_times`].
 
 use super::kernel_tests::Kernels;
-use super::kernels::{Lane, BLOCK_LEN};
-use crate::platform::with_backend;
+use super::kernels::{self, Lane, Run, BLOCK_LEN};
+use crate::platform::{with_backend, Platform};
 use crate::Backend;
 use blake3::platform::Platform as Theirs;
 use blake3::IncrementCounter;
@@ -99,26 +99,27 @@ pub(super) fn print_times(ours: &[Ours], peer: &Peer) {
         .chunks_exact(1024)
         .map(|c| c.try_into().unwrap())
         .collect();
-    let lanes: Vec<Lane<'_>> = input
-        .chunks_exact(1024)
-        .enumerate()
-        .map(|(i, chunk)| Lane {
-            input: chunk,
-            cv: crate::blake2s::IV,
-            counter: i as u64,
-            flags_start: 1,
-            flags_end: 2,
-            last_block_len: 64,
-        })
-        .collect();
     let mut outs = vec![[[0u8; 32]; 16]; n];
     for count in [1, 2, 3, 4, 5, 8, 12, 16] {
-        let (lanes, chunks) = (&lanes[..count], &chunks[..count]);
+        let chunks = &chunks[..count];
         let (mine, last) = outs.split_at_mut(ours.len());
         let mut fs: Vec<Box<dyn FnMut() + '_>> = Vec::new();
+        let input = &input[..count * 1024];
         for (o, out) in ours.iter().zip(mine) {
-            let f = o.kernels.hash_lanes;
-            fs.push(Box::new(move || unsafe { f(black_box(lanes), 16, 0, out) }));
+            let p = with_backend(o.backend, Platform::current);
+            fs.push(Box::new(move || {
+                let run = Run {
+                    input: black_box(input),
+                    blocks: 16,
+                    key: &crate::blake2s::IV,
+                    counter: 0,
+                    step: 1,
+                    flags: 0,
+                    flags_start: 1,
+                    flags_end: 2,
+                };
+                kernels::hash_run(p, run, out)
+            }));
         }
         let out = &mut last[0];
         fs.push(Box::new(move || {
@@ -134,35 +135,31 @@ pub(super) fn print_times(ours: &[Ours], peer: &Peer) {
             )
         }));
         let t = fastest(&mut fs);
-        print(
-            ours,
-            &format!("hash_lanes {count:2} chunks"),
-            16 * count,
-            &t,
-        );
+        print(ours, &format!("hash_run {count:2} chunks"), 16 * count, &t);
     }
     let blocks: Vec<&[u8; 64]> = input
         .chunks_exact(BLOCK_LEN)
         .map(|c| c.try_into().unwrap())
         .collect();
     for count in [1, 2, 3, 4, 8, 16] {
-        let parents: Vec<Lane<'_>> = input
-            .chunks_exact(BLOCK_LEN)
-            .take(count)
-            .map(|b| Lane {
-                input: b,
-                flags_start: 0,
-                flags_end: 0,
-                ..lanes[0]
-            })
-            .collect();
-        let (parents, blocks) = (&parents, &blocks[..count]);
+        let blocks = &blocks[..count];
         let (mine, last) = outs.split_at_mut(ours.len());
         let mut fs: Vec<Box<dyn FnMut() + '_>> = Vec::new();
+        let input = &input[..count * BLOCK_LEN];
         for (o, out) in ours.iter().zip(mine) {
-            let f = o.kernels.hash_lanes;
-            fs.push(Box::new(move || unsafe {
-                f(black_box(parents), 1, 4, out)
+            let p = with_backend(o.backend, Platform::current);
+            fs.push(Box::new(move || {
+                let run = Run {
+                    input: black_box(input),
+                    blocks: 1,
+                    key: &crate::blake2s::IV,
+                    counter: 0,
+                    step: 0,
+                    flags: 4,
+                    flags_start: 0,
+                    flags_end: 0,
+                };
+                kernels::hash_run(p, run, out)
             }));
         }
         let out = &mut last[0];
@@ -179,7 +176,7 @@ pub(super) fn print_times(ours: &[Ours], peer: &Peer) {
             )
         }));
         let t = fastest(&mut fs);
-        print(ours, &format!("hash_lanes {count:2} parents"), count, &t);
+        print(ours, &format!("hash_run {count:2} parents"), count, &t);
     }
     let mut xofs = vec![[0u8; 64 * BLOCK_LEN]; n];
     let cv = crate::blake2s::IV;

@@ -9,7 +9,7 @@
 
 use core::mem::MaybeUninit;
 
-use super::kernels::{self, Lane, BLOCK_LEN};
+use super::kernels::{self, Lane, Run, BLOCK_LEN};
 use crate::platform::Platform;
 
 /// Bytes in a chunk.
@@ -169,59 +169,38 @@ pub(crate) fn chunk_output(p: Platform, chunk: &[u8], counter: u64, params: Para
     }
 }
 
-/// A placeholder to initialise lane arrays with.
-pub(crate) const EMPTY_LANE: Lane<'static> = Lane {
-    input: &[],
-    cv: [0; 8],
-    counter: 0,
-    flags_start: 0,
-    flags_end: 0,
-    last_block_len: 0,
-};
-
-/// Chaining values of whole chunks (at most `N`), the first with index `counter`, in one
-/// `hash_lanes` call. `N` sizes the lane array, so that the common 16-chunk call does not set up
-/// 32 lanes.
-fn chunk_cvs<const N: usize>(
-    p: Platform,
-    chunks: &[u8],
-    counter: u64,
-    params: Params,
-    out: &mut [CvBytes],
-) {
-    let mut lanes = [EMPTY_LANE; N];
-    let n = chunks.len() / CHUNK_LEN;
-    for (i, (lane, chunk)) in lanes
-        .iter_mut()
-        .zip(chunks.chunks_exact(CHUNK_LEN))
-        .enumerate()
-    {
-        *lane = Lane {
-            input: chunk,
-            cv: params.key,
-            counter: counter + i as u64,
-            flags_start: CHUNK_START,
-            flags_end: CHUNK_END,
-            last_block_len: BLOCK_LEN as u8,
-        };
-    }
-    kernels::hash_lanes(p, &lanes[..n], CHUNK_LEN / BLOCK_LEN, params.flags, out);
+/// Chaining values of whole chunks, the first with index `counter`, in one `hash_run` call.
+fn chunk_cvs(p: Platform, chunks: &[u8], counter: u64, params: Params, out: &mut [CvBytes]) {
+    let run = Run {
+        input: chunks,
+        blocks: CHUNK_LEN / BLOCK_LEN,
+        key: &params.key,
+        counter,
+        step: 1,
+        flags: params.flags,
+        flags_start: CHUNK_START,
+        flags_end: CHUNK_END,
+    };
+    kernels::hash_run(p, run, out);
 }
 
-/// Hashes one level of parents: adjacent pairs of `cvs` in one `hash_lanes` call, into `out`,
+/// Hashes one level of parents: adjacent pairs of `cvs` in one `hash_run` call, into `out`,
 /// an odd last node carried up unchanged; returns how many nodes the level above has. Within a
 /// run of nodes whose left part is a complete subtree at least as wide as the rest, this gives
 /// BLAKE3's tree shape.
 fn parent_level(p: Platform, cvs: &[CvBytes], params: Params, out: &mut [CvBytes]) -> usize {
     let pairs = cvs.len() / 2;
-    let mut lanes = [EMPTY_LANE; WIDE];
-    for (lane, pair) in lanes
-        .iter_mut()
-        .zip(cvs[..2 * pairs].as_flattened().chunks_exact(64))
-    {
-        *lane = parent_lane(pair, params, 0);
-    }
-    kernels::hash_lanes(p, &lanes[..pairs], 1, params.flags | PARENT, out);
+    let run = Run {
+        input: cvs[..2 * pairs].as_flattened(),
+        blocks: 1,
+        key: &params.key,
+        counter: 0,
+        step: 0,
+        flags: params.flags | PARENT,
+        flags_start: 0,
+        flags_end: 0,
+    };
+    kernels::hash_run(p, run, out);
     if cvs.len() % 2 == 1 {
         out[pairs] = cvs[cvs.len() - 1];
     }
@@ -295,7 +274,7 @@ fn subtree_wide(
     let n = input.len().div_ceil(CHUNK_LEN);
     if n <= WIDE {
         let whole = input.len() / CHUNK_LEN;
-        chunk_cvs::<WIDE>(p, &input[..whole * CHUNK_LEN], counter, params, out);
+        chunk_cvs(p, &input[..whole * CHUNK_LEN], counter, params, out);
         if whole < n {
             let last = &input[whole * CHUNK_LEN..];
             out[whole] = chunk_output(p, last, counter + whole as u64, params).chaining_value(p);
@@ -478,7 +457,7 @@ impl Tree {
         {
             let counter = self.first_chunk + self.chunks();
             let mut cvs = [[0u8; 32]; WIDE];
-            chunk_cvs::<WIDE>(p, input, counter, self.params, &mut cvs);
+            chunk_cvs(p, input, counter, self.params, &mut cvs);
             for (slot, cv) in self.pending[self.pending_len..].iter_mut().zip(cvs) {
                 slot.write(cv);
             }
@@ -506,7 +485,7 @@ impl Tree {
             let run = available.min(BATCH_CHUNKS as u64 - self.chunks % BATCH_CHUNKS as u64);
             let (chunks, rest) = input.split_at(run as usize * CHUNK_LEN);
             let mut cvs = [[0u8; 32]; BATCH_CHUNKS];
-            chunk_cvs::<BATCH_CHUNKS>(p, chunks, counter, self.params, &mut cvs[..run as usize]);
+            chunk_cvs(p, chunks, counter, self.params, &mut cvs[..run as usize]);
             let mut done = 0;
             while done < run {
                 let size = prev_power_of_two(run - done).min(max_subtree_chunks(self.chunks));
