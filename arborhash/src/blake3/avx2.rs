@@ -7,7 +7,7 @@
 
 use core::arch::x86_64::*;
 
-use super::kernels::{Lane, BLOCK_LEN};
+use super::kernels::{Lane, Run, BLOCK_LEN, EMPTY_LANE};
 use super::simd::{self, load128, transpose4_fn, LaneWords, Rotate, RowWords};
 use super::sse41::{self, Shuffles, ROT16_MASK, ROT8_MASK};
 
@@ -223,6 +223,36 @@ pub(crate) unsafe fn hash_lanes(
     }
 }
 
+/// Hashes every lane of `run` (see `kernels::Run`), lane `i` into `out[i]`, grouped as
+/// [`hash_lanes`] groups lanes: groups of five or more run transposed with parameters built from
+/// broadcasts, as do one or two parents in rows; the rest go through `hash_lanes`.
+///
+/// # Safety
+/// The CPU must support AVX2; `run.input` is whole lanes of at least one block and `out` holds
+/// at least one value per lane (as `kernels::hash_run` checks).
+#[target_feature(enable = "avx2")]
+pub(crate) unsafe fn hash_run(run: Run<'_>, out: &mut [[u8; 32]]) {
+    // SAFETY: AVX2, hence SSE4.1, is enabled here and present; the lengths are our contract,
+    // and each group is within its kernel's lane count.
+    unsafe {
+        let parents = run.is_parents();
+        for (first, out) in (0..run.len()).step_by(8).zip(out.chunks_mut(8)) {
+            let group = run.part(first, 8);
+            let (input, key, flags) = (group.input, group.key, group.flags);
+            match group.len() {
+                5.. => simd::hash_run_group::<__m256i, Shuffles>(group, out),
+                2 if parents => {
+                    simd::hash_parents_rows::<__m256i, Shuffles>(input, key, flags, out)
+                }
+                1 if parents => {
+                    simd::hash_parents_rows::<__m128i, Shuffles>(input, key, flags, out)
+                }
+                _ => hash_lanes(group.lanes(&mut [EMPTY_LANE; 16]), group.blocks, flags, out),
+            }
+        }
+    }
+}
+
 /// Extended output, eight blocks at a time: the AVX2 form of `portable::xof_many`.
 ///
 /// # Safety
@@ -276,7 +306,9 @@ pub(super) fn kernels() -> super::kernel_tests::Kernels {
 mod tests {
     #[test]
     fn avx2_matches_portable() {
-        super::super::kernel_tests::check(&super::kernels());
+        let kernels = super::kernels();
+        super::super::kernel_tests::check(&kernels);
+        super::super::kernel_tests::check_hash_run(&kernels, super::hash_run);
     }
 }
 

@@ -127,7 +127,7 @@ impl<'a> Run<'a> {
         }
     }
 
-    /// Whether the lanes are parent nodes (the AVX-512 backend hashes a few in rows).
+    /// Whether the lanes are parent nodes (the x86 backends hash one or a few in rows).
     #[cfg(target_arch = "x86_64")]
     pub(crate) fn is_parents(&self) -> bool {
         self.blocks == 1
@@ -161,7 +161,8 @@ impl<'a> Run<'a> {
 }
 
 /// Hashes every lane of `run`, lane `i` into `out[i]`: the same as [`hash_lanes`] on the
-/// run's lanes, which is what the backends without a kernel of their own for runs do.
+/// run's lanes, which is what the portable backend does; the x86 backends build the parameters
+/// of such groups from broadcasts.
 /// Panics if `run.input` is not whole lanes of at least one block or `out` is too short.
 #[inline]
 pub(crate) fn hash_run(p: Platform, run: Run<'_>, out: &mut [[u8; 32]]) {
@@ -172,10 +173,14 @@ pub(crate) fn hash_run(p: Platform, run: Run<'_>, out: &mut [[u8; 32]]) {
         "run of whole lanes"
     );
     assert!(out.len() >= run.len(), "output shorter than the run");
+    // SAFETY (each call): a `Platform` for the backend proves the CPU supports it; lengths are
+    // checked above.
     #[cfg(target_arch = "x86_64")]
-    if p.backend() == Backend::Avx512 {
-        // SAFETY: a `Platform` for this backend proves the CPU supports it; lengths are checked.
-        return unsafe { avx512::hash_run(run, out) };
+    match p.backend() {
+        Backend::Avx512 => return unsafe { avx512::hash_run(run, out) },
+        Backend::Avx2 => return unsafe { avx2::hash_run(run, out) },
+        Backend::Sse41 => return unsafe { sse41::hash_run(run, out) },
+        Backend::Portable => {}
     }
     let mut lanes = [EMPTY_LANE; 16];
     for (first, out) in (0..run.len()).step_by(16).zip(out.chunks_mut(16)) {

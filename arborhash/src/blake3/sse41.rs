@@ -12,7 +12,7 @@
 
 use core::arch::x86_64::*;
 
-use super::kernels::{Lane, BLOCK_LEN};
+use super::kernels::{Lane, Run, BLOCK_LEN, EMPTY_LANE};
 use super::simd::{self, load128, store128, transpose4_fn, LaneWords, Rotate, RowWords};
 
 /// A byte shuffle mask for 16 or 32 bytes, read with a volatile load (`ByteMask::get`).
@@ -237,6 +237,33 @@ pub(crate) unsafe fn hash_lanes(
     }
 }
 
+/// Hashes every lane of `run` (see `kernels::Run`), lane `i` into `out[i]`, grouped as
+/// [`hash_lanes`] groups lanes: groups of four run transposed with parameters built from
+/// broadcasts, as does one parent in rows; the rest go through `hash_lanes`.
+///
+/// # Safety
+/// The CPU must support SSE4.1; `run.input` is whole lanes of at least one block and `out`
+/// holds at least one value per lane (as `kernels::hash_run` checks).
+#[target_feature(enable = "sse4.1")]
+pub(crate) unsafe fn hash_run(run: Run<'_>, out: &mut [[u8; 32]]) {
+    // SAFETY: SSE4.1 is enabled here and present; the lengths are our contract, and each group
+    // is within its kernel's lane count.
+    unsafe {
+        let parents = run.is_parents();
+        for (first, out) in (0..run.len()).step_by(4).zip(out.chunks_mut(4)) {
+            let group = run.part(first, 4);
+            let (input, key, flags) = (group.input, group.key, group.flags);
+            match group.len() {
+                4 => simd::hash_run_group::<__m128i, Shuffles>(group, out),
+                1 if parents => {
+                    simd::hash_parents_rows::<__m128i, Shuffles>(input, key, flags, out)
+                }
+                _ => hash_lanes(group.lanes(&mut [EMPTY_LANE; 16]), group.blocks, flags, out),
+            }
+        }
+    }
+}
+
 /// Extended output, four blocks at a time: the SSE4.1 form of `portable::xof_many`.
 ///
 /// # Safety
@@ -305,7 +332,9 @@ pub(super) fn kernels() -> super::kernel_tests::Kernels {
 mod tests {
     #[test]
     fn sse41_matches_portable() {
-        super::super::kernel_tests::check(&super::kernels());
+        let kernels = super::kernels();
+        super::super::kernel_tests::check(&kernels);
+        super::super::kernel_tests::check_hash_run(&kernels, super::hash_run);
     }
 }
 
