@@ -388,30 +388,32 @@ pub(crate) unsafe fn hash_lanes(
     }
 }
 
-/// Hashes every lane of `run` (see `kernels::Run`), lane `i` into `out[i]`, grouped as
-/// [`hash_lanes`] groups lanes: groups of five or more run transposed with parameters built from
-/// broadcasts, as do parents in rows; smaller groups of chunks go through `hash_lanes`.
+/// Hashes the 1 to 16 lanes of `run` (see `kernels::Run`), lane `i` into `out[i]`, as
+/// [`hash_lanes`] would group them: five or more run transposed with parameters built from
+/// broadcasts, as do parents in rows; one to four chunks go through `hash_lanes`.
 ///
 /// # Safety
-/// The CPU must support AVX-512F, AVX-512VL and AVX2; `run.input` is whole lanes of at least
-/// one block and `out` holds at least one value per lane (as `kernels::hash_run` checks).
+/// The CPU must support AVX-512F, AVX-512VL and AVX2; `run.input` is 1 to 16 whole lanes of at
+/// least one block and `out` holds at least one value per lane (as `kernels::hash_run` checks).
 #[target_feature(enable = "avx512f,avx512vl,avx2")]
 pub(crate) unsafe fn hash_run(run: Run<'_>, out: &mut [[u8; 32]]) {
-    // SAFETY: the features are enabled here and present; the lengths are our contract, and
-    // each group is within its kernel's lane count.
+    // SAFETY: the features are enabled here and present; the lengths are our contract and
+    // within each kernel's lane count.
     unsafe {
-        let parents = run.is_parents();
-        for (first, out) in (0..run.len()).step_by(16).zip(out.chunks_mut(16)) {
-            let group = run.part(first, 16);
-            let (input, key, flags) = (group.input, group.key, group.flags);
-            match group.len() {
-                9.. => simd::hash_run_group::<__m512i, Ror>(group, out),
-                5.. => simd::hash_run_group::<__m256i, Ror>(group, out),
-                3.. if parents => simd::hash_parents_rows::<__m512i, Ror>(input, key, flags, out),
-                2 if parents => simd::hash_parents_rows::<__m256i, Ror>(input, key, flags, out),
-                1 if parents => simd::hash_parents_rows::<__m128i, Ror>(input, key, flags, out),
-                _ => hash_lanes(group.lanes(&mut [EMPTY_LANE; 16]), group.blocks, flags, out),
+        let (input, key, flags) = (run.input, run.key, run.flags);
+        match run.len() {
+            9.. => simd::hash_run_group::<__m512i, Ror>(run, out),
+            5.. => simd::hash_run_group::<__m256i, Ror>(run, out),
+            3.. if run.is_parents() => {
+                simd::hash_parents_rows::<__m512i, Ror>(input, key, flags, out)
             }
+            2 if run.is_parents() => {
+                simd::hash_parents_rows::<__m256i, Ror>(input, key, flags, out)
+            }
+            1 if run.is_parents() => {
+                simd::hash_parents_rows::<__m128i, Ror>(input, key, flags, out)
+            }
+            _ => hash_lanes(run.lanes(&mut [EMPTY_LANE; 16]), run.blocks, flags, out),
         }
     }
 }

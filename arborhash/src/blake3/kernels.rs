@@ -173,19 +173,29 @@ pub(crate) fn hash_run(p: Platform, run: Run<'_>, out: &mut [[u8; 32]]) {
         "run of whole lanes"
     );
     assert!(out.len() >= run.len(), "output shorter than the run");
-    // SAFETY (each call): a `Platform` for the backend proves the CPU supports it; lengths are
-    // checked above.
-    #[cfg(target_arch = "x86_64")]
-    match p.backend() {
-        Backend::Avx512 => return unsafe { avx512::hash_run(run, out) },
-        Backend::Avx2 => return unsafe { avx2::hash_run(run, out) },
-        Backend::Sse41 => return unsafe { sse41::hash_run(run, out) },
-        Backend::Portable => {}
-    }
-    let mut lanes = [EMPTY_LANE; 16];
-    for (first, out) in (0..run.len()).step_by(16).zip(out.chunks_mut(16)) {
-        let lanes = run.part(first, 16).lanes(&mut lanes);
-        hash_lanes(p, lanes, run.blocks, run.flags, out);
+    // One backend call per group of its width (16 lanes on the portable backend, whose
+    // `hash_lanes` takes any number).
+    let width = match degree(p) {
+        1 => 16,
+        d => d,
+    };
+    for (first, out) in (0..run.len()).step_by(width).zip(out.chunks_mut(width)) {
+        let group = run.part(first, width);
+        // SAFETY (each call): a `Platform` for the backend proves the CPU supports it; the
+        // group is whole lanes, at most the backend's width, and `out` holds one value per lane.
+        match p.backend() {
+            #[cfg(target_arch = "x86_64")]
+            Backend::Avx512 => unsafe { avx512::hash_run(group, out) },
+            #[cfg(target_arch = "x86_64")]
+            Backend::Avx2 => unsafe { avx2::hash_run(group, out) },
+            #[cfg(target_arch = "x86_64")]
+            Backend::Sse41 => unsafe { sse41::hash_run(group, out) },
+            _ => {
+                let mut lanes = [EMPTY_LANE; 16];
+                let lanes = group.lanes(&mut lanes);
+                hash_lanes(p, lanes, group.blocks, group.flags, out);
+            }
+        }
     }
 }
 

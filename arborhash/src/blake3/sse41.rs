@@ -237,29 +237,25 @@ pub(crate) unsafe fn hash_lanes(
     }
 }
 
-/// Hashes every lane of `run` (see `kernels::Run`), lane `i` into `out[i]`, grouped as
-/// [`hash_lanes`] groups lanes: groups of four run transposed with parameters built from
-/// broadcasts, as does one parent in rows; the rest go through `hash_lanes`.
+/// Hashes the 1 to 4 lanes of `run` (see `kernels::Run`), lane `i` into `out[i]`, as
+/// [`hash_lanes`] would group them: four run transposed with parameters built from broadcasts,
+/// as does one parent in rows; the rest go through `hash_lanes`.
 ///
 /// # Safety
-/// The CPU must support SSE4.1; `run.input` is whole lanes of at least one block and `out`
-/// holds at least one value per lane (as `kernels::hash_run` checks).
+/// The CPU must support SSE4.1; `run.input` is 1 to 4 whole lanes of at least one block and
+/// `out` holds at least one value per lane (as `kernels::hash_run` checks).
 #[target_feature(enable = "sse4.1")]
 pub(crate) unsafe fn hash_run(run: Run<'_>, out: &mut [[u8; 32]]) {
-    // SAFETY: SSE4.1 is enabled here and present; the lengths are our contract, and each group
-    // is within its kernel's lane count.
+    // SAFETY: SSE4.1 is enabled here and present; the lengths are our contract and within each
+    // kernel's lane count.
     unsafe {
-        let parents = run.is_parents();
-        for (first, out) in (0..run.len()).step_by(4).zip(out.chunks_mut(4)) {
-            let group = run.part(first, 4);
-            let (input, key, flags) = (group.input, group.key, group.flags);
-            match group.len() {
-                4 => simd::hash_run_group::<__m128i, Shuffles>(group, out),
-                1 if parents => {
-                    simd::hash_parents_rows::<__m128i, Shuffles>(input, key, flags, out)
-                }
-                _ => hash_lanes(group.lanes(&mut [EMPTY_LANE; 16]), group.blocks, flags, out),
+        let (input, key, flags) = (run.input, run.key, run.flags);
+        match run.len() {
+            4 => simd::hash_run_group::<__m128i, Shuffles>(run, out),
+            1 if run.is_parents() => {
+                simd::hash_parents_rows::<__m128i, Shuffles>(input, key, flags, out)
             }
+            _ => hash_lanes(run.lanes(&mut [EMPTY_LANE; 16]), run.blocks, flags, out),
         }
     }
 }
