@@ -501,6 +501,10 @@ impl Tree {
     /// chunks that starts at a multiple of [`PENDING`] is whole subtrees of `PENDING / 2`,
     /// ..., `WIDE` chunks, largest first.
     fn push_pending(&mut self, p: Platform) {
+        if self.pending_len == 0 {
+            // Every push of other sizes and every finish comes here: no 4 KiB copy for nothing.
+            return;
+        }
         let mut pending = self.pending;
         let len = self.pending_len;
         self.pending_len = 0;
