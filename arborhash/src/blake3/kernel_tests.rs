@@ -15,6 +15,7 @@ pub(crate) struct Kernels {
     pub compress_in_place: unsafe fn(&mut [u32; 8], &[u8; BLOCK_LEN], u8, u64, u8),
     pub hash_lanes: unsafe fn(&[Lane<'_>], usize, u8, &mut [[u8; 32]]),
     pub xof_many: XofMany,
+    pub hash_run: HashRun,
 }
 
 /// `xof_many`'s signature: chaining value, block, block length, counter, flags, output.
@@ -33,6 +34,7 @@ pub(crate) fn check(k: &Kernels) {
     check_hash_lanes(k);
     check_xof_many(k);
     check_empty_input(k);
+    check_hash_run(k);
 }
 
 /// Every test starts from the same seed so that failures reproduce.
@@ -146,17 +148,14 @@ fn check_lanes(k: &Kernels, rng: &mut ChaCha8Rng, n: usize, blocks: usize, regul
 }
 
 /// A backend's `hash_run`.
-pub(crate) type HashRun = unsafe fn(Run<'_>, &mut [[u8; 32]]);
+type HashRun = unsafe fn(Run<'_>, &mut [[u8; 32]]);
 
-/// A backend's own `hash_run` (callable only when `k.supported`) against portable `hash_lanes`
+/// A backend's own `hash_run` against portable `hash_lanes`
 /// on the run's lanes: runs of parents and of chunks (and of other block counts), every count
 /// up to the backend's width (`kernels::hash_run` splits longer runs into such groups; the tree
 /// tests cover that on every backend), from unaligned input, with counters that carry into the
 /// high word.
-pub(crate) fn check_hash_run(k: &Kernels, hash_run: HashRun) {
-    if !k.supported {
-        return;
-    }
+fn check_hash_run(k: &Kernels) {
     let mut rng = rng(k);
     for (blocks, parents) in [(1, true), (1, false), (3, false), (16, false)] {
         for n in 0..=k.degree {
@@ -197,7 +196,7 @@ pub(crate) fn check_hash_run(k: &Kernels, hash_run: HashRun) {
             // One spare output checks that nothing past the lanes is written.
             let mut got = vec![[0xA5u8; 32]; n + 1];
             // SAFETY: `supported` was tested; the run is whole lanes and `got` longer.
-            unsafe { hash_run(run, &mut got) };
+            unsafe { (k.hash_run)(run, &mut got) };
             let what = format!("{}: run of {n} lanes of {blocks} blocks", k.name);
             assert_eq!(got[..n], expected[..], "{what}");
             assert_eq!(got[n], [0xA5; 32], "{what}: spare output");
