@@ -225,7 +225,8 @@ pub(crate) unsafe fn hash_lanes(
 
 /// Hashes the 1 to 8 lanes of `run` (see `kernels::Run`), lane `i` into `out[i]`, as
 /// [`hash_lanes`] would group them: five or more run transposed with parameters built from
-/// broadcasts, as do one or two parents in rows; the rest go through `hash_lanes`.
+/// broadcasts; one to four parents run in rows (three or four as two interleaved states, whose
+/// chains overlap); the rest go through `hash_lanes`.
 ///
 /// # Safety
 /// The CPU must support AVX2; `run.input` is 1 to 8 whole lanes of at least one block and `out`
@@ -238,11 +239,14 @@ pub(crate) unsafe fn hash_run(run: Run<'_>, out: &mut [[u8; 32]]) {
         let (input, key, flags) = (run.input, run.key, run.flags);
         match run.len() {
             5.. => simd::hash_run_group::<__m256i, Shuffles>(run, out),
+            3 | 4 if run.is_parents() => {
+                simd::hash_parents_rows::<__m256i, Shuffles, 2>(input, key, flags, out)
+            }
             2 if run.is_parents() => {
-                simd::hash_parents_rows::<__m256i, Shuffles>(input, key, flags, out)
+                simd::hash_parents_rows::<__m256i, Shuffles, 1>(input, key, flags, out)
             }
             1 if run.is_parents() => {
-                simd::hash_parents_rows::<__m128i, Shuffles>(input, key, flags, out)
+                simd::hash_parents_rows::<__m128i, Shuffles, 1>(input, key, flags, out)
             }
             _ => hash_lanes(run.lanes(&mut [EMPTY_LANE; 16]), run.blocks, flags, out),
         }

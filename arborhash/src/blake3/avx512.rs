@@ -405,13 +405,13 @@ pub(crate) unsafe fn hash_run(run: Run<'_>, out: &mut [[u8; 32]]) {
             9.. => simd::hash_run_group::<__m512i, Ror>(run, out),
             5.. => simd::hash_run_group::<__m256i, Ror>(run, out),
             3.. if run.is_parents() => {
-                simd::hash_parents_rows::<__m512i, Ror>(input, key, flags, out)
+                simd::hash_parents_rows::<__m512i, Ror, 1>(input, key, flags, out)
             }
             2 if run.is_parents() => {
-                simd::hash_parents_rows::<__m256i, Ror>(input, key, flags, out)
+                simd::hash_parents_rows::<__m256i, Ror, 1>(input, key, flags, out)
             }
             1 if run.is_parents() => {
-                simd::hash_parents_rows::<__m128i, Ror>(input, key, flags, out)
+                simd::hash_parents_rows::<__m128i, Ror, 1>(input, key, flags, out)
             }
             _ => hash_lanes(run.lanes(&mut [EMPTY_LANE; 16]), run.blocks, flags, out),
         }

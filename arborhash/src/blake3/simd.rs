@@ -841,52 +841,76 @@ pub(super) unsafe fn xof_rows<V: RowWords, R: Rotate<V>>(
     }
 }
 
-/// Row 3 of a parent's state without its flags, in every 128-bit lane: counter 0 (low and
-/// high word) and a full block.
-static PARENT_ROW3: [u32; 16] = [0, 0, 64, 0, 0, 0, 64, 0, 0, 0, 64, 0, 0, 0, 64, 0];
+/// Row 3 of a state whose lanes share every parameter but the input, the same in every 128-bit
+/// lane: `(counter low, counter high, block length, flags)`. Four broadcasts blended in
+/// registers (constants fold), rather than assembled lane by lane in a long chain of inserts and
+/// permutes, or stored word by word and reloaded, which would delay the block's first G.
+#[inline(always)]
+unsafe fn shared_row3<V: RowWords>(counter: u64, block_len: u8, flags: u8) -> V {
+    // SAFETY: forwarded from the caller (see `RowWords`). A blend mask of `0x3 << 2k` takes word
+    // `k` from the second operand.
+    unsafe {
+        V::splat(counter as u32)
+            .blend_halfwords::<0x0C>(V::splat((counter >> 32) as u32))
+            .blend_halfwords::<0x30>(V::splat(u32::from(block_len)))
+            .blend_halfwords::<0xC0>(V::splat(u32::from(flags)))
+    }
+}
 
-/// Hashes 1 to `V::ROW_LANES` parent nodes in one row state, block `q` of `input` into
-/// `out[q]`: the row form of [`hash_run_group`] for parents, every parameter a broadcast. Slots beyond
-/// the last parent hash the first again, and their result is dropped.
+/// Hashes 1 to `N * V::ROW_LANES` parent nodes in `N` interleaved row states, block `k` of
+/// `input` into `out[k]`: the row form of [`hash_run_group`] for parents, every parameter a
+/// broadcast. Slots beyond the last parent hash the last again, and their result is dropped.
 ///
 /// # Safety
-/// `V`'s and `R`'s features must be enabled and present; `input` is 1 to `V::ROW_LANES` blocks
-/// and `out` holds at least as many values.
+/// `V`'s and `R`'s features must be enabled and present; `input` is 1 to `N * V::ROW_LANES`
+/// blocks and `out` holds at least as many values.
 #[inline(always)]
-pub(super) unsafe fn hash_parents_rows<V: RowWords, R: Rotate<V>>(
+pub(super) unsafe fn hash_parents_rows<V: RowWords, R: Rotate<V>, const N: usize>(
     input: &[u8],
     key: &[u32; 8],
     flags: u8,
     out: &mut [[u8; 32]],
 ) {
     let n = input.len() / BLOCK_LEN;
-    debug_assert!(n >= 1 && n <= V::ROW_LANES && out.len() >= n && input.len() == n * BLOCK_LEN);
-    let mut src = [input.as_ptr(); 4];
+    debug_assert!(n >= 1 && n <= N * V::ROW_LANES);
+    debug_assert!(out.len() >= n && input.len() == n * BLOCK_LEN);
     let mut spare = [0u8; 32];
-    let mut dst = [spare.as_mut_ptr(); 4];
-    for q in 0..n {
-        src[q] = input[BLOCK_LEN * q..].as_ptr();
-        dst[q] = out[q].as_mut_ptr();
+    // Block and output of 128-bit lane `q` of state `s`.
+    let mut src = [[input.as_ptr(); 4]; N];
+    let mut dst = [[spare.as_mut_ptr(); 4]; N];
+    for s in 0..N {
+        for q in 0..V::ROW_LANES {
+            let k = s * V::ROW_LANES + q;
+            src[s][q] = input[BLOCK_LEN * k.min(n - 1)..].as_ptr();
+            if k < n {
+                dst[s][q] = out[k].as_mut_ptr();
+            }
+        }
     }
     // SAFETY: the features are enabled (our contract); each load reads 16 bytes inside `key` or
-    // inside one block of `input`, each store writes 16 bytes inside `out[q]` (`q < n`) or
+    // inside one block of `input`, each store writes 16 bytes inside `out[k]` (`k < n`) or
     // `spare`.
     unsafe {
         let cv = [
             V::broadcast_row(key.as_ptr().cast()),
             V::broadcast_row(key[4..].as_ptr().cast()),
         ];
-        let mut natural = [V::splat(0); 4];
-        for (i, row) in natural.iter_mut().enumerate() {
-            *row = V::load_rows(&src.map(|p| p.add(16 * i)));
+        let iv = V::broadcast_row(IV.as_ptr().cast());
+        let row3 = shared_row3::<V>(0, BLOCK_LEN as u8, flags);
+        let mut rows = [[cv[0], cv[1], iv, row3]; N];
+        let mut m = [[V::splat(0); 4]; N];
+        for s in 0..N {
+            let mut natural = [V::splat(0); 4];
+            for (i, row) in natural.iter_mut().enumerate() {
+                *row = V::load_rows(&src[s].map(|p| p.add(16 * i)));
+            }
+            m[s] = row_message(natural);
         }
-        // A constant with the flags blended into word 3: built in registers, not stored word
-        // by word and reloaded.
-        let last_row =
-            V::from_lanes(&PARENT_ROW3).blend_halfwords::<0xC0>(V::splat(u32::from(flags)));
-        let r = rounds_one_state::<V, R>(cv, natural, last_row);
-        r[0].xor(r[2]).store_rows(&dst);
-        r[1].xor(r[3]).store_rows(&dst.map(|p| p.add(16)));
+        rounds_rows::<V, R, N>(&mut rows, m);
+        for (r, dst) in rows.iter().zip(&dst) {
+            r[0].xor(r[2]).store_rows(dst);
+            r[1].xor(r[3]).store_rows(&dst.map(|p| p.add(16)));
+        }
     }
 }
 
@@ -940,10 +964,8 @@ pub(super) unsafe fn hash_rows<V: RowWords, R: Rotate<V>, const N: usize>(
         words
     };
     let single = blocks == 1;
-    // The lanes of a one-block group (parents) usually share every parameter but the input:
-    // then the only row 3 is the same in every lane, four broadcast words blended, rather than
-    // assembled lane by lane in a long chain of inserts and permutes that delays the block's
-    // first G.
+    // The lanes of a one-block group (parents of the batch API) usually share every parameter
+    // but the input: then the only row 3 is the same in every lane.
     let lane0 = &lanes[0];
     let shared = single
         && lanes.iter().all(|l| {
@@ -966,13 +988,11 @@ pub(super) unsafe fn hash_rows<V: RowWords, R: Rotate<V>, const N: usize>(
         let mut inputs = [[lanes[0].input.as_ptr(); 4]; N];
         for s in 0..N {
             first[s] = if shared {
-                // A blend mask of `0x3 << 2k` takes word `k` from the second operand.
-                V::splat(lane0.counter as u32)
-                    .blend_halfwords::<0x0C>(V::splat((lane0.counter >> 32) as u32))
-                    .blend_halfwords::<0x30>(V::splat(u32::from(lane0.last_block_len)))
-                    .blend_halfwords::<0xC0>(V::splat(u32::from(
-                        flags | lane0.flags_start | lane0.flags_end,
-                    )))
+                shared_row3::<V>(
+                    lane0.counter,
+                    lane0.last_block_len,
+                    flags | lane0.flags_start | lane0.flags_end,
+                )
             } else {
                 V::from_lanes(&row3(s, true, single))
             };

@@ -238,8 +238,9 @@ pub(crate) unsafe fn hash_lanes(
 }
 
 /// Hashes the 1 to 4 lanes of `run` (see `kernels::Run`), lane `i` into `out[i]`, as
-/// [`hash_lanes`] would group them: four run transposed with parameters built from broadcasts,
-/// as does one parent in rows; the rest go through `hash_lanes`.
+/// [`hash_lanes`] would group them: four run transposed with parameters built from broadcasts;
+/// one to three parents run in rows, one interleaved state each; the rest go through
+/// `hash_lanes`.
 ///
 /// # Safety
 /// The CPU must support SSE4.1; `run.input` is 1 to 4 whole lanes of at least one block and
@@ -252,8 +253,14 @@ pub(crate) unsafe fn hash_run(run: Run<'_>, out: &mut [[u8; 32]]) {
         let (input, key, flags) = (run.input, run.key, run.flags);
         match run.len() {
             4 => simd::hash_run_group::<__m128i, Shuffles>(run, out),
+            3 if run.is_parents() => {
+                simd::hash_parents_rows::<__m128i, Shuffles, 3>(input, key, flags, out)
+            }
+            2 if run.is_parents() => {
+                simd::hash_parents_rows::<__m128i, Shuffles, 2>(input, key, flags, out)
+            }
             1 if run.is_parents() => {
-                simd::hash_parents_rows::<__m128i, Shuffles>(input, key, flags, out)
+                simd::hash_parents_rows::<__m128i, Shuffles, 1>(input, key, flags, out)
             }
             _ => hash_lanes(run.lanes(&mut [EMPTY_LANE; 16]), run.blocks, flags, out),
         }
