@@ -3,7 +3,8 @@
 //! with `no_avx512`, see Cargo.toml), which is what it runs on CPUs without AVX-512. Set
 //! `ARBORHASH_BACKEND=avx2` to compare like with like there.
 //!
-//! Groups: `blake3/oneshot/N`, `blake3/incremental_W/1048576` (W-byte writes: 64, 1024, 16384),
+//! Groups: `blake3/oneshot/N`, `blake3/incremental_W/1048576` (W-byte writes: 64, 1024, 16384;
+//! `copy_only` is the cost of the writes' copy alone, see there),
 //! `blake3/many_N/256` (256 messages of N bytes: `hash_many` against the crate one by one),
 //! `blake3/rayon/N` (`update_rayon`), and `blake3/rayon_threshold/N` (ours, `update` against
 //! `update_rayon`, to place the multi-threading threshold).
@@ -62,8 +63,33 @@ fn incremental(c: &mut Criterion) {
                 h.finalize()
             })
         });
+        // Not a hasher: the same writes copied into a 16 KiB buffer (our `Hasher`'s) and
+        // nothing else, so that one-shot time / (one-shot + this) bounds what any buffering
+        // hasher can reach against one-shot hashing.
+        let mut buf = [0u8; 16 * 1024];
+        g.bench_function("copy_only", |b| match write {
+            64 => b.iter(|| copy_writes::<64>(&data, &mut buf)),
+            1024 => b.iter(|| copy_writes::<1024>(&data, &mut buf)),
+            _ => b.iter(|| copy_writes::<{ 16 * 1024 }>(&data, &mut buf)),
+        });
         g.finish();
     }
+}
+
+/// Copies `data` in `W`-byte writes into `buf`, from its start again whenever it is full: fixed-size
+/// moves, as a hasher's inlined small-write path makes them, not a `memcpy` call per write.
+fn copy_writes<const W: usize>(data: &[u8], buf: &mut [u8; 16 * 1024]) {
+    let mut len = 0;
+    for piece in data.chunks_exact(W) {
+        if len + W > buf.len() {
+            black_box(&mut *buf);
+            len = 0;
+        }
+        let piece: &[u8; W] = piece.try_into().unwrap();
+        buf[len..len + W].copy_from_slice(piece);
+        len += W;
+    }
+    black_box(&*buf);
 }
 
 fn many(c: &mut Criterion) {
