@@ -134,24 +134,45 @@ pub struct PerMessage {
     pub nanos: Summary,
 }
 
-/// Times `repetitions` runs of `iterations` calls after one warm-up run, on the calling thread,
-/// and reports the cost of one message.
-pub fn per_message(c: &Contestant, size: usize, iterations: u64, repetitions: usize) -> PerMessage {
-    let workload = Workload::new(size, c.messages_per_call());
-    time_loop(c, &workload, iterations.div_ceil(10).max(1));
-    let samples: Vec<Sample> = (0..repetitions.max(1))
-        .map(|_| time_loop(c, &workload, iterations))
-        .collect();
-    let per = (iterations * c.messages_per_call() as u64) as f64;
-    let cycles = samples
+/// The time per message of each contestant at one size, `runs` pairing a contestant with its
+/// calls per repetition: one warm-up run each, then `repetitions` rounds in which every
+/// contestant runs once, in turn, on the calling thread. Interleaved so that the machine's drift
+/// (clock speed, other processes) falls on every row alike rather than on whichever ran during a
+/// slow spell, and the ratios between rows stay fair.
+pub fn per_message(
+    runs: &[(&Contestant, u64)],
+    size: usize,
+    repetitions: usize,
+) -> Vec<PerMessage> {
+    let workloads: Vec<Workload> = runs
         .iter()
-        .map(|s| s.cycles.map(|v| v as f64 / per))
-        .collect::<Option<Vec<f64>>>()
-        .map(Summary::of);
-    PerMessage {
-        cycles,
-        nanos: Summary::of(samples.iter().map(|s| s.nanos as f64 / per).collect()),
+        .map(|(c, _)| Workload::new(size, c.messages_per_call()))
+        .collect();
+    for ((c, iterations), workload) in runs.iter().zip(&workloads) {
+        time_loop(c, workload, iterations.div_ceil(10).max(1));
     }
+    let mut samples = vec![Vec::new(); runs.len()];
+    for _ in 0..repetitions.max(1) {
+        for (((c, iterations), workload), samples) in runs.iter().zip(&workloads).zip(&mut samples)
+        {
+            samples.push(time_loop(c, workload, *iterations));
+        }
+    }
+    runs.iter()
+        .zip(samples)
+        .map(|((c, iterations), samples)| {
+            let per = (iterations * c.messages_per_call() as u64) as f64;
+            let cycles = samples
+                .iter()
+                .map(|s| s.cycles.map(|v| v as f64 / per))
+                .collect::<Option<Vec<f64>>>()
+                .map(Summary::of);
+            PerMessage {
+                cycles,
+                nanos: Summary::of(samples.iter().map(|s| s.nanos as f64 / per).collect()),
+            }
+        })
+        .collect()
 }
 
 /// How many calls make one repetition last about `target`: doubles from one call until a run

@@ -83,7 +83,9 @@ fn measure_row(c: &Contestant, sizes: &[u64], args: &SizesArgs, threads: usize) 
     for &size in sizes {
         let size = size as usize;
         let iterations = measure::calibrate(c, size, target);
-        let m = measure::per_message(c, size, iterations, reps);
+        // One contestant at a time: all of them at once would hold every workload of up to
+        // 16 MiB (x16 for batch rows) in memory together.
+        let m = measure::per_message(&[(c, iterations)], size, reps)[0];
         one.push(size as f64 / m.nanos.median.max(1e-3));
         let t = measure::threaded_bytes_per_second(c, size, iterations, reps, threads);
         all.push(t.median / 1e9);

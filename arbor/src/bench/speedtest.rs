@@ -16,7 +16,8 @@ pub struct SpeedtestArgs {
     /// Calls per repetition (a batch row's call hashes several messages).
     #[arg(long, default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(1..))]
     pub iterations: u64,
-    /// Timed repetitions after the warm-up; the median is reported.
+    /// Timed repetitions after the warm-up, each running every row once in turn (so that drift
+    /// falls on all rows alike); the median is reported.
     #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u64).range(1..1000))]
     pub repetitions: u64,
     /// Only rows whose "name implementation backend" contains this text (case-insensitive;
@@ -82,7 +83,7 @@ fn text(report: &Report) -> String {
         "no cycle counter: cycles not available"
     };
     out.push_str(&format!(
-        "size {} B, {} iterations, median of {} repetitions after a warm-up; {unit}; \
+        "size {} B, {} iterations, median of {} interleaved repetitions after a warm-up; {unit}; \
          batch rows (xN) are per message\n\n",
         report.size, report.iterations, report.repetitions
     ));
@@ -120,12 +121,12 @@ fn text(report: &Report) -> String {
 /// Runs the speed test and prints the table or JSON.
 pub fn run(args: &SpeedtestArgs) -> Result<(), String> {
     let rows = contestants::matching(args.filter.as_deref())?;
+    let runs: Vec<_> = rows.iter().map(|c| (c, args.iterations)).collect();
+    let times = measure::per_message(&runs, args.size, args.repetitions as usize);
     let rows = rows
         .iter()
-        .map(|c| {
-            let m = measure::per_message(c, args.size, args.iterations, args.repetitions as usize);
-            row(c, args.size, m)
-        })
+        .zip(times)
+        .map(|(c, m)| row(c, args.size, m))
         .collect();
     let report = Report {
         cpu: cpu::model(),
