@@ -374,11 +374,16 @@ pub(super) unsafe fn hash_run_group<V: LaneWords, R: Rotate<V>>(
     out: &mut [[u8; 32]],
 ) {
     let lane_len = run.blocks * BLOCK_LEN;
-    let n = run.input.len() / lane_len;
+    let n = run.len();
     debug_assert!(n >= 1 && n <= V::LANES && out.len() >= n && run.input.len() == n * lane_len);
-    let mut inputs = [run.input.as_ptr(); 16];
+    let base = run.input.as_ptr();
+    let mut inputs = [base; 16];
     for (i, p) in inputs.iter_mut().enumerate().take(V::LANES) {
-        *p = run.input[lane_len * if i < n { i } else { 0 }..].as_ptr();
+        // Pointer arithmetic, not slicing: sixteen bounds checks that always pass. Within
+        // `run.input`, as `i < n`.
+        if i < n {
+            *p = base.wrapping_add(lane_len * i);
+        }
     }
     // A single block is the first and the last.
     let single = if run.blocks == 1 { run.flags_end } else { 0 };
