@@ -396,7 +396,13 @@ pub(super) unsafe fn hash_run_group<V: LaneWords, R: Rotate<V>>(
             last_flags: V::splat(u32::from(run.flags | run.flags_end)),
             last_len: V::splat(BLOCK_LEN as u32),
         };
-        compress_group::<V, R>(&inputs, run.blocks, run.flags, params, &mut out[..n]);
+        if run.blocks == 1 {
+            // Parents: a copy with the block count a constant, without the block loop and the
+            // loads ahead, across which the loop keeps the message vectors on the stack.
+            compress_group::<V, R>(&inputs, 1, run.flags, params, &mut out[..n]);
+        } else {
+            compress_group::<V, R>(&inputs, run.blocks, run.flags, params, &mut out[..n]);
+        }
     }
 }
 
