@@ -113,7 +113,14 @@ pub(crate) struct Run<'a> {
 impl<'a> Run<'a> {
     /// Lanes in the run.
     pub(crate) fn len(&self) -> usize {
-        self.input.len() / (self.blocks * BLOCK_LEN)
+        let lane_len = self.blocks * BLOCK_LEN;
+        // The tree's runs are whole chunks or single blocks: a shift rather than a 64-bit
+        // division, which every group's pointers, and so its first loads, would wait for.
+        if lane_len.is_power_of_two() {
+            self.input.len() >> lane_len.trailing_zeros()
+        } else {
+            self.input.len() / lane_len
+        }
     }
 
     /// The lanes from `first` on, at most `max` of them.
@@ -168,34 +175,50 @@ impl<'a> Run<'a> {
 pub(crate) fn hash_run(p: Platform, run: Run<'_>, out: &mut [[u8; 32]]) {
     assert!(run.blocks > 0 && run.step <= 1, "run shape");
     assert_eq!(
-        run.input.len() % (run.blocks * BLOCK_LEN),
-        0,
+        run.len() * run.blocks * BLOCK_LEN,
+        run.input.len(),
         "run of whole lanes"
     );
     assert!(out.len() >= run.len(), "output shorter than the run");
     // One backend call per group of its width (16 lanes on the portable backend, whose
-    // `hash_lanes` takes any number).
-    let width = match degree(p) {
-        1 => 16,
-        d => d,
-    };
-    for (first, out) in (0..run.len()).step_by(width).zip(out.chunks_mut(width)) {
-        let group = run.part(first, width);
-        // SAFETY (each call): a `Platform` for the backend proves the CPU supports it; the
-        // group is whole lanes, at most the backend's width, and `out` holds one value per lane.
-        match p.backend() {
-            #[cfg(target_arch = "x86_64")]
-            Backend::Avx512 => unsafe { avx512::hash_run(group, out) },
-            #[cfg(target_arch = "x86_64")]
-            Backend::Avx2 => unsafe { avx2::hash_run(group, out) },
-            #[cfg(target_arch = "x86_64")]
-            Backend::Sse41 => unsafe { sse41::hash_run(group, out) },
-            _ => {
-                let mut lanes = [EMPTY_LANE; 16];
-                let lanes = group.lanes(&mut lanes);
-                hash_lanes(p, lanes, group.blocks, group.flags, out);
-            }
+    // `hash_lanes` takes any number). The backend is matched once, not per group.
+    // SAFETY (each call): a `Platform` for the backend proves the CPU supports it; the group is
+    // whole lanes, at most the backend's width, and `out` holds one value per lane.
+    match p.backend() {
+        #[cfg(target_arch = "x86_64")]
+        Backend::Avx512 => for_each_group(run, degree(p), out, |g, o| unsafe {
+            avx512::hash_run(g, o)
+        }),
+        #[cfg(target_arch = "x86_64")]
+        Backend::Avx2 => {
+            for_each_group(run, degree(p), out, |g, o| unsafe { avx2::hash_run(g, o) })
         }
+        #[cfg(target_arch = "x86_64")]
+        Backend::Sse41 => {
+            for_each_group(run, degree(p), out, |g, o| unsafe { sse41::hash_run(g, o) })
+        }
+        _ => for_each_group(run, 16, out, |group, out| {
+            let mut lanes = [EMPTY_LANE; 16];
+            let lanes = group.lanes(&mut lanes);
+            hash_lanes(p, lanes, group.blocks, group.flags, out);
+        }),
+    }
+}
+
+/// Calls `f` on each group of at most `width` lanes of `run`, with the outputs from the
+/// group's first lane on. `out` holds at least one value per lane (checked by the caller).
+#[inline(always)]
+fn for_each_group(
+    run: Run<'_>,
+    width: usize,
+    out: &mut [[u8; 32]],
+    mut f: impl FnMut(Run<'_>, &mut [[u8; 32]]),
+) {
+    let n = run.len();
+    let mut first = 0;
+    while first < n {
+        f(run.part(first, width), &mut out[first..]);
+        first += width;
     }
 }
 

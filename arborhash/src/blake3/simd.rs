@@ -374,12 +374,8 @@ pub(super) unsafe fn hash_run_group<V: LaneWords, R: Rotate<V>>(
     out: &mut [[u8; 32]],
 ) {
     let lane_len = run.blocks * BLOCK_LEN;
-    let n = run.input.len() / lane_len;
+    let n = run.len();
     debug_assert!(n >= 1 && n <= V::LANES && out.len() >= n && run.input.len() == n * lane_len);
-    let mut inputs = [run.input.as_ptr(); 16];
-    for (i, p) in inputs.iter_mut().enumerate().take(V::LANES) {
-        *p = run.input[lane_len * if i < n { i } else { 0 }..].as_ptr();
-    }
     // A single block is the first and the last.
     let single = if run.blocks == 1 { run.flags_end } else { 0 };
     // SAFETY: the features are enabled (our contract); each input is one lane of `run.input`.
@@ -391,8 +387,31 @@ pub(super) unsafe fn hash_run_group<V: LaneWords, R: Rotate<V>>(
             last_flags: V::splat(u32::from(run.flags | run.flags_end)),
             last_len: V::splat(BLOCK_LEN as u32),
         };
-        compress_group::<V, R>(&inputs, run.blocks, run.flags, params, &mut out[..n]);
+        let base = run.input.as_ptr();
+        if run.blocks == 1 && n == V::LANES {
+            // A full group of parents, the tree's usual one: a copy with the block count a
+            // constant, without the block loop and the loads ahead (across which the loop keeps
+            // the message vectors on the stack), and with every input and output at a constant
+            // offset from the start of `run.input` and `out`, so that no pointer is selected,
+            // kept or reloaded.
+            let inputs = lane_inputs(base, BLOCK_LEN, V::LANES);
+            compress_group::<V, R>(&inputs, 1, run.flags, params, &mut out[..V::LANES]);
+        } else {
+            let inputs = lane_inputs(base, lane_len, n);
+            compress_group::<V, R>(&inputs, run.blocks, run.flags, params, &mut out[..n]);
+        }
     }
+}
+
+/// The input of each of `n` lanes of `lane_len` bytes from `base`, and `base` for the slots
+/// beyond them. Pointer arithmetic, not slicing: bounds checks that always pass.
+#[inline(always)]
+fn lane_inputs(base: *const u8, lane_len: usize, n: usize) -> [*const u8; 16] {
+    let mut inputs = [base; 16];
+    for (i, p) in inputs.iter_mut().enumerate().take(n) {
+        *p = base.wrapping_add(lane_len * i);
+    }
+    inputs
 }
 
 /// Every lane's parameters of a transposed group, one vector each: the starting chaining
