@@ -606,7 +606,8 @@ pub(super) trait RowWords: LaneWords {
     /// `punpckldq` in each 128-bit lane: words 0, 1 of `self` interleaved with those of `other`.
     unsafe fn unpack_lo(self, other: Self) -> Self;
     /// `self`, through an optimisation barrier where the type needs one to keep the row form's
-    /// message shuffles as written (see the `__m512i` implementation); otherwise `self`.
+    /// message shuffles and additions as written (see the `__m512i` implementation); otherwise
+    /// `self`.
     #[inline(always)]
     unsafe fn barrier(self) -> Self {
         self
@@ -619,12 +620,15 @@ pub(super) trait RowWords: LaneWords {
 unsafe fn g_rows<V: RowWords, R: Rotate<V>>(rows: &mut [V; 4], mx: V, my: V) {
     // SAFETY: forwarded from the caller (see `RowWords`, `Rotate`).
     unsafe {
+        // `b` is the last value of the previous step: the message word goes in first, so that
+        // only one addition waits for `b`. The barrier keeps LLVM from reassociating the sum
+        // (it put `a + b` first at the start of every round).
         let [a, b, c, d] = rows;
-        *a = a.add(mx).add(*b);
+        *a = a.add(mx).barrier().add(*b);
         *d = R::rot16(d.xor(*a));
         *c = c.add(*d);
         *b = R::rot12(b.xor(*c));
-        *a = a.add(my).add(*b);
+        *a = a.add(my).barrier().add(*b);
         *d = R::rot8(d.xor(*a));
         *c = c.add(*d);
         *b = R::rot7(b.xor(*c));
