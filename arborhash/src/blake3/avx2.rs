@@ -177,6 +177,8 @@ impl RowWords for __m256i {
         // SAFETY: AVX2; see the trait.
         unsafe { _mm256_unpacklo_epi32(self, other) }
     }
+
+    simd::opaque_fn!("avx", ymm_reg);
 }
 
 /// Compresses one block into `cv`: the SSE4.1 row-vectorised compression, compiled with AVX2.

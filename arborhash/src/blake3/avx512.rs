@@ -329,27 +329,21 @@ impl RowWords for __m512i {
         unsafe { _mm512_unpacklo_epi32(self, other) }
     }
 
-    /// An empty `asm!` that takes and returns the vector in its register, which LLVM cannot see
-    /// through. In G it keeps the message word added before `b` (see `simd::g_rows`). Without
-    /// it, LLVM's shuffle combiner merges the row form's pairs of one-source shuffles, blends
-    /// and unpacks (latency 1, some on two ports) into two-source word permutes (`vpermt2d`,
-    /// latency 3, port 5 only, plus a register copy each, as it overwrites an operand) with
-    /// 512-bit vectors, in each block's first message and in every round's permutation. Those
-    /// permutes made a 4-chunk group 0.85-0.89 of the `blake3` crate's speed; kept as written,
-    /// 0.95-0.97 (`timing` below, runs alternated with the other build). Written by hand (three
-    /// blends and four `vpermt2d` a round, 7 µops for 12), still 0.88-0.89 against 0.97. The barrier itself emits no instruction. Not `#[inline(always)]` like the
-    /// other helpers: a `zmm_reg` operand needs the feature on the function itself, and a
-    /// `#[target_feature]` function is inlined into callers with the same features (this
-    /// module's entry points), never called.
-    #[inline]
-    #[target_feature(enable = "avx512f")]
+    /// Through [`RowWords::opaque`]. Without it, LLVM's shuffle combiner merges the row form's
+    /// pairs of one-source shuffles, blends and unpacks (latency 1, some on two ports) into
+    /// two-source word permutes (`vpermt2d`, latency 3, port 5 only, plus a register copy each,
+    /// as it overwrites an operand) with 512-bit vectors, in each block's first message and in
+    /// every round's permutation. Those permutes made a 4-chunk group 0.85-0.89 of the `blake3`
+    /// crate's speed; kept as written, 0.95-0.97 (`timing` below, runs alternated with the
+    /// other build). Written by hand (three blends and four `vpermt2d` a round, 7 µops for 12),
+    /// still 0.88-0.89 against 0.97.
+    #[inline(always)]
     unsafe fn barrier(self) -> Self {
-        let mut x = self;
-        // SAFETY: the template is empty: nothing runs, no memory or stack is touched, and
-        // `x` stays in its register unchanged.
-        unsafe { core::arch::asm!("/* {0} */", inout(zmm_reg) x, options(pure, nomem, nostack)) };
-        x
+        // SAFETY: AVX-512F; see the trait.
+        unsafe { self.opaque() }
     }
+
+    simd::opaque_fn!("avx512f", zmm_reg);
 }
 
 /// Compresses one block into `cv`: the row-vectorised form of `portable::compress_in_place`.

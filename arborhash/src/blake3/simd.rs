@@ -82,6 +82,23 @@ macro_rules! transpose4_fn {
 }
 pub(super) use transpose4_fn;
 
+/// Defines `RowWords::opaque` for a vector type: an empty `asm!` on a register of class `$reg`,
+/// which needs target feature `$feature`.
+macro_rules! opaque_fn {
+    ($feature:literal, $reg:ident) => {
+        #[inline]
+        #[target_feature(enable = $feature)]
+        unsafe fn opaque(self) -> Self {
+            let mut x = self;
+            // SAFETY: the template is empty: nothing runs, no memory or stack is touched, and
+            // `x` stays in its register unchanged.
+            unsafe { core::arch::asm!("/* {0} */", inout($reg) x, options(pure, nomem, nostack)) };
+            x
+        }
+    };
+}
+pub(super) use opaque_fn;
+
 #[inline(always)]
 pub(super) unsafe fn load128(p: *const u8) -> __m128i {
     // SAFETY: the caller guarantees 16 readable bytes at `p`; the load is unaligned.
@@ -605,9 +622,15 @@ pub(super) trait RowWords: LaneWords {
     unsafe fn blend_halfwords<const IMM: i32>(self, other: Self) -> Self;
     /// `punpckldq` in each 128-bit lane: words 0, 1 of `self` interleaved with those of `other`.
     unsafe fn unpack_lo(self, other: Self) -> Self;
-    /// `self`, through an optimisation barrier where the type needs one to keep the row form's
-    /// message shuffles and additions as written (see the `__m512i` implementation); otherwise
-    /// `self`.
+    /// `self`, through an empty `asm!` that takes and returns the vector in its register, which
+    /// LLVM cannot see through, so that it keeps an expression's order as written. It emits no
+    /// instruction. Implemented as `#[inline] #[target_feature]`, not `#[inline(always)]`
+    /// like the other methods: a vector register operand needs the feature on the function
+    /// itself, and a `#[target_feature]` function is inlined into callers with the same
+    /// features (the backends' entry points), never called.
+    unsafe fn opaque(self) -> Self;
+    /// `self`, through [`RowWords::opaque`] where the type needs it to keep the row form's
+    /// message shuffles as written (see the `__m512i` implementation); otherwise `self`.
     #[inline(always)]
     unsafe fn barrier(self) -> Self {
         self
@@ -621,14 +644,14 @@ unsafe fn g_rows<V: RowWords, R: Rotate<V>>(rows: &mut [V; 4], mx: V, my: V) {
     // SAFETY: forwarded from the caller (see `RowWords`, `Rotate`).
     unsafe {
         // `b` is the last value of the previous step: the message word goes in first, so that
-        // only one addition waits for `b`. The barrier keeps LLVM from reassociating the sum
-        // (it put `a + b` first at the start of every round).
+        // only one addition waits for `b`. `opaque` keeps LLVM from reassociating the sum (it
+        // put `a + b` first at the start of every round, or of every block).
         let [a, b, c, d] = rows;
-        *a = a.add(mx).barrier().add(*b);
+        *a = a.add(mx).opaque().add(*b);
         *d = R::rot16(d.xor(*a));
         *c = c.add(*d);
         *b = R::rot12(b.xor(*c));
-        *a = a.add(my).barrier().add(*b);
+        *a = a.add(my).opaque().add(*b);
         *d = R::rot8(d.xor(*a));
         *c = c.add(*d);
         *b = R::rot7(b.xor(*c));

@@ -192,6 +192,8 @@ impl RowWords for __m128i {
         // SAFETY: SSE2; see the trait.
         unsafe { _mm_unpacklo_epi32(self, other) }
     }
+
+    simd::opaque_fn!("sse2", xmm_reg);
 }
 
 /// Compresses one block into `cv`: the SSE4.1 form of `portable::compress_in_place`.
