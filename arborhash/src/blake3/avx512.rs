@@ -16,7 +16,7 @@
 
 use core::arch::x86_64::*;
 
-use super::kernels::{Lane, Run, BLOCK_LEN, EMPTY_LANE};
+use super::kernels::{Lane, Run, BLOCK_LEN};
 use super::simd::{self, load128, pick, store128, transpose4_fn, LaneWords, Rotate, RowWords};
 
 /// G's rotations as one AVX-512VL `vprord` each, for every vector width.
@@ -393,7 +393,8 @@ pub(crate) unsafe fn hash_lanes(
 
 /// Hashes the 1 to 16 lanes of `run` (see `kernels::Run`), lane `i` into `out[i]`, as
 /// [`hash_lanes`] would group them: five or more run transposed with parameters built from
-/// broadcasts, as do parents in rows; one to four chunks go through `hash_lanes`.
+/// broadcasts, as do parents in rows; one to four chunks run in rows from the run's
+/// parameters, with no `Lane` built for each.
 ///
 /// # Safety
 /// The CPU must support AVX-512F, AVX-512VL and AVX2; `run.input` is 1 to 16 whole lanes of at
@@ -416,7 +417,11 @@ pub(crate) unsafe fn hash_run(run: Run<'_>, out: &mut [[u8; 32]]) {
             1 if run.is_parents() => {
                 simd::hash_parents_rows::<__m128i, Ror>(input, key, flags, out)
             }
-            _ => hash_lanes(run.lanes(&mut [EMPTY_LANE; 16]), run.blocks, flags, out),
+            3.. => simd::hash_run_rows::<__m512i, Ror>(run, out),
+            2 => simd::hash_run_rows::<__m256i, Ror>(run, out),
+            1 => simd::hash_run_rows::<__m128i, Ror>(run, out),
+            // An empty run (the kernel tests pass one): nothing to hash.
+            _ => {}
         }
     }
 }

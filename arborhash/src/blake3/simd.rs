@@ -983,16 +983,16 @@ pub(super) unsafe fn hash_rows<V: RowWords, R: Rotate<V>, const N: usize>(
                 )
         });
     // SAFETY: the features are enabled (our contract); each load reads 16 bytes inside a lane's
-    // `cv` or inside block `j < blocks` of a lane's input; `IV` has 32 bytes.
+    // `cv`; the inputs hold `blocks` blocks.
     unsafe {
-        let iv = V::broadcast_row(IV.as_ptr().cast());
         let zero = V::splat(0);
-        let [mut first, mut middle, mut last] = [[zero; N]; 3];
-        let mut cv = [[zero; 2]; N];
-        // Indexed once here: per block, only the pointers `load_rows` reads are computed.
-        let mut inputs = [[lanes[0].input.as_ptr(); 4]; N];
+        let mut params = RowParams {
+            inputs: [[lanes[0].input.as_ptr(); 4]; N],
+            cv: [[zero; 2]; N],
+            row3: [[zero; N]; 3],
+        };
         for s in 0..N {
-            first[s] = if shared {
+            params.row3[0][s] = if shared {
                 // A blend mask of `0x3 << 2k` takes word `k` from the second operand.
                 V::splat(lane0.counter as u32)
                     .blend_halfwords::<0x0C>(V::splat((lane0.counter >> 32) as u32))
@@ -1003,15 +1003,105 @@ pub(super) unsafe fn hash_rows<V: RowWords, R: Rotate<V>, const N: usize>(
             } else {
                 V::from_lanes(&row3(s, true, single))
             };
-            middle[s] = V::from_lanes(&row3(s, false, false));
-            last[s] = V::from_lanes(&row3(s, false, true));
+            params.row3[1][s] = V::from_lanes(&row3(s, false, false));
+            params.row3[2][s] = V::from_lanes(&row3(s, false, true));
             let mut cvs = [lanes[0].cv.as_ptr().cast::<u8>(); 4];
             for q in 0..V::ROW_LANES {
                 cvs[q] = lanes[slot(s, q)].cv.as_ptr().cast();
-                inputs[s][q] = lanes[slot(s, q)].input.as_ptr();
+                params.inputs[s][q] = lanes[slot(s, q)].input.as_ptr();
             }
-            cv[s] = [V::load_rows(&cvs), V::load_rows(&cvs.map(|p| p.add(16)))];
+            params.cv[s] = [V::load_rows(&cvs), V::load_rows(&cvs.map(|p| p.add(16)))];
         }
+        compress_rows::<V, R, N>(params, blocks, &mut out[..lanes.len()]);
+    }
+}
+
+/// Hashes the 1 to `V::ROW_LANES` lanes of `run` in one row state, lane `q` into `out[q]`: the
+/// row form of [`hash_run_group`], without building a [`Lane`] for each. Slots beyond the last
+/// lane repeat it, and their result is dropped.
+///
+/// # Safety
+/// `V`'s and `R`'s features must be enabled and present; `run` has 1 to `V::ROW_LANES` lanes
+/// and `out` holds at least as many values.
+#[inline(always)]
+pub(super) unsafe fn hash_run_rows<V: RowWords, R: Rotate<V>>(run: Run<'_>, out: &mut [[u8; 32]]) {
+    let lane_len = run.blocks * BLOCK_LEN;
+    let n = run.input.len() / lane_len;
+    debug_assert!(n >= 1 && n <= V::ROW_LANES && out.len() >= n && run.input.len() == n * lane_len);
+    let mut inputs = [run.input.as_ptr(); 4];
+    // Row 3 for the first, a middle and the last block, per 128-bit lane: counter low and
+    // high words, block length (every block is whole), flags.
+    let mut row3 = [[0u32; 16]; 3];
+    for q in 0..V::ROW_LANES {
+        let lane = q.min(n - 1);
+        inputs[q] = run.input[lane_len * lane..].as_ptr();
+        let counter = run.counter.wrapping_add(run.step * lane as u64);
+        // A single block is the first and the last.
+        let single = if run.blocks == 1 { run.flags_end } else { 0 };
+        let block_flags = [
+            run.flags | run.flags_start | single,
+            run.flags,
+            run.flags | run.flags_end,
+        ];
+        for (row3, block_flags) in row3.iter_mut().zip(block_flags) {
+            row3[4 * q..4 * q + 4].copy_from_slice(&[
+                counter as u32,
+                (counter >> 32) as u32,
+                BLOCK_LEN as u32,
+                u32::from(block_flags),
+            ]);
+        }
+    }
+    // SAFETY: the features are enabled (our contract); each load reads 16 bytes inside
+    // `run.key`; each input is one lane of `run.input`.
+    unsafe {
+        let params = RowParams {
+            inputs: [inputs],
+            cv: [[
+                V::broadcast_row(run.key.as_ptr().cast()),
+                V::broadcast_row(run.key[4..].as_ptr().cast()),
+            ]],
+            row3: [
+                [V::from_lanes(&row3[0])],
+                [V::from_lanes(&row3[1])],
+                [V::from_lanes(&row3[2])],
+            ],
+        };
+        compress_rows::<V, R, 1>(params, run.blocks, &mut out[..n]);
+    }
+}
+
+/// Where `N` row states start: each one's inputs (one per 128-bit lane), chaining value rows
+/// (words 0-3, 4-7) and row 3 for the first, a middle and the last block (`row3[k][s]`).
+struct RowParams<V, const N: usize> {
+    inputs: [[*const u8; 4]; N],
+    cv: [[V; 2]; N],
+    row3: [[V; N]; 3],
+}
+
+/// The row-form compression of `blocks` blocks of `N` interleaved states; the chaining values
+/// stay in the state rows from block to block. The lane in 128-bit lane `q` of state `s` goes to
+/// `out[s * V::ROW_LANES + q]` if there is one, other slots' are dropped.
+///
+/// # Safety
+/// `V`'s and `R`'s features must be enabled and present; every input holds `blocks` blocks.
+#[inline(always)]
+unsafe fn compress_rows<V: RowWords, R: Rotate<V>, const N: usize>(
+    params: RowParams<V, N>,
+    blocks: usize,
+    out: &mut [[u8; 32]],
+) {
+    let RowParams {
+        inputs,
+        mut cv,
+        row3: [first, middle, last],
+    } = params;
+    // SAFETY: the features are enabled (our contract); each load reads 16 bytes inside block
+    // `j < blocks` of an input; `IV` has 32 bytes; each store writes 16 bytes inside `out[i]`
+    // or `spare`.
+    unsafe {
+        let iv = V::broadcast_row(IV.as_ptr().cast());
+        let zero = V::splat(0);
         for j in 0..blocks {
             let row3 = match j {
                 0 => &first,
@@ -1038,7 +1128,7 @@ pub(super) unsafe fn hash_rows<V: RowWords, R: Rotate<V>, const N: usize>(
             let ptrs = [0, 1, 2, 3].map(|q| {
                 let i = s * V::ROW_LANES + q;
                 match out.get_mut(i) {
-                    Some(bytes) if q < V::ROW_LANES && i < lanes.len() => bytes.as_mut_ptr(),
+                    Some(bytes) if q < V::ROW_LANES => bytes.as_mut_ptr(),
                     _ => spare.as_mut_ptr(),
                 }
             });
