@@ -7,7 +7,7 @@
 
 use core::arch::x86_64::*;
 
-use super::kernels::{Lane, Run, BLOCK_LEN, EMPTY_LANE};
+use super::kernels::{Lane, Run, BLOCK_LEN};
 use super::simd::{self, load128, transpose4_fn, LaneWords, Rotate, RowWords};
 use super::sse41::{self, Shuffles, ROT16_MASK, ROT8_MASK};
 
@@ -227,7 +227,8 @@ pub(crate) unsafe fn hash_lanes(
 
 /// Hashes the 1 to 8 lanes of `run` (see `kernels::Run`), lane `i` into `out[i]`, as
 /// [`hash_lanes`] would group them: five or more run transposed with parameters built from
-/// broadcasts, as do one or two parents in rows; the rest go through `hash_lanes`.
+/// broadcasts, as do one or two parents in rows; one to four chunks run in rows from the
+/// run's parameters, with no `Lane` built for each.
 ///
 /// # Safety
 /// The CPU must support AVX2; `run.input` is 1 to 8 whole lanes of at least one block and `out`
@@ -246,7 +247,11 @@ pub(crate) unsafe fn hash_run(run: Run<'_>, out: &mut [[u8; 32]]) {
             1 if run.is_parents() => {
                 simd::hash_parents_rows::<__m128i, Shuffles>(input, key, flags, out)
             }
-            _ => hash_lanes(run.lanes(&mut [EMPTY_LANE; 16]), run.blocks, flags, out),
+            3 | 4 => simd::hash_run_rows::<__m256i, Shuffles, 2>(run, out),
+            2 => simd::hash_run_rows::<__m256i, Shuffles, 1>(run, out),
+            1 => simd::hash_run_rows::<__m128i, Shuffles, 1>(run, out),
+            // An empty run (the kernel tests pass one): nothing to hash.
+            _ => {}
         }
     }
 }

@@ -417,9 +417,9 @@ pub(crate) unsafe fn hash_run(run: Run<'_>, out: &mut [[u8; 32]]) {
             1 if run.is_parents() => {
                 simd::hash_parents_rows::<__m128i, Ror>(input, key, flags, out)
             }
-            3.. => simd::hash_run_rows::<__m512i, Ror>(run, out),
-            2 => simd::hash_run_rows::<__m256i, Ror>(run, out),
-            1 => simd::hash_run_rows::<__m128i, Ror>(run, out),
+            3.. => simd::hash_run_rows::<__m512i, Ror, 1>(run, out),
+            2 => simd::hash_run_rows::<__m256i, Ror, 1>(run, out),
+            1 => simd::hash_run_rows::<__m128i, Ror, 1>(run, out),
             // An empty run (the kernel tests pass one): nothing to hash.
             _ => {}
         }

@@ -1016,58 +1016,67 @@ pub(super) unsafe fn hash_rows<V: RowWords, R: Rotate<V>, const N: usize>(
     }
 }
 
-/// Hashes the 1 to `V::ROW_LANES` lanes of `run` in one row state, lane `q` into `out[q]`: the
-/// row form of [`hash_run_group`], without building a [`Lane`] for each. Slots beyond the last
-/// lane repeat it, and their result is dropped.
+/// Hashes the 1 to `N * V::ROW_LANES` lanes of `run` in `N` interleaved row states, lane `i`
+/// into `out[i]`: the row form of [`hash_run_group`], without building a [`Lane`] for each.
+/// Slots beyond the last lane repeat it, and their result is dropped.
 ///
 /// # Safety
-/// `V`'s and `R`'s features must be enabled and present; `run` has 1 to `V::ROW_LANES` lanes
-/// and `out` holds at least as many values.
+/// `V`'s and `R`'s features must be enabled and present; `run` has 1 to `N * V::ROW_LANES`
+/// lanes and `out` holds at least as many values.
 #[inline(always)]
-pub(super) unsafe fn hash_run_rows<V: RowWords, R: Rotate<V>>(run: Run<'_>, out: &mut [[u8; 32]]) {
+pub(super) unsafe fn hash_run_rows<V: RowWords, R: Rotate<V>, const N: usize>(
+    run: Run<'_>,
+    out: &mut [[u8; 32]],
+) {
     let lane_len = run.blocks * BLOCK_LEN;
     let n = run.input.len() / lane_len;
-    debug_assert!(n >= 1 && n <= V::ROW_LANES && out.len() >= n && run.input.len() == n * lane_len);
-    let mut inputs = [run.input.as_ptr(); 4];
-    // Row 3 for the first, a middle and the last block, per 128-bit lane: counter low and
-    // high words, block length (every block is whole), flags.
-    let mut row3 = [[0u32; 16]; 3];
-    for q in 0..V::ROW_LANES {
-        let lane = q.min(n - 1);
-        inputs[q] = run.input[lane_len * lane..].as_ptr();
-        let counter = run.counter.wrapping_add(run.step * lane as u64);
-        // A single block is the first and the last.
-        let single = if run.blocks == 1 { run.flags_end } else { 0 };
-        let block_flags = [
-            run.flags | run.flags_start | single,
-            run.flags,
-            run.flags | run.flags_end,
-        ];
-        for (row3, block_flags) in row3.iter_mut().zip(block_flags) {
-            row3[4 * q..4 * q + 4].copy_from_slice(&[
-                counter as u32,
-                (counter >> 32) as u32,
-                BLOCK_LEN as u32,
-                u32::from(block_flags),
-            ]);
+    debug_assert!(n >= 1 && n <= N * V::ROW_LANES && out.len() >= n);
+    debug_assert_eq!(run.input.len(), n * lane_len);
+    // A single block is the first and the last.
+    let single = if run.blocks == 1 { run.flags_end } else { 0 };
+    let block_flags = [
+        run.flags | run.flags_start | single,
+        run.flags,
+        run.flags | run.flags_end,
+    ];
+    let mut inputs = [[run.input.as_ptr(); 4]; N];
+    // Row 3 of each state for the first, a middle and the last block, per 128-bit lane:
+    // counter low and high words, block length (every block is whole), flags.
+    let mut row3 = [[[0u32; 16]; N]; 3];
+    for s in 0..N {
+        for q in 0..V::ROW_LANES {
+            let lane = (s * V::ROW_LANES + q).min(n - 1);
+            inputs[s][q] = run.input[lane_len * lane..].as_ptr();
+            let counter = run.counter.wrapping_add(run.step * lane as u64);
+            for (row3, &block_flags) in row3.iter_mut().zip(&block_flags) {
+                row3[s][4 * q..4 * q + 4].copy_from_slice(&[
+                    counter as u32,
+                    (counter >> 32) as u32,
+                    BLOCK_LEN as u32,
+                    u32::from(block_flags),
+                ]);
+            }
         }
     }
     // SAFETY: the features are enabled (our contract); each load reads 16 bytes inside
     // `run.key`; each input is one lane of `run.input`.
     unsafe {
-        let params = RowParams {
-            inputs: [inputs],
-            cv: [[
-                V::broadcast_row(run.key.as_ptr().cast()),
-                V::broadcast_row(run.key[4..].as_ptr().cast()),
-            ]],
-            row3: [
-                [V::from_lanes(&row3[0])],
-                [V::from_lanes(&row3[1])],
-                [V::from_lanes(&row3[2])],
-            ],
+        let cv = [
+            V::broadcast_row(run.key.as_ptr().cast()),
+            V::broadcast_row(run.key[4..].as_ptr().cast()),
+        ];
+        let zero = V::splat(0);
+        let mut params = RowParams {
+            inputs,
+            cv: [cv; N],
+            row3: [[zero; N]; 3],
         };
-        compress_rows::<V, R, 1>(params, run.blocks, &mut out[..n]);
+        for (vectors, words) in params.row3.iter_mut().zip(&row3) {
+            for (v, w) in vectors.iter_mut().zip(words) {
+                *v = V::from_lanes(w);
+            }
+        }
+        compress_rows::<V, R, N>(params, run.blocks, &mut out[..n]);
     }
 }
 
