@@ -16,7 +16,7 @@
 
 use core::arch::x86_64::*;
 
-use super::kernels::{Lane, Run, BLOCK_LEN, EMPTY_LANE};
+use super::kernels::{Lane, Run, BLOCK_LEN};
 use super::simd::{self, load128, pick, store128, transpose4_fn, LaneWords, Rotate, RowWords};
 
 /// G's rotations as one AVX-512VL `vprord` each, for every vector width.
@@ -329,12 +329,20 @@ impl RowWords for __m512i {
     }
 
     /// AVX-512 has no 512-bit `pblendw` with an immediate: the halfword mask (pairs of equal
-    /// bits, as every caller passes) becomes a word mask for `vpblendmd`, folded at compile time.
+    /// bits, as every caller passes) becomes a constant vector of word masks, and a bitwise
+    /// select (`vpternlogd`) blends. Not `vpblendmd`: its mask register was loaded again with a
+    /// `kmovw` (port 5) before every blend in each round, and the row form of four lanes is
+    /// bound by its µops on ports 0 and 5 nearly as much as by its latency.
     #[inline(always)]
     unsafe fn blend_halfwords<const IMM: i32>(self, other: Self) -> Self {
-        let words = (IMM & 1) | ((IMM >> 1) & 2) | ((IMM >> 2) & 4) | ((IMM >> 3) & 8);
-        // SAFETY: AVX-512F; see the trait.
-        unsafe { _mm512_mask_blend_epi32(words as u16 * 0x1111, self, other) }
+        // All ones in word `k` if it comes from `other`.
+        let w = |k: i32| -((IMM >> (2 * k)) & 1);
+        // SAFETY: AVX-512F; see the trait. Truth table 0xCA: the mask's bit selects `other`'s
+        // bit where set, `self`'s where clear.
+        unsafe {
+            let mask = _mm512_broadcast_i32x4(_mm_setr_epi32(w(0), w(1), w(2), w(3)));
+            _mm512_ternarylogic_epi32::<0xCA>(mask, other, self)
+        }
     }
 
     #[inline(always)]
@@ -343,26 +351,21 @@ impl RowWords for __m512i {
         unsafe { _mm512_unpacklo_epi32(self, other) }
     }
 
-    /// An empty `asm!` that takes and returns the vector in its register, which LLVM cannot see
-    /// through. Without it, LLVM's shuffle combiner merges the row form's pairs of one-source
-    /// shuffles, blends and unpacks (latency 1, some on two ports) into two-source word
-    /// permutes (`vpermt2d`, latency 3, port 5 only, plus a register copy each, as it
-    /// overwrites an operand) with 512-bit vectors, in each block's first message and in every
-    /// round's permutation. Those permutes made a 4-chunk group 0.85-0.89 of the `blake3`
+    /// Through [`RowWords::opaque`]. Without it, LLVM's shuffle combiner merges the row form's
+    /// pairs of one-source shuffles, blends and unpacks (latency 1, some on two ports) into
+    /// two-source word permutes (`vpermt2d`, latency 3, port 5 only, plus a register copy each,
+    /// as it overwrites an operand) with 512-bit vectors, in each block's first message and in
+    /// every round's permutation. Those permutes made a 4-chunk group 0.85-0.89 of the `blake3`
     /// crate's speed; kept as written, 0.95-0.97 (`timing` below, runs alternated with the
-    /// other build). The barrier itself emits no instruction. Not `#[inline(always)]` like the
-    /// other helpers: a `zmm_reg` operand needs the feature on the function itself, and a
-    /// `#[target_feature]` function is inlined into callers with the same features (this
-    /// module's entry points), never called.
-    #[inline]
-    #[target_feature(enable = "avx512f")]
+    /// other build). Written by hand (three blends and four `vpermt2d` a round, 7 µops for 12),
+    /// still 0.88-0.89 against 0.97.
+    #[inline(always)]
     unsafe fn barrier(self) -> Self {
-        let mut x = self;
-        // SAFETY: the template is empty: nothing runs, no memory or stack is touched, and
-        // `x` stays in its register unchanged.
-        unsafe { core::arch::asm!("/* {0} */", inout(zmm_reg) x, options(pure, nomem, nostack)) };
-        x
+        // SAFETY: AVX-512F; see the trait.
+        unsafe { self.opaque() }
     }
+
+    simd::opaque_fn!("avx512f", zmm_reg);
 }
 
 /// Compresses one block into `cv`: the row-vectorised form of `portable::compress_in_place`.
@@ -412,7 +415,8 @@ pub(crate) unsafe fn hash_lanes(
 
 /// Hashes the 1 to 16 lanes of `run` (see `kernels::Run`), lane `i` into `out[i]`, as
 /// [`hash_lanes`] would group them: five or more run transposed with parameters built from
-/// broadcasts, as do parents in rows; one to four chunks go through `hash_lanes`.
+/// broadcasts, as do parents in rows; one to four chunks run in rows from the run's
+/// parameters, with no `Lane` built for each.
 ///
 /// # Safety
 /// The CPU must support AVX-512F, AVX-512VL and AVX2; `run.input` is 1 to 16 whole lanes of at
@@ -435,7 +439,11 @@ pub(crate) unsafe fn hash_run(run: Run<'_>, out: &mut [[u8; 32]]) {
             1 if run.is_parents() => {
                 simd::hash_parents_rows::<__m128i, Ror, 1>(input, key, flags, out)
             }
-            _ => hash_lanes(run.lanes(&mut [EMPTY_LANE; 16]), run.blocks, flags, out),
+            3.. => simd::hash_run_rows::<__m512i, Ror, 1>(run, out),
+            2 => simd::hash_run_rows::<__m256i, Ror, 1>(run, out),
+            1 => simd::hash_run_rows::<__m128i, Ror, 1>(run, out),
+            // An empty run (the kernel tests pass one): nothing to hash.
+            _ => {}
         }
     }
 }

@@ -82,6 +82,23 @@ macro_rules! transpose4_fn {
 }
 pub(super) use transpose4_fn;
 
+/// Defines `RowWords::opaque` for a vector type: an empty `asm!` on a register of class `$reg`,
+/// which needs target feature `$feature`.
+macro_rules! opaque_fn {
+    ($feature:literal, $reg:ident) => {
+        #[inline]
+        #[target_feature(enable = $feature)]
+        unsafe fn opaque(self) -> Self {
+            let mut x = self;
+            // SAFETY: the template is empty: nothing runs, no memory or stack is touched, and
+            // `x` stays in its register unchanged.
+            unsafe { core::arch::asm!("/* {0} */", inout($reg) x, options(pure, nomem, nostack)) };
+            x
+        }
+    };
+}
+pub(super) use opaque_fn;
+
 #[inline(always)]
 pub(super) unsafe fn load128(p: *const u8) -> __m128i {
     // SAFETY: the caller guarantees 16 readable bytes at `p`; the load is unaligned.
@@ -624,7 +641,14 @@ pub(super) trait RowWords: LaneWords {
     unsafe fn blend_halfwords<const IMM: i32>(self, other: Self) -> Self;
     /// `punpckldq` in each 128-bit lane: words 0, 1 of `self` interleaved with those of `other`.
     unsafe fn unpack_lo(self, other: Self) -> Self;
-    /// `self`, through an optimisation barrier where the type needs one to keep the row form's
+    /// `self`, through an empty `asm!` that takes and returns the vector in its register, which
+    /// LLVM cannot see through, so that it keeps an expression's order as written. It emits no
+    /// instruction. Implemented as `#[inline] #[target_feature]`, not `#[inline(always)]`
+    /// like the other methods: a vector register operand needs the feature on the function
+    /// itself, and a `#[target_feature]` function is inlined into callers with the same
+    /// features (the backends' entry points), never called.
+    unsafe fn opaque(self) -> Self;
+    /// `self`, through [`RowWords::opaque`] where the type needs it to keep the row form's
     /// message shuffles as written (see the `__m512i` implementation); otherwise `self`.
     #[inline(always)]
     unsafe fn barrier(self) -> Self {
@@ -638,12 +662,15 @@ pub(super) trait RowWords: LaneWords {
 unsafe fn g_rows<V: RowWords, R: Rotate<V>>(rows: &mut [V; 4], mx: V, my: V) {
     // SAFETY: forwarded from the caller (see `RowWords`, `Rotate`).
     unsafe {
+        // `b` is the last value of the previous step: the message word goes in first, so that
+        // only one addition waits for `b`. `opaque` keeps LLVM from reassociating the sum (it
+        // put `a + b` first at the start of every round, or of every block).
         let [a, b, c, d] = rows;
-        *a = a.add(mx).add(*b);
+        *a = a.add(mx).opaque().add(*b);
         *d = R::rot16(d.xor(*a));
         *c = c.add(*d);
         *b = R::rot12(b.xor(*c));
-        *a = a.add(my).add(*b);
+        *a = a.add(my).opaque().add(*b);
         *d = R::rot8(d.xor(*a));
         *c = c.add(*d);
         *b = R::rot7(b.xor(*c));
@@ -997,16 +1024,16 @@ pub(super) unsafe fn hash_rows<V: RowWords, R: Rotate<V>, const N: usize>(
                 )
         });
     // SAFETY: the features are enabled (our contract); each load reads 16 bytes inside a lane's
-    // `cv` or inside block `j < blocks` of a lane's input; `IV` has 32 bytes.
+    // `cv`; the inputs hold `blocks` blocks.
     unsafe {
-        let iv = V::broadcast_row(IV.as_ptr().cast());
         let zero = V::splat(0);
-        let [mut first, mut middle, mut last] = [[zero; N]; 3];
-        let mut cv = [[zero; 2]; N];
-        // Indexed once here: per block, only the pointers `load_rows` reads are computed.
-        let mut inputs = [[lanes[0].input.as_ptr(); 4]; N];
+        let mut params = RowParams {
+            inputs: [[lanes[0].input.as_ptr(); 4]; N],
+            cv: [[zero; 2]; N],
+            row3: [[zero; N]; 3],
+        };
         for s in 0..N {
-            first[s] = if shared {
+            params.row3[0][s] = if shared {
                 shared_row3::<V>(
                     lane0.counter,
                     lane0.last_block_len,
@@ -1015,15 +1042,114 @@ pub(super) unsafe fn hash_rows<V: RowWords, R: Rotate<V>, const N: usize>(
             } else {
                 V::from_lanes(&row3(s, true, single))
             };
-            middle[s] = V::from_lanes(&row3(s, false, false));
-            last[s] = V::from_lanes(&row3(s, false, true));
+            params.row3[1][s] = V::from_lanes(&row3(s, false, false));
+            params.row3[2][s] = V::from_lanes(&row3(s, false, true));
             let mut cvs = [lanes[0].cv.as_ptr().cast::<u8>(); 4];
             for q in 0..V::ROW_LANES {
                 cvs[q] = lanes[slot(s, q)].cv.as_ptr().cast();
-                inputs[s][q] = lanes[slot(s, q)].input.as_ptr();
+                params.inputs[s][q] = lanes[slot(s, q)].input.as_ptr();
             }
-            cv[s] = [V::load_rows(&cvs), V::load_rows(&cvs.map(|p| p.add(16)))];
+            params.cv[s] = [V::load_rows(&cvs), V::load_rows(&cvs.map(|p| p.add(16)))];
         }
+        compress_rows::<V, R, N>(params, blocks, &mut out[..lanes.len()]);
+    }
+}
+
+/// Hashes the 1 to `N * V::ROW_LANES` lanes of `run` in `N` interleaved row states, lane `i`
+/// into `out[i]`: the row form of [`hash_run_group`], without building a [`Lane`] for each.
+/// Slots beyond the last lane repeat it, and their result is dropped.
+///
+/// # Safety
+/// `V`'s and `R`'s features must be enabled and present; `run` has 1 to `N * V::ROW_LANES`
+/// lanes and `out` holds at least as many values.
+#[inline(always)]
+pub(super) unsafe fn hash_run_rows<V: RowWords, R: Rotate<V>, const N: usize>(
+    run: Run<'_>,
+    out: &mut [[u8; 32]],
+) {
+    let lane_len = run.blocks * BLOCK_LEN;
+    let n = run.input.len() / lane_len;
+    debug_assert!(n >= 1 && n <= N * V::ROW_LANES && out.len() >= n);
+    debug_assert_eq!(run.input.len(), n * lane_len);
+    // A single block is the first and the last.
+    let single = if run.blocks == 1 { run.flags_end } else { 0 };
+    let block_flags = [
+        run.flags | run.flags_start | single,
+        run.flags,
+        run.flags | run.flags_end,
+    ];
+    let mut inputs = [[run.input.as_ptr(); 4]; N];
+    // Row 3 of each state for the first, a middle and the last block, per 128-bit lane:
+    // counter low and high words, block length (every block is whole), flags.
+    let mut row3 = [[[0u32; 16]; N]; 3];
+    for s in 0..N {
+        for q in 0..V::ROW_LANES {
+            let lane = (s * V::ROW_LANES + q).min(n - 1);
+            inputs[s][q] = run.input[lane_len * lane..].as_ptr();
+            let counter = run.counter.wrapping_add(run.step * lane as u64);
+            for (row3, &block_flags) in row3.iter_mut().zip(&block_flags) {
+                row3[s][4 * q..4 * q + 4].copy_from_slice(&[
+                    counter as u32,
+                    (counter >> 32) as u32,
+                    BLOCK_LEN as u32,
+                    u32::from(block_flags),
+                ]);
+            }
+        }
+    }
+    // SAFETY: the features are enabled (our contract); each load reads 16 bytes inside
+    // `run.key`; each input is one lane of `run.input`.
+    unsafe {
+        let cv = [
+            V::broadcast_row(run.key.as_ptr().cast()),
+            V::broadcast_row(run.key[4..].as_ptr().cast()),
+        ];
+        let zero = V::splat(0);
+        let mut params = RowParams {
+            inputs,
+            cv: [cv; N],
+            row3: [[zero; N]; 3],
+        };
+        for (vectors, words) in params.row3.iter_mut().zip(&row3) {
+            for (v, w) in vectors.iter_mut().zip(words) {
+                *v = V::from_lanes(w);
+            }
+        }
+        compress_rows::<V, R, N>(params, run.blocks, &mut out[..n]);
+    }
+}
+
+/// Where `N` row states start: each one's inputs (one per 128-bit lane), chaining value rows
+/// (words 0-3, 4-7) and row 3 for the first, a middle and the last block (`row3[k][s]`).
+struct RowParams<V, const N: usize> {
+    inputs: [[*const u8; 4]; N],
+    cv: [[V; 2]; N],
+    row3: [[V; N]; 3],
+}
+
+/// The row-form compression of `blocks` blocks of `N` interleaved states; the chaining values
+/// stay in the state rows from block to block. The lane in 128-bit lane `q` of state `s` goes to
+/// `out[s * V::ROW_LANES + q]` if there is one, other slots' are dropped.
+///
+/// # Safety
+/// `V`'s and `R`'s features must be enabled and present; every input holds `blocks` blocks.
+#[inline(always)]
+unsafe fn compress_rows<V: RowWords, R: Rotate<V>, const N: usize>(
+    params: RowParams<V, N>,
+    blocks: usize,
+    out: &mut [[u8; 32]],
+) {
+    let RowParams {
+        inputs,
+        mut cv,
+        row3: [first, middle, last],
+    } = params;
+    // SAFETY: the features are enabled (our contract); each load reads 16 bytes inside block
+    // `j < blocks` of an input; `IV` has 32 bytes; each store writes 16 bytes inside `out[i]`
+    // or `spare`.
+    unsafe {
+        let iv = V::broadcast_row(IV.as_ptr().cast());
+        let zero = V::splat(0);
         for j in 0..blocks {
             let row3 = match j {
                 0 => &first,
@@ -1050,7 +1176,7 @@ pub(super) unsafe fn hash_rows<V: RowWords, R: Rotate<V>, const N: usize>(
             let ptrs = [0, 1, 2, 3].map(|q| {
                 let i = s * V::ROW_LANES + q;
                 match out.get_mut(i) {
-                    Some(bytes) if q < V::ROW_LANES && i < lanes.len() => bytes.as_mut_ptr(),
+                    Some(bytes) if q < V::ROW_LANES => bytes.as_mut_ptr(),
                     _ => spare.as_mut_ptr(),
                 }
             });
