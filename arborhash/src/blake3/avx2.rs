@@ -238,18 +238,8 @@ pub(crate) unsafe fn hash_run(run: Run<'_>, out: &mut [[u8; 32]]) {
     // SAFETY: AVX2, hence SSE4.1, is enabled here and present; the lengths are our contract and
     // within each kernel's lane count.
     unsafe {
-        let (input, key, flags) = (run.input, run.key, run.flags);
         match run.len() {
             5.. => simd::hash_run_group::<__m256i, Shuffles>(run, out),
-            3 | 4 if run.is_parents() => {
-                simd::hash_parents_rows::<__m256i, Shuffles, 2>(input, key, flags, out)
-            }
-            2 if run.is_parents() => {
-                simd::hash_parents_rows::<__m256i, Shuffles, 1>(input, key, flags, out)
-            }
-            1 if run.is_parents() => {
-                simd::hash_parents_rows::<__m128i, Shuffles, 1>(input, key, flags, out)
-            }
             3 | 4 => simd::hash_run_rows::<__m256i, Shuffles, 2>(run, out),
             2 => simd::hash_run_rows::<__m256i, Shuffles, 1>(run, out),
             1 => simd::hash_run_rows::<__m128i, Shuffles, 1>(run, out),

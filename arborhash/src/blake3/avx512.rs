@@ -426,19 +426,9 @@ pub(crate) unsafe fn hash_run(run: Run<'_>, out: &mut [[u8; 32]]) {
     // SAFETY: the features are enabled here and present; the lengths are our contract and
     // within each kernel's lane count.
     unsafe {
-        let (input, key, flags) = (run.input, run.key, run.flags);
         match run.len() {
             9.. => simd::hash_run_group::<__m512i, Ror>(run, out),
             5.. => simd::hash_run_group::<__m256i, Ror>(run, out),
-            3.. if run.is_parents() => {
-                simd::hash_parents_rows::<__m512i, Ror, 1>(input, key, flags, out)
-            }
-            2 if run.is_parents() => {
-                simd::hash_parents_rows::<__m256i, Ror, 1>(input, key, flags, out)
-            }
-            1 if run.is_parents() => {
-                simd::hash_parents_rows::<__m128i, Ror, 1>(input, key, flags, out)
-            }
             3.. => simd::hash_run_rows::<__m512i, Ror, 1>(run, out),
             2 => simd::hash_run_rows::<__m256i, Ror, 1>(run, out),
             1 => simd::hash_run_rows::<__m128i, Ror, 1>(run, out),

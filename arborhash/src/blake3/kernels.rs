@@ -134,16 +134,6 @@ impl<'a> Run<'a> {
         }
     }
 
-    /// Whether the lanes are parent nodes (the x86 backends hash one or a few in rows).
-    #[cfg(target_arch = "x86_64")]
-    pub(crate) fn is_parents(&self) -> bool {
-        self.blocks == 1
-            && self.counter == 0
-            && self.step == 0
-            && self.flags_start == 0
-            && self.flags_end == 0
-    }
-
     /// The run's lanes (at most 16) as [`Lane`]s, in `lanes`.
     pub(crate) fn lanes<'b>(&self, lanes: &'b mut [Lane<'a>; 16]) -> &'b [Lane<'a>] {
         let lane_len = self.blocks * BLOCK_LEN;

@@ -903,63 +903,6 @@ unsafe fn shared_row3<V: RowWords>(counter: u64, block_len: u8, flags: u8) -> V 
     }
 }
 
-/// Hashes 1 to `N * V::ROW_LANES` parent nodes in `N` interleaved row states, block `k` of
-/// `input` into `out[k]`: the row form of [`hash_run_group`] for parents, every parameter a
-/// broadcast. Slots beyond the last parent hash the last again, and their result is dropped.
-///
-/// # Safety
-/// `V`'s and `R`'s features must be enabled and present; `input` is 1 to `N * V::ROW_LANES`
-/// blocks and `out` holds at least as many values.
-#[inline(always)]
-pub(super) unsafe fn hash_parents_rows<V: RowWords, R: Rotate<V>, const N: usize>(
-    input: &[u8],
-    key: &[u32; 8],
-    flags: u8,
-    out: &mut [[u8; 32]],
-) {
-    let n = input.len() / BLOCK_LEN;
-    debug_assert!(n >= 1 && n <= N * V::ROW_LANES);
-    debug_assert!(out.len() >= n && input.len() == n * BLOCK_LEN);
-    let mut spare = [0u8; 32];
-    // Block and output of 128-bit lane `q` of state `s`.
-    let mut src = [[input.as_ptr(); 4]; N];
-    let mut dst = [[spare.as_mut_ptr(); 4]; N];
-    for s in 0..N {
-        for q in 0..V::ROW_LANES {
-            let k = s * V::ROW_LANES + q;
-            src[s][q] = input[BLOCK_LEN * k.min(n - 1)..].as_ptr();
-            if k < n {
-                dst[s][q] = out[k].as_mut_ptr();
-            }
-        }
-    }
-    // SAFETY: the features are enabled (our contract); each load reads 16 bytes inside `key` or
-    // inside one block of `input`, each store writes 16 bytes inside `out[k]` (`k < n`) or
-    // `spare`.
-    unsafe {
-        let cv = [
-            V::broadcast_row(key.as_ptr().cast()),
-            V::broadcast_row(key[4..].as_ptr().cast()),
-        ];
-        let iv = V::broadcast_row(IV.as_ptr().cast());
-        let row3 = shared_row3::<V>(0, BLOCK_LEN as u8, flags);
-        let mut rows = [[cv[0], cv[1], iv, row3]; N];
-        let mut m = [[V::splat(0); 4]; N];
-        for s in 0..N {
-            let mut natural = [V::splat(0); 4];
-            for (i, row) in natural.iter_mut().enumerate() {
-                *row = V::load_rows(&src[s].map(|p| p.add(16 * i)));
-            }
-            m[s] = row_message(natural);
-        }
-        rounds_rows::<V, R, N>(&mut rows, m);
-        for (r, dst) in rows.iter().zip(&dst) {
-            r[0].xor(r[2]).store_rows(dst);
-            r[1].xor(r[3]).store_rows(&dst.map(|p| p.add(16)));
-        }
-    }
-}
-
 /// Hashes up to `N * V::ROW_LANES` lanes in the row form: `N` interleaved states of
 /// `V::ROW_LANES` lanes each. The chaining values stay in the state rows from block to block.
 /// Slots beyond `lanes.len()` repeat the last lane, and their result is dropped.
@@ -1068,7 +1011,7 @@ pub(super) unsafe fn hash_run_rows<V: RowWords, R: Rotate<V>, const N: usize>(
     out: &mut [[u8; 32]],
 ) {
     let lane_len = run.blocks * BLOCK_LEN;
-    let n = run.input.len() / lane_len;
+    let n = run.len();
     debug_assert!(n >= 1 && n <= N * V::ROW_LANES && out.len() >= n);
     debug_assert_eq!(run.input.len(), n * lane_len);
     // A single block is the first and the last.
@@ -1078,23 +1021,12 @@ pub(super) unsafe fn hash_run_rows<V: RowWords, R: Rotate<V>, const N: usize>(
         run.flags,
         run.flags | run.flags_end,
     ];
+    // The lane in 128-bit lane `q` of state `s`.
+    let lane = |s: usize, q: usize| (s * V::ROW_LANES + q).min(n - 1);
     let mut inputs = [[run.input.as_ptr(); 4]; N];
-    // Row 3 of each state for the first, a middle and the last block, per 128-bit lane:
-    // counter low and high words, block length (every block is whole), flags.
-    let mut row3 = [[[0u32; 16]; N]; 3];
-    for s in 0..N {
-        for q in 0..V::ROW_LANES {
-            let lane = (s * V::ROW_LANES + q).min(n - 1);
-            inputs[s][q] = run.input[lane_len * lane..].as_ptr();
-            let counter = run.counter.wrapping_add(run.step * lane as u64);
-            for (row3, &block_flags) in row3.iter_mut().zip(&block_flags) {
-                row3[s][4 * q..4 * q + 4].copy_from_slice(&[
-                    counter as u32,
-                    (counter >> 32) as u32,
-                    BLOCK_LEN as u32,
-                    u32::from(block_flags),
-                ]);
-            }
+    for (s, inputs) in inputs.iter_mut().enumerate() {
+        for (q, input) in inputs.iter_mut().enumerate().take(V::ROW_LANES) {
+            *input = run.input.as_ptr().wrapping_add(lane_len * lane(s, q));
         }
     }
     // SAFETY: the features are enabled (our contract); each load reads 16 bytes inside
@@ -1105,16 +1037,34 @@ pub(super) unsafe fn hash_run_rows<V: RowWords, R: Rotate<V>, const N: usize>(
             V::broadcast_row(run.key[4..].as_ptr().cast()),
         ];
         let zero = V::splat(0);
-        let mut params = RowParams {
-            inputs,
-            cv: [cv; N],
-            row3: [[zero; N]; 3],
-        };
-        for (vectors, words) in params.row3.iter_mut().zip(&row3) {
-            for (v, w) in vectors.iter_mut().zip(words) {
-                *v = V::from_lanes(w);
+        // Row 3 of each state for the first, a middle and the last block, per 128-bit lane:
+        // counter low and high words, block length (every block is whole), flags.
+        let mut row3 = [[zero; N]; 3];
+        for (row3, &block_flags) in row3.iter_mut().zip(&block_flags) {
+            if run.step == 0 {
+                // Parents: the counter is shared too, so the row is the same everywhere.
+                *row3 = [shared_row3::<V>(run.counter, BLOCK_LEN as u8, block_flags); N];
+                continue;
+            }
+            for (s, row3) in row3.iter_mut().enumerate() {
+                let mut words = [0u32; 16];
+                for q in 0..V::ROW_LANES {
+                    let counter = run.counter.wrapping_add(run.step * lane(s, q) as u64);
+                    words[4 * q..4 * q + 4].copy_from_slice(&[
+                        counter as u32,
+                        (counter >> 32) as u32,
+                        BLOCK_LEN as u32,
+                        u32::from(block_flags),
+                    ]);
+                }
+                *row3 = V::from_lanes(&words);
             }
         }
+        let params = RowParams {
+            inputs,
+            cv: [cv; N],
+            row3,
+        };
         compress_rows::<V, R, N>(params, run.blocks, &mut out[..n]);
     }
 }
