@@ -415,8 +415,8 @@ pub(crate) unsafe fn hash_lanes(
 
 /// Hashes the 1 to 16 lanes of `run` (see `kernels::Run`), lane `i` into `out[i]`, as
 /// [`hash_lanes`] would group them: five or more run transposed with parameters built from
-/// broadcasts, as do parents in rows; one to four chunks run in rows from the run's
-/// parameters, with no `Lane` built for each.
+/// broadcasts; one to four (chunks or parents) run in rows from the run's parameters, with no
+/// `Lane` built for each.
 ///
 /// # Safety
 /// The CPU must support AVX-512F, AVX-512VL and AVX2; `run.input` is 1 to 16 whole lanes of at
