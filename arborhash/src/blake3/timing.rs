@@ -3,7 +3,8 @@
 //! asserted. Written once; each backend's ignored `timing` test calls [`print_times`].
 
 use super::kernel_tests::Kernels;
-use super::kernels::{self, Lane, Run, BLOCK_LEN};
+use super::kernels::{self, Lane, BLOCK_LEN};
+use super::tree::{chunk_run, parent_run};
 use crate::platform::{with_backend, Platform};
 use crate::Backend;
 use blake3::platform::Platform as Theirs;
@@ -108,16 +109,7 @@ pub(super) fn print_times(ours: &[Ours], peer: &Peer) {
         for (o, out) in ours.iter().zip(mine) {
             let p = with_backend(o.backend, Platform::current);
             fs.push(Box::new(move || {
-                let run = Run {
-                    input: black_box(input),
-                    blocks: 16,
-                    key: &crate::blake2s::IV,
-                    counter: 0,
-                    step: 1,
-                    flags: 0,
-                    flags_start: 1,
-                    flags_end: 2,
-                };
+                let run = chunk_run(black_box(input), &crate::blake2s::IV, 0, 0);
                 kernels::hash_run(p, run, out)
             }));
         }
@@ -149,16 +141,7 @@ pub(super) fn print_times(ours: &[Ours], peer: &Peer) {
         for (o, out) in ours.iter().zip(mine) {
             let p = with_backend(o.backend, Platform::current);
             fs.push(Box::new(move || {
-                let run = Run {
-                    input: black_box(input),
-                    blocks: 1,
-                    key: &crate::blake2s::IV,
-                    counter: 0,
-                    step: 0,
-                    flags: 4,
-                    flags_start: 0,
-                    flags_end: 0,
-                };
+                let run = parent_run(black_box(input), &crate::blake2s::IV, 0);
                 kernels::hash_run(p, run, out)
             }));
         }

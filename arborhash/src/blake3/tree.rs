@@ -169,19 +169,46 @@ pub(crate) fn chunk_output(p: Platform, chunk: &[u8], counter: u64, params: Para
     }
 }
 
-/// Chaining values of whole chunks, the first with index `counter`, in one `hash_run` call.
-fn chunk_cvs(p: Platform, chunks: &[u8], counter: u64, params: Params, out: &mut [CvBytes]) {
-    let run = Run {
+/// The whole chunks `chunks` as a run, the first with index `counter`, `flags` on every block.
+pub(crate) fn chunk_run<'a>(
+    chunks: &'a [u8],
+    key: &'a [u32; 8],
+    counter: u64,
+    flags: u8,
+) -> Run<'a> {
+    Run {
         input: chunks,
         blocks: CHUNK_LEN / BLOCK_LEN,
-        key: &params.key,
+        key,
         counter,
         step: 1,
-        flags: params.flags,
+        flags,
         flags_start: CHUNK_START,
         flags_end: CHUNK_END,
-    };
-    kernels::hash_run(p, run, out);
+    }
+}
+
+/// The parent nodes `pairs` (two chaining values each) as a run, with `flags` and PARENT.
+pub(crate) fn parent_run<'a>(pairs: &'a [u8], key: &'a [u32; 8], flags: u8) -> Run<'a> {
+    Run {
+        input: pairs,
+        blocks: 1,
+        key,
+        counter: 0,
+        step: 0,
+        flags: flags | PARENT,
+        flags_start: 0,
+        flags_end: 0,
+    }
+}
+
+/// Chaining values of whole chunks, the first with index `counter`, in one `hash_run` call.
+fn chunk_cvs(p: Platform, chunks: &[u8], counter: u64, params: Params, out: &mut [CvBytes]) {
+    kernels::hash_run(
+        p,
+        chunk_run(chunks, &params.key, counter, params.flags),
+        out,
+    );
 }
 
 /// Hashes one level of parents: adjacent pairs of `cvs` in one `hash_run` call, into `out`,
@@ -190,16 +217,7 @@ fn chunk_cvs(p: Platform, chunks: &[u8], counter: u64, params: Params, out: &mut
 /// BLAKE3's tree shape.
 fn parent_level(p: Platform, cvs: &[CvBytes], params: Params, out: &mut [CvBytes]) -> usize {
     let pairs = cvs.len() / 2;
-    let run = Run {
-        input: cvs[..2 * pairs].as_flattened(),
-        blocks: 1,
-        key: &params.key,
-        counter: 0,
-        step: 0,
-        flags: params.flags | PARENT,
-        flags_start: 0,
-        flags_end: 0,
-    };
+    let run = parent_run(cvs[..2 * pairs].as_flattened(), &params.key, params.flags);
     kernels::hash_run(p, run, out);
     if cvs.len() % 2 == 1 {
         out[pairs] = cvs[cvs.len() - 1];
