@@ -11,11 +11,6 @@ use super::kernels::{Lane, Run, BLOCK_LEN};
 use super::simd::{self, load128, transpose4_fn, LaneWords, Rotate, RowWords};
 use super::sse41::{self, Shuffles, ROT16_MASK, ROT8_MASK};
 
-/// Bytes ahead of the block being loaded that each of the eight lanes prefetches: inputs larger
-/// than the L2 cache stream from eight places 1 KiB apart, and the hardware prefetcher does not
-/// keep ahead of them all.
-const PREFETCH_AHEAD: usize = 256;
-
 impl Rotate<__m256i> for Shuffles {
     #[inline(always)]
     unsafe fn rot16(x: __m256i) -> __m256i {
@@ -53,6 +48,17 @@ transpose4_fn!(
 
 impl LaneWords for __m256i {
     const LANES: usize = 8;
+    /// Inputs larger than the L2 cache stream from eight places 1 KiB apart, and the hardware
+    /// prefetcher does not keep ahead of them all.
+    const PREFETCH_AHEAD: usize = 256;
+
+    #[inline(always)]
+    unsafe fn prefetch(src: &[*const u8; 16], at: usize) {
+        for src in &src[..Self::LANES] {
+            // SAFETY: SSE; a prefetch never faults, whatever the address.
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(src.wrapping_add(at).cast()) };
+        }
+    }
 
     #[inline(always)]
     unsafe fn splat(w: u32) -> Self {
@@ -92,15 +98,10 @@ impl LaneWords for __m256i {
                 let mut rows = [_mm256_setzero_si256(); 4];
                 for (i, row) in rows.iter_mut().enumerate() {
                     *row = Self::load_rows(&[src[i].add(at), src[i + 4].add(at), src[0], src[0]]);
-                    if W == 16 && quarter == 0 {
-                        // One cache line of each of the eight message streams per block, a
-                        // few blocks ahead (see `PREFETCH_AHEAD`). A prefetch never faults,
-                        // so running past a lane's end is harmless.
-                        for lane in [src[i], src[i + 4]] {
-                            let ahead = lane.wrapping_add(at + PREFETCH_AHEAD);
-                            _mm_prefetch::<_MM_HINT_T0>(ahead.cast());
-                        }
-                    }
+                }
+                if W == 16 && quarter == 0 {
+                    // Running past a lane's end is harmless (see `prefetch`).
+                    Self::prefetch(src, at + Self::PREFETCH_AHEAD);
                 }
                 group.copy_from_slice(&transpose4_halves(rows));
             }

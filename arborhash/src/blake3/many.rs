@@ -269,20 +269,25 @@ impl<'a> Wave<'a> {
 
     /// Partial last blocks, zero-padded, all in one call.
     fn last_blocks(&mut self, p: Platform, last_cvs: &[[u32; 8]; WAVE_CHUNKS]) {
+        let partial = |m: &Message<'_>| {
+            let chunk = m.last_chunk();
+            !chunk.len().is_multiple_of(BLOCK_LEN) || chunk.is_empty()
+        };
+        // Messages of whole blocks (the usual sizes) skip zeroing the 4 KiB of padded blocks.
+        if !self.messages[..self.count].iter().any(partial) {
+            return;
+        }
         let mut padded = [[0u8; BLOCK_LEN]; WAVE_CHUNKS];
         let mut which = [0usize; WAVE_CHUNKS];
         let mut n = 0;
         for (k, m) in self.messages[..self.count].iter().enumerate() {
-            let chunk = m.last_chunk();
-            if chunk.len() % BLOCK_LEN != 0 || chunk.is_empty() {
+            if partial(m) {
+                let chunk = m.last_chunk();
                 let start = chunk.len() / BLOCK_LEN * BLOCK_LEN;
                 padded[n][..chunk.len() - start].copy_from_slice(&chunk[start..]);
                 which[n] = k;
                 n += 1;
             }
-        }
-        if n == 0 {
-            return;
         }
         let mut lanes = [EMPTY_LANE; WAVE_CHUNKS];
         let mut slots = [0usize; WAVE_CHUNKS];
@@ -314,7 +319,6 @@ impl<'a> Wave<'a> {
             *n = m.chunks;
         }
         loop {
-            let mut out = [[0u8; 32]; WAVE_CHUNKS / 2];
             let mut lanes = [EMPTY_LANE; WAVE_CHUNKS / 2];
             let mut n = 0;
             for (m, &count) in self.messages[..self.count].iter().zip(&nodes) {
@@ -328,6 +332,7 @@ impl<'a> Wave<'a> {
             if n == 0 {
                 return;
             }
+            let mut out = [[0u8; 32]; WAVE_CHUNKS / 2];
             kernels::hash_lanes(p, &lanes[..n], 1, self.params.flags | PARENT, &mut out);
             let mut parents = out.iter();
             for (m, count) in self.messages[..self.count].iter().zip(&mut nodes) {
