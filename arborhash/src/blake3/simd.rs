@@ -30,6 +30,7 @@ use core::arch::x86_64::*;
 
 use super::kernels::{Lane, Run, BLOCK_LEN};
 use super::portable::{block_words, MSG_PERMUTATION};
+use super::tree::CHUNK_LEN;
 use crate::blake2s::IV;
 
 /// `MSG_SCHEDULE[r][i]` is the index in the original block of message word `i` in round `r`.
@@ -413,6 +414,19 @@ pub(super) unsafe fn hash_run_group<V: LaneWords, R: Rotate<V>>(
             // kept or reloaded.
             let inputs = lane_inputs(base, BLOCK_LEN, V::LANES);
             compress_group::<V, R>(&inputs, 1, run.flags, params, &mut out[..V::LANES]);
+        } else if run.blocks == CHUNK_BLOCKS && n == V::LANES {
+            // A full group of whole chunks, the bulk of a long input: the same with every
+            // lane's input at a constant offset from `run.input`, so that each load and
+            // prefetch addresses it from one register, rather than from sixteen pointers that
+            // do not fit in registers and are reloaded every block.
+            let inputs = lane_inputs(base, CHUNK_BLOCKS * BLOCK_LEN, V::LANES);
+            compress_group::<V, R>(
+                &inputs,
+                CHUNK_BLOCKS,
+                run.flags,
+                params,
+                &mut out[..V::LANES],
+            );
         } else {
             let inputs = lane_inputs(base, lane_len, n);
             compress_group::<V, R>(&inputs, run.blocks, run.flags, params, &mut out[..n]);
@@ -430,6 +444,9 @@ fn lane_inputs(base: *const u8, lane_len: usize, n: usize) -> [*const u8; 16] {
     }
     inputs
 }
+
+/// Blocks in a chunk.
+const CHUNK_BLOCKS: usize = CHUNK_LEN / BLOCK_LEN;
 
 /// Every lane's parameters of a transposed group, one vector each: the starting chaining
 /// value, the counter, the flags of the first and of the last block, and the last block's
