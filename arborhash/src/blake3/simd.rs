@@ -131,10 +131,6 @@ pub(super) trait Rotate<V> {
 pub(super) trait LaneWords: Copy {
     /// Lanes per vector.
     const LANES: usize;
-    /// Whether [`hash_group`] loads and transposes each block's message before the previous
-    /// block's rounds, so that those loads and shuffles overlap the rounds rather than delay the
-    /// next block. Measured: a gain of about 5 % with 16 lanes, a loss of about 10 % with 8.
-    const LOAD_AHEAD: bool = false;
     /// How far ahead of the block it loads `load_transposed::<16>` prefetches each lane's
     /// input, in bytes; 0 for none.
     const PREFETCH_AHEAD: usize = 0;
@@ -408,8 +404,7 @@ pub(super) unsafe fn hash_run_group<V: LaneWords, R: Rotate<V>>(
         let base = run.input.as_ptr();
         if run.blocks == 1 && n == V::LANES {
             // A full group of parents, the tree's usual one: a copy with the block count a
-            // constant, without the block loop and the loads ahead (across which the loop keeps
-            // the message vectors on the stack), and with every input and output at a constant
+            // constant, without the block loop, and with every input and output at a constant
             // offset from the start of `run.input` and `out`, so that no pointer is selected,
             // kept or reloaded.
             let inputs = lane_inputs(base, BLOCK_LEN, V::LANES);
@@ -488,23 +483,16 @@ unsafe fn compress_group<V: LaneWords, R: Rotate<V>>(
         let middle_flags = V::splat(u32::from(flags));
         let full_len = V::splat(BLOCK_LEN as u32);
         let lane_len = blocks * BLOCK_LEN;
-        // With `V::LOAD_AHEAD`, each block's message is loaded and transposed before the
-        // previous block's rounds.
-        let mut next = [V::splat(0); 16];
-        if V::LOAD_AHEAD && blocks > 0 {
-            next = load_block(inputs, 0, lane_len);
-        }
         for j in 0..blocks {
             let is_last = j + 1 == blocks;
-            let m = if V::LOAD_AHEAD {
-                let m = next;
-                if !is_last {
-                    next = load_block(inputs, (j + 1) * BLOCK_LEN, lane_len);
-                }
-                m
-            } else {
-                load_block(inputs, j * BLOCK_LEN, lane_len)
-            };
+            // Each block's message is loaded and transposed just before its rounds, not a
+            // block ahead: kept across the previous block's rounds beside their 32 vectors of
+            // state and message, it made LLVM spill and copy vectors in every round (AVX-512
+            // 16-lane block loop: 1014 instructions against 960 now; the crate's has 945).
+            // Loading ahead won in the fastest calls (one-shot 16-64 KiB 0.99-1.01 of the
+            // crate against 0.95-0.99) but lost in typical ones (median per-round ratio
+            // 0.94-0.97 against 0.97-0.99), which is what callers see on this VM.
+            let m = load_block(inputs, j * BLOCK_LEN, lane_len);
             let block_flags = match j {
                 0 => first_flags,
                 _ if is_last => last_flags,
