@@ -131,6 +131,9 @@ pub(super) trait Rotate<V> {
 pub(super) trait LaneWords: Copy {
     /// Lanes per vector.
     const LANES: usize;
+    /// Whether [`compress_group`] loads and transposes words 0-7 of each block's message
+    /// before the previous block's rounds, and words 8-15 just before the block's own.
+    const FIRST_HALF_AHEAD: bool = false;
     /// How far ahead of the block it loads `load_transposed::<16>` prefetches each lane's
     /// input, in bytes; 0 for none.
     const PREFETCH_AHEAD: usize = 0;
@@ -484,16 +487,30 @@ unsafe fn compress_group<V: LaneWords, R: Rotate<V>>(
         let middle_flags = V::splat(u32::from(flags));
         let full_len = V::splat(BLOCK_LEN as u32);
         let lane_len = blocks * BLOCK_LEN;
+        // Never the whole next block ahead: kept across the previous block's rounds beside
+        // their 32 vectors of state and message, it made LLVM spill and copy vectors in every
+        // round (AVX-512 16-lane block loop: 1014 instructions, 960 loading none ahead; the
+        // crate's has 945). It won in the fastest calls (one-shot 16-64 KiB 0.99-1.01 of the
+        // crate against 0.95-0.99) and lost in typical ones (median per-round ratio 0.94-0.97
+        // against 0.97-0.99), which is what callers see on this VM. Half a block ahead costs
+        // eight vectors (1010 instructions) and kept both: see `FIRST_HALF_AHEAD`'s users.
+        let mut next_first = [V::splat(0); 8];
+        if V::FIRST_HALF_AHEAD && blocks > 0 {
+            next_first = V::load_transposed::<8>(inputs, 0);
+        }
         for j in 0..blocks {
             let is_last = j + 1 == blocks;
-            // Each block's message is loaded and transposed just before its rounds, not a
-            // block ahead: kept across the previous block's rounds beside their 32 vectors of
-            // state and message, it made LLVM spill and copy vectors in every round (AVX-512
-            // 16-lane block loop: 1014 instructions against 960 now; the crate's has 945).
-            // Loading ahead won in the fastest calls (one-shot 16-64 KiB 0.99-1.01 of the
-            // crate against 0.95-0.99) but lost in typical ones (median per-round ratio
-            // 0.94-0.97 against 0.97-0.99), which is what callers see on this VM.
-            let m = load_block(inputs, j * BLOCK_LEN, lane_len);
+            let at = j * BLOCK_LEN;
+            let m = if V::FIRST_HALF_AHEAD {
+                let first = next_first;
+                let m = load_block(inputs, at, lane_len, Some(first));
+                if !is_last {
+                    next_first = V::load_transposed::<8>(inputs, at + BLOCK_LEN);
+                }
+                m
+            } else {
+                load_block(inputs, at, lane_len, None)
+            };
             let block_flags = match j {
                 0 => first_flags,
                 _ if is_last => last_flags,
@@ -534,6 +551,9 @@ unsafe fn compress_group<V: LaneWords, R: Rotate<V>>(
 ///
 /// (Two copies of the block loop, so that only the last blocks check, were slower: code size.)
 ///
+/// With `first`, words 0-7 loaded already ([`LaneWords::FIRST_HALF_AHEAD`]), only words 8-15
+/// are loaded, and the prefetch within each lane is made here.
+///
 /// # Safety
 /// `V`'s feature must be enabled and present; lane `i` holds 64 bytes at `inputs[i] + at`.
 #[inline(always)]
@@ -541,6 +561,7 @@ unsafe fn load_block<V: LaneWords>(
     inputs: &[*const u8; 16],
     at: usize,
     lane_len: usize,
+    first: Option<[V; 8]>,
 ) -> [V; 16] {
     // SAFETY: forwarded from the caller (see `LaneWords`).
     unsafe {
@@ -548,7 +569,15 @@ unsafe fn load_block<V: LaneWords>(
         if V::PREFETCH_AHEAD > 0 && lane_len > V::PREFETCH_AHEAD && ahead >= lane_len {
             V::prefetch(inputs, ahead + (V::LANES - 1) * lane_len);
         }
-        V::load_transposed::<16>(inputs, at)
+        let Some(first) = first else {
+            return V::load_transposed::<16>(inputs, at);
+        };
+        V::prefetch(inputs, ahead);
+        let second = V::load_transposed::<8>(inputs, at + 32);
+        let mut m = [V::splat(0); 16];
+        m[..8].copy_from_slice(&first);
+        m[8..].copy_from_slice(&second);
+        m
     }
 }
 
