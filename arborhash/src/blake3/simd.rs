@@ -493,7 +493,7 @@ unsafe fn compress_group<V: LaneWords, R: Rotate<V>>(
         // crate's has 945). It won in the fastest calls (one-shot 16-64 KiB 0.99-1.01 of the
         // crate against 0.95-0.99) and lost in typical ones (median per-round ratio 0.94-0.97
         // against 0.97-0.99), which is what callers see on this VM. Half a block ahead costs
-        // eight vectors (1010 instructions) and kept both: see `FIRST_HALF_AHEAD`'s users.
+        // eight vectors and kept both (AVX-512's `FIRST_HALF_AHEAD`, avx512.rs).
         let mut next_first = [V::splat(0); 8];
         if V::FIRST_HALF_AHEAD && blocks > 0 {
             next_first = V::load_transposed::<8>(inputs, 0);
