@@ -30,6 +30,7 @@ use core::arch::x86_64::*;
 
 use super::kernels::{Lane, Run, BLOCK_LEN};
 use super::portable::{block_words, MSG_PERMUTATION};
+use super::tree::CHUNK_LEN;
 use crate::blake2s::IV;
 
 /// `MSG_SCHEDULE[r][i]` is the index in the original block of message word `i` in round `r`.
@@ -130,10 +131,9 @@ pub(super) trait Rotate<V> {
 pub(super) trait LaneWords: Copy {
     /// Lanes per vector.
     const LANES: usize;
-    /// Whether [`hash_group`] loads and transposes each block's message before the previous
-    /// block's rounds, so that those loads and shuffles overlap the rounds rather than delay the
-    /// next block. Measured: a gain of about 5 % with 16 lanes, a loss of about 10 % with 8.
-    const LOAD_AHEAD: bool = false;
+    /// Whether [`compress_group`] loads and transposes words 0-7 of each block's message
+    /// before the previous block's rounds, and words 8-15 just before the block's own.
+    const FIRST_HALF_AHEAD: bool = false;
     /// How far ahead of the block it loads `load_transposed::<16>` prefetches each lane's
     /// input, in bytes; 0 for none.
     const PREFETCH_AHEAD: usize = 0;
@@ -407,12 +407,25 @@ pub(super) unsafe fn hash_run_group<V: LaneWords, R: Rotate<V>>(
         let base = run.input.as_ptr();
         if run.blocks == 1 && n == V::LANES {
             // A full group of parents, the tree's usual one: a copy with the block count a
-            // constant, without the block loop and the loads ahead (across which the loop keeps
-            // the message vectors on the stack), and with every input and output at a constant
+            // constant, without the block loop, and with every input and output at a constant
             // offset from the start of `run.input` and `out`, so that no pointer is selected,
             // kept or reloaded.
             let inputs = lane_inputs(base, BLOCK_LEN, V::LANES);
             compress_group::<V, R>(&inputs, 1, run.flags, params, &mut out[..V::LANES]);
+        } else if V::LANES > 4 && run.blocks == CHUNK_BLOCKS && n == V::LANES {
+            // A full group of whole chunks, the bulk of a long input: the same with every
+            // lane's input at a constant offset from `run.input`, so that each load and
+            // prefetch addresses it from one register, rather than from eight or sixteen
+            // pointers that do not fit in registers beside the rest and are reloaded every
+            // block. Four do fit: for SSE4.1 this copy measured the same as the general loop.
+            let inputs = lane_inputs(base, CHUNK_BLOCKS * BLOCK_LEN, V::LANES);
+            compress_group::<V, R>(
+                &inputs,
+                CHUNK_BLOCKS,
+                run.flags,
+                params,
+                &mut out[..V::LANES],
+            );
         } else {
             let inputs = lane_inputs(base, lane_len, n);
             compress_group::<V, R>(&inputs, run.blocks, run.flags, params, &mut out[..n]);
@@ -430,6 +443,9 @@ fn lane_inputs(base: *const u8, lane_len: usize, n: usize) -> [*const u8; 16] {
     }
     inputs
 }
+
+/// Blocks in a chunk.
+const CHUNK_BLOCKS: usize = CHUNK_LEN / BLOCK_LEN;
 
 /// Every lane's parameters of a transposed group, one vector each: the starting chaining
 /// value, the counter, the flags of the first and of the last block, and the last block's
@@ -471,22 +487,29 @@ unsafe fn compress_group<V: LaneWords, R: Rotate<V>>(
         let middle_flags = V::splat(u32::from(flags));
         let full_len = V::splat(BLOCK_LEN as u32);
         let lane_len = blocks * BLOCK_LEN;
-        // With `V::LOAD_AHEAD`, each block's message is loaded and transposed before the
-        // previous block's rounds.
-        let mut next = [V::splat(0); 16];
-        if V::LOAD_AHEAD && blocks > 0 {
-            next = load_block(inputs, 0, lane_len);
+        // Never the whole next block ahead: kept across the previous block's rounds beside
+        // their 32 vectors of state and message, it made LLVM spill and copy vectors in every
+        // round (AVX-512 16-lane block loop: 1014 instructions, 960 loading none ahead; the
+        // crate's has 945). It won in the fastest calls (one-shot 16-64 KiB 0.99-1.01 of the
+        // crate against 0.95-0.99) and lost in typical ones (median per-round ratio 0.94-0.97
+        // against 0.97-0.99), which is what callers see on this VM. Half a block ahead costs
+        // eight vectors and kept both (AVX-512's `FIRST_HALF_AHEAD`, avx512.rs).
+        let mut next_first = [V::splat(0); 8];
+        if V::FIRST_HALF_AHEAD && blocks > 0 {
+            next_first = V::load_transposed::<8>(inputs, 0);
         }
         for j in 0..blocks {
             let is_last = j + 1 == blocks;
-            let m = if V::LOAD_AHEAD {
-                let m = next;
+            let at = j * BLOCK_LEN;
+            let m = if V::FIRST_HALF_AHEAD {
+                let first = next_first;
+                let m = load_block(inputs, at, lane_len, Some(first));
                 if !is_last {
-                    next = load_block(inputs, (j + 1) * BLOCK_LEN, lane_len);
+                    next_first = V::load_transposed::<8>(inputs, at + BLOCK_LEN);
                 }
                 m
             } else {
-                load_block(inputs, j * BLOCK_LEN, lane_len)
+                load_block(inputs, at, lane_len, None)
             };
             let block_flags = match j {
                 0 => first_flags,
@@ -528,6 +551,9 @@ unsafe fn compress_group<V: LaneWords, R: Rotate<V>>(
 ///
 /// (Two copies of the block loop, so that only the last blocks check, were slower: code size.)
 ///
+/// With `first`, words 0-7 loaded already ([`LaneWords::FIRST_HALF_AHEAD`]), only words 8-15
+/// are loaded, and the prefetch within each lane is made here.
+///
 /// # Safety
 /// `V`'s feature must be enabled and present; lane `i` holds 64 bytes at `inputs[i] + at`.
 #[inline(always)]
@@ -535,6 +561,7 @@ unsafe fn load_block<V: LaneWords>(
     inputs: &[*const u8; 16],
     at: usize,
     lane_len: usize,
+    first: Option<[V; 8]>,
 ) -> [V; 16] {
     // SAFETY: forwarded from the caller (see `LaneWords`).
     unsafe {
@@ -542,7 +569,15 @@ unsafe fn load_block<V: LaneWords>(
         if V::PREFETCH_AHEAD > 0 && lane_len > V::PREFETCH_AHEAD && ahead >= lane_len {
             V::prefetch(inputs, ahead + (V::LANES - 1) * lane_len);
         }
-        V::load_transposed::<16>(inputs, at)
+        let Some(first) = first else {
+            return V::load_transposed::<16>(inputs, at);
+        };
+        V::prefetch(inputs, ahead);
+        let second = V::load_transposed::<8>(inputs, at + 32);
+        let mut m = [V::splat(0); 16];
+        m[..8].copy_from_slice(&first);
+        m[8..].copy_from_slice(&second);
+        m
     }
 }
 
