@@ -75,30 +75,6 @@ fn size_name(bytes: u64) -> String {
     }
 }
 
-fn measure_row(c: &Contestant, sizes: &[u64], args: &SizesArgs, threads: usize) -> Row {
-    let target = Duration::from_millis(args.time_ms.max(1));
-    let reps = args.repetitions as usize;
-    let mut one = Vec::new();
-    let mut all = Vec::new();
-    for &size in sizes {
-        let size = size as usize;
-        let iterations = measure::calibrate(c, size, target);
-        // One contestant at a time: all of them at once would hold every workload of up to
-        // 16 MiB (x16 for batch rows) in memory together.
-        let m = measure::per_message(&[(c, iterations)], size, reps)[0];
-        one.push(size as f64 / m.nanos.median.max(1e-3));
-        let t = measure::threaded_bytes_per_second(c, size, iterations, reps, threads);
-        all.push(t.median / 1e9);
-    }
-    Row {
-        name: c.name.clone(),
-        implementation: c.implementation.to_string(),
-        backend: c.backend.clone(),
-        one_thread_gb_per_s: one,
-        all_threads_gb_per_s: all,
-    }
-}
-
 fn markdown(report: &Report) -> String {
     let mut out = format!(
         "CPU: {}  \nfeatures: {}  \n",
@@ -188,13 +164,37 @@ fn measure(args: &SizesArgs) -> Result<Report, String> {
         .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
         .max(1);
-    let rows = contestants
+    let mut rows: Vec<Row> = contestants
         .iter()
-        .map(|c| {
-            eprintln!("measuring {}", c.label());
-            measure_row(c, &sizes, args, threads)
+        .map(|c| Row {
+            name: c.name.clone(),
+            implementation: c.implementation.to_string(),
+            backend: c.backend.clone(),
+            one_thread_gb_per_s: Vec::new(),
+            all_threads_gb_per_s: Vec::new(),
         })
         .collect();
+    let target = Duration::from_millis(args.time_ms.max(1));
+    let reps = args.repetitions as usize;
+    for &size in &sizes {
+        eprintln!("measuring {}", size_name(size));
+        let size = size as usize;
+        let runs: Vec<(&Contestant, u64)> = contestants
+            .iter()
+            .map(|c| (c, measure::calibrate(c, size, target)))
+            .collect();
+        // One thread: every row in turn, repetition by repetition (see `per_message`), so
+        // that the machine's drift falls on all rows alike.
+        let times = measure::per_message(&runs, size, reps);
+        for ((row, m), &(c, iterations)) in rows.iter_mut().zip(times).zip(&runs) {
+            row.one_thread_gb_per_s
+                .push(size as f64 / m.nanos.median.max(1e-3));
+            // All threads: each thread hashes its own copy of the workload, so one row at a
+            // time.
+            let t = measure::threaded_bytes_per_second(c, size, iterations, reps, threads);
+            row.all_threads_gb_per_s.push(t.median / 1e9);
+        }
+    }
     Ok(Report {
         cpu: cpu::model(),
         features: cpu::features().into_iter().map(String::from).collect(),
