@@ -53,14 +53,6 @@ impl LaneWords for __m256i {
     const PREFETCH_AHEAD: usize = 256;
 
     #[inline(always)]
-    unsafe fn prefetch(src: &[*const u8; 16], at: usize) {
-        for src in &src[..Self::LANES] {
-            // SAFETY: SSE; a prefetch never faults, whatever the address.
-            unsafe { _mm_prefetch::<_MM_HINT_T0>(src.wrapping_add(at).cast()) };
-        }
-    }
-
-    #[inline(always)]
     unsafe fn splat(w: u32) -> Self {
         // SAFETY: AVX; see the trait.
         unsafe { _mm256_set1_epi32(w as i32) }

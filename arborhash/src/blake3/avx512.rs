@@ -158,14 +158,6 @@ impl LaneWords for __m512i {
     const PREFETCH_AHEAD: usize = 256;
 
     #[inline(always)]
-    unsafe fn prefetch(src: &[*const u8; 16], at: usize) {
-        for src in src {
-            // SAFETY: SSE; a prefetch never faults, whatever the address.
-            unsafe { _mm_prefetch::<_MM_HINT_T0>(src.wrapping_add(at).cast()) };
-        }
-    }
-
-    #[inline(always)]
     unsafe fn splat(w: u32) -> Self {
         // SAFETY: AVX-512F; see the trait.
         unsafe { _mm512_set1_epi32(w as i32) }

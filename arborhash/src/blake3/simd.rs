@@ -137,9 +137,17 @@ pub(super) trait LaneWords: Copy {
     /// How far ahead of the block it loads `load_transposed::<16>` prefetches each lane's
     /// input, in bytes; 0 for none.
     const PREFETCH_AHEAD: usize = 0;
-    /// Prefetches the cache line at `src[i] + at` of every lane `i < LANES`; never faults.
+    /// Prefetches the cache line at `src[i] + at` of every lane `i < LANES`, if the type
+    /// prefetches at all (`PREFETCH_AHEAD > 0`); never faults.
     #[inline(always)]
-    unsafe fn prefetch(_src: &[*const u8; 16], _at: usize) {}
+    unsafe fn prefetch(src: &[*const u8; 16], at: usize) {
+        if Self::PREFETCH_AHEAD > 0 {
+            for src in &src[..Self::LANES] {
+                // SAFETY: SSE, part of x86-64; a prefetch never faults, whatever the address.
+                unsafe { _mm_prefetch::<_MM_HINT_T0>(src.wrapping_add(at).cast()) };
+            }
+        }
+    }
     /// Every lane set to `w`.
     unsafe fn splat(w: u32) -> Self;
     /// Lane `i` set to `w[i]` for `i < LANES`.
