@@ -43,8 +43,9 @@ struct Times {
 /// load. The fastest call is the one least disturbed; but on this VM most calls run 20-30 %
 /// slower than the fastest, and our kernels and the crate's do not slow down alike (a whole hash
 /// of 16 KiB on AVX-512: 1.00 of the crate's speed in the fastest calls, 0.93 in the median
-/// round; the one-shot probe, best of a few hundred calls, reads in between), so both are kept. Ratios are taken round by round, as the machine's speed drifts.
-fn fastest(fs: &mut [Box<dyn FnMut() + '_>]) -> Times {
+/// round; the one-shot probe, best of a few hundred calls, reads in between), so both are kept.
+/// Ratios are taken round by round, as the machine's speed drifts.
+fn in_turn(fs: &mut [Box<dyn FnMut() + '_>]) -> Times {
     let mut best = vec![f64::MAX; fs.len()];
     let mut rounds: Vec<Vec<f64>> = vec![Vec::new(); fs.len()];
     let start = Instant::now();
@@ -121,7 +122,7 @@ pub(super) fn print_times(ours: &[Ours], peer: &Peer) {
                 theirs.compress_in_place(black_box(&mut *cv), &block, 64, 0, 0)
             }
         }));
-        let t = fastest(&mut fs);
+        let t = in_turn(&mut fs);
         print(ours, "compress_in_place chain", CHAIN, &t);
     }
 
@@ -156,7 +157,7 @@ pub(super) fn print_times(ours: &[Ours], peer: &Peer) {
                 out.as_flattened_mut(),
             )
         }));
-        let t = fastest(&mut fs);
+        let t = in_turn(&mut fs);
         print(ours, &format!("hash_run {count:2} chunks"), 16 * count, &t);
     }
     let blocks: Vec<&[u8; 64]> = input
@@ -188,7 +189,7 @@ pub(super) fn print_times(ours: &[Ours], peer: &Peer) {
                 out.as_flattened_mut(),
             )
         }));
-        let t = fastest(&mut fs);
+        let t = in_turn(&mut fs);
         print(ours, &format!("hash_run {count:2} parents"), count, &t);
     }
     let mut xofs = vec![[0u8; 64 * BLOCK_LEN]; n];
@@ -207,7 +208,7 @@ pub(super) fn print_times(ours: &[Ours], peer: &Peer) {
         fs.push(Box::new(move || {
             theirs.xof_many(&cv, &block, 64, 0, 11, black_box(&mut *out))
         }));
-        let t = fastest(&mut fs);
+        let t = in_turn(&mut fs);
         print(ours, &format!("xof_many {count:2} blocks"), count, &t);
     }
 
@@ -228,7 +229,7 @@ pub(super) fn print_times(ours: &[Ours], peer: &Peer) {
         fs.push(Box::new(move || {
             black_box(tree_theirs(theirs, black_box(data)));
         }));
-        let t = fastest(&mut fs);
+        let t = in_turn(&mut fs);
         print(
             ours,
             &format!("tree {len:7} B by level"),
@@ -251,7 +252,7 @@ pub(super) fn print_times(ours: &[Ours], peer: &Peer) {
         fs.push(Box::new(move || {
             black_box(hash(black_box(data)));
         }));
-        let t = fastest(&mut fs);
+        let t = in_turn(&mut fs);
         print(
             ours,
             &format!("hash {len:7} B"),
