@@ -91,10 +91,6 @@ impl LaneWords for __m256i {
                 for (i, row) in rows.iter_mut().enumerate() {
                     *row = Self::load_rows(&[src[i].add(at), src[i + 4].add(at), src[0], src[0]]);
                 }
-                if W == 16 && quarter == 0 {
-                    // Running past a lane's end is harmless (see `prefetch`).
-                    Self::prefetch(src, at + Self::PREFETCH_AHEAD);
-                }
                 group.copy_from_slice(&transpose4_halves(rows));
             }
             words

@@ -207,8 +207,6 @@ impl LaneWords for __m512i {
                         *v = load_pair(src[lane].add(at + 32 * h), src[lane + 4].add(at + 32 * h));
                     }
                 }
-                // Running past a lane's end is harmless (see `prefetch`).
-                Self::prefetch(src, at + Self::PREFETCH_AHEAD);
                 for (h, half) in halves.iter().enumerate() {
                     let first = transpose4_512([half[0], half[1], half[2], half[3]]);
                     let second = transpose4_512([half[4], half[5], half[6], half[7]]);

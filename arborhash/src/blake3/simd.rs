@@ -134,8 +134,8 @@ pub(super) trait LaneWords: Copy {
     /// Whether [`compress_group`] loads and transposes words 0-7 of each block's message
     /// before the previous block's rounds, and words 8-15 just before the block's own.
     const FIRST_HALF_AHEAD: bool = false;
-    /// How far ahead of the block it loads `load_transposed::<16>` prefetches each lane's
-    /// input, in bytes; 0 for none.
+    /// How far ahead of the block it loads `load_block` prefetches each lane's input, in bytes;
+    /// 0 for none.
     const PREFETCH_AHEAD: usize = 0;
     /// Prefetches the cache line at `src[i] + at` of every lane `i < LANES`, if the type
     /// prefetches at all (`PREFETCH_AHEAD > 0`); never faults.
@@ -549,9 +549,9 @@ unsafe fn compress_group<V: LaneWords, R: Rotate<V>>(
 }
 
 /// The transposed block at offset `at` of every lane (each `lane_len` bytes), for
-/// [`compress_group`]. `V::load_transposed` prefetches `V::PREFETCH_AHEAD` bytes ahead within
-/// each lane; once that runs past a lane's end, into the lane after it, this prefetches the
-/// same offset in the group that follows instead, as if the lanes were one run of input
+/// [`compress_group`]. This prefetches `V::PREFETCH_AHEAD` bytes ahead within each lane; once
+/// that runs past a lane's end, into the lane after it, it prefetches the same offset in the
+/// group that follows instead, as if the lanes were one run of input
 /// (consecutive chunks, as the tree passes them). Otherwise the next call's first blocks, which
 /// no prefetch reaches, are misses that all its lanes wait on (perf at 16 MiB: a fifth of
 /// `hash_lanes`'s samples on its first block's loads). For other inputs the extra prefetch only
@@ -560,7 +560,7 @@ unsafe fn compress_group<V: LaneWords, R: Rotate<V>>(
 /// (Two copies of the block loop, so that only the last blocks check, were slower: code size.)
 ///
 /// With `first`, words 0-7 loaded already ([`LaneWords::FIRST_HALF_AHEAD`]), only words 8-15
-/// are loaded, and the prefetch within each lane is made here.
+/// are loaded.
 ///
 /// # Safety
 /// `V`'s feature must be enabled and present; lane `i` holds 64 bytes at `inputs[i] + at`.
@@ -577,10 +577,12 @@ unsafe fn load_block<V: LaneWords>(
         if V::PREFETCH_AHEAD > 0 && lane_len > V::PREFETCH_AHEAD && ahead >= lane_len {
             V::prefetch(inputs, ahead + (V::LANES - 1) * lane_len);
         }
+        // One cache line of each lane's input a few blocks ahead (see `PREFETCH_AHEAD`); a
+        // prefetch never faults, so running past a lane's end is harmless.
+        V::prefetch(inputs, ahead);
         let Some(first) = first else {
             return V::load_transposed::<16>(inputs, at);
         };
-        V::prefetch(inputs, ahead);
         let second = V::load_transposed::<8>(inputs, at + 32);
         let mut m = [V::splat(0); 16];
         m[..8].copy_from_slice(&first);
