@@ -125,6 +125,14 @@ impl<'a> Message<'a> {
         &self.input[(self.chunks - 1) * CHUNK_LEN..]
     }
 
+    /// The bytes of its last block when that block is partial (empty for an empty message),
+    /// which must be hashed from a zero-padded copy; `None` when it ends in whole blocks.
+    fn partial_last_block(&self) -> Option<&'a [u8]> {
+        let chunk = self.last_chunk();
+        let whole = chunk.len() / BLOCK_LEN * BLOCK_LEN;
+        (whole < chunk.len() || chunk.is_empty()).then(|| &chunk[whole..])
+    }
+
     /// ROOT for the node that finishes this message when it is its only chunk.
     fn chunk_root_flag(&self) -> u8 {
         if self.chunks == 1 {
@@ -269,22 +277,17 @@ impl<'a> Wave<'a> {
 
     /// Partial last blocks, zero-padded, all in one call.
     fn last_blocks(&mut self, p: Platform, last_cvs: &[[u32; 8]; WAVE_CHUNKS]) {
-        let partial = |m: &Message<'_>| {
-            let chunk = m.last_chunk();
-            !chunk.len().is_multiple_of(BLOCK_LEN) || chunk.is_empty()
-        };
+        let messages = &self.messages[..self.count];
         // Messages of whole blocks (the usual sizes) skip zeroing the 4 KiB of padded blocks.
-        if !self.messages[..self.count].iter().any(partial) {
+        if messages.iter().all(|m| m.partial_last_block().is_none()) {
             return;
         }
         let mut padded = [[0u8; BLOCK_LEN]; WAVE_CHUNKS];
         let mut which = [0usize; WAVE_CHUNKS];
         let mut n = 0;
-        for (k, m) in self.messages[..self.count].iter().enumerate() {
-            if partial(m) {
-                let chunk = m.last_chunk();
-                let start = chunk.len() / BLOCK_LEN * BLOCK_LEN;
-                padded[n][..chunk.len() - start].copy_from_slice(&chunk[start..]);
+        for (k, m) in messages.iter().enumerate() {
+            if let Some(block) = m.partial_last_block() {
+                padded[n][..block.len()].copy_from_slice(block);
                 which[n] = k;
                 n += 1;
             }
