@@ -125,7 +125,7 @@ fn speedtest_json_and_filter() {
         "--repetitions",
         "1",
         "--filter",
-        "nop, blake3 blake3",
+        "nop, blake3 blake3 auto",
         "--json",
     ]);
     let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
@@ -136,6 +136,93 @@ fn speedtest_json_and_filter() {
     for r in rows {
         assert!(r["mb_per_s"].as_f64().unwrap() > 0.0);
         assert!(r["nanos_per_iteration"]["median"].as_f64().is_some());
+    }
+}
+
+#[test]
+fn pairs_prints_a_ratio_per_size_for_each_pair() {
+    let out = arbor(&[
+        "bench",
+        "pairs",
+        "--sizes",
+        "64,4096",
+        "--seconds",
+        "0.01",
+        "--filter",
+        "BLAKE3 arborhash portable vs, BLAKE2b x16 arborhash portable vs",
+    ]);
+    let text = stdout(&out);
+    assert!(text.starts_with("CPU: "), "{text}");
+    assert!(text.contains("median"), "{text}");
+    let rows = table_rows(&text);
+    let pairs: Vec<(&str, &str)> = rows
+        .iter()
+        .map(|r| (r[0].as_str(), r[2].as_str()))
+        .collect();
+    // BLAKE3 meets both builds of the blake3 crate; our batch row meets blake2b_simd's.
+    assert_eq!(
+        pairs,
+        [
+            ("BLAKE3", "blake3"),
+            ("BLAKE3", "blake3 0.3 no_avx512"),
+            ("BLAKE2b x16", "blake2b_simd"),
+        ]
+    );
+    for row in &rows {
+        assert_eq!(row[1], "portable", "{row:?}");
+        assert_eq!(row.len(), 6, "{row:?}");
+        for cell in &row[4..] {
+            let (median, fastest) = cell.split_once(' ').expect("median (fastest)");
+            assert!(median.parse::<f64>().unwrap() > 0.0, "{row:?}");
+            let fastest = fastest.trim_start_matches('(').trim_end_matches(')');
+            assert!(fastest.parse::<f64>().unwrap() > 0.0, "{row:?}");
+        }
+    }
+}
+
+#[test]
+fn pairs_json_pairs_a_batch_row_with_the_peer_one_by_one() {
+    let out = arbor(&[
+        "bench",
+        "pairs",
+        "--sizes",
+        "1024",
+        "--seconds",
+        "0.01",
+        "--filter",
+        "BLAKE3 x16 arborhash portable vs BLAKE3 x16 blake3 auto",
+        "--json",
+    ]);
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let rows = json["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 1, "{json}");
+    assert!(rows[0]["peer_backend"]
+        .as_str()
+        .unwrap()
+        .ends_with("one by one"));
+    let ratio = &rows[0]["peer_over_ours"][0];
+    assert!(ratio["pairs"].as_u64().unwrap() >= 3, "{json}");
+    assert!(ratio["median"].as_f64().unwrap() > 0.0, "{json}");
+}
+
+#[test]
+fn pairs_rejects_a_bad_duration_and_an_empty_filter() {
+    for (args, message) in [
+        (&["--seconds", "0"][..], "--seconds"),
+        (&["--seconds", "NaN"][..], "--seconds"),
+        (&["--filter", "no-such-hash"][..], "matches no pair"),
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_arbor"))
+            .args(["bench", "pairs"])
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(!out.status.success(), "{args:?}");
+        assert!(
+            String::from_utf8_lossy(&out.stderr).contains(message),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
     }
 }
 

@@ -6,6 +6,7 @@
 
 use arborhash::platform::{self, Backend};
 use std::cell::RefCell;
+use std::sync::Arc;
 
 /// How many independent messages a batch row hashes per call.
 pub const BATCH: usize = 16;
@@ -21,9 +22,10 @@ pub type HashOne = dyn Fn(&[u8]) -> u64 + Send + Sync;
 pub type HashMany = dyn Fn(&[&[u8]]) -> u64 + Send + Sync;
 
 /// A function under test.
+#[derive(Clone)]
 pub enum Kernel {
-    One(Box<HashOne>),
-    Many(Box<HashMany>),
+    One(Arc<HashOne>),
+    Many(Arc<HashMany>),
 }
 
 /// What a row is there for.
@@ -38,6 +40,7 @@ pub enum Group {
 }
 
 /// One row of a benchmark.
+#[derive(Clone)]
 pub struct Contestant {
     /// The algorithm, e.g. `BLAKE2b`, with `xN` for batch rows.
     pub name: String,
@@ -101,11 +104,11 @@ fn word(digest: &[u8]) -> u64 {
 }
 
 fn one(f: impl Fn(&[u8]) -> u64 + Send + Sync + 'static) -> Kernel {
-    Kernel::One(Box::new(f))
+    Kernel::One(Arc::new(f))
 }
 
 fn many(f: impl Fn(&[&[u8]]) -> u64 + Send + Sync + 'static) -> Kernel {
-    Kernel::Many(Box::new(move |inputs: &[&[u8]]| {
+    Kernel::Many(Arc::new(move |inputs: &[&[u8]]| {
         assert_eq!(inputs.len(), BATCH, "a batch row takes {BATCH} messages");
         f(inputs)
     }))
@@ -218,6 +221,12 @@ fn peers() -> Vec<Contestant> {
             one(|m| word(blake3::hash(m).as_bytes())),
         ),
         row(
+            "BLAKE3",
+            "blake3 0.3 no_avx512",
+            auto(&[("avx2", "avx2"), ("sse4.1", "sse41"), ("", "portable")]),
+            one(|m| word(blake3_no_avx512::hash(m).as_bytes())),
+        ),
+        row(
             &format!("BLAKE2b x{BATCH}"),
             "blake2b_simd",
             blake2b_auto,
@@ -317,27 +326,74 @@ pub fn all() -> Vec<Contestant> {
     rows
 }
 
-/// The contestants whose [`Contestant::label`] contains `filter`, or one of its comma-separated
-/// alternatives (case-insensitive); all of them without a filter.
-pub fn matching(filter: Option<&str>) -> Result<Vec<Contestant>, String> {
-    let rows = all();
+/// Whether `label` contains `filter`, or one of its comma-separated alternatives
+/// (case-insensitive); true without a filter.
+pub fn filter_matches(filter: Option<&str>, label: &str) -> bool {
     let Some(filter) = filter else {
-        return Ok(rows);
+        return true;
     };
-    let needles: Vec<String> = filter
+    let label = label.to_lowercase();
+    filter
         .split(',')
         .map(|n| n.trim().to_lowercase())
-        .filter(|n| !n.is_empty())
-        .collect();
-    let rows: Vec<_> = rows
+        .any(|n| !n.is_empty() && label.contains(&n))
+}
+
+/// The contestants whose [`Contestant::label`] matches `filter` (see [`filter_matches`]).
+pub fn matching(filter: Option<&str>) -> Result<Vec<Contestant>, String> {
+    let rows: Vec<_> = all()
         .into_iter()
-        .filter(|c| {
-            let label = c.label().to_lowercase();
-            needles.iter().any(|n| label.contains(n))
-        })
+        .filter(|c| filter_matches(filter, &c.label()))
         .collect();
     if rows.is_empty() {
-        return Err(format!("--filter {filter:?} matches no contestant"));
+        return Err(format!(
+            "--filter {:?} matches no contestant",
+            filter.unwrap_or_default()
+        ));
     }
     Ok(rows)
+}
+
+/// Each of our rows beside each peer row of the same algorithm, for `arbor bench pairs`. A batch
+/// row of ours without a batch peer meets the peer hashing the same messages one by one: what a
+/// caller without a batch API would do.
+pub fn pairs() -> Vec<(Contestant, Contestant)> {
+    let (ours, others): (Vec<_>, Vec<_>) = all().into_iter().partition(|c| c.group == Group::Ours);
+    let mut peers: Vec<Contestant> = others
+        .into_iter()
+        .filter(|c| c.group == Group::Peer)
+        .collect();
+    let one_by_one: Vec<Contestant> = peers
+        .iter()
+        .filter_map(|p| {
+            let Kernel::One(f) = &p.kernel else {
+                return None;
+            };
+            let name = format!("{} x{BATCH}", p.name);
+            if peers.iter().any(|q| q.name == name) {
+                return None;
+            }
+            let f = Arc::clone(f);
+            let kernel = many(move |ms| ms.iter().fold(0, |a, m| a ^ f(m)));
+            let implementation = p.implementation;
+            let backend = format!("{}, one by one", p.backend);
+            Some(Contestant::new(
+                &name,
+                implementation,
+                backend,
+                Group::Peer,
+                kernel,
+            ))
+        })
+        .collect();
+    peers.extend(one_by_one);
+    ours.into_iter()
+        .flat_map(|o| {
+            peers
+                .iter()
+                .filter(|p| p.name == o.name)
+                .map(|p| (o.clone(), p.clone()))
+                .collect::<Vec<_>>()
+        })
+        .collect()
 }

@@ -179,10 +179,13 @@ pub fn per_message(
 /// How many calls make one repetition last about `target`: doubles from one call until a run
 /// takes a tenth of it, then scales.
 pub fn calibrate(c: &Contestant, size: usize, target: Duration) -> u64 {
-    let workload = Workload::new(size, c.messages_per_call());
+    calibrate_on(c, &Workload::new(size, c.messages_per_call()), target)
+}
+
+fn calibrate_on(c: &Contestant, workload: &Workload, target: Duration) -> u64 {
     let mut iterations = 1u64;
     loop {
-        let nanos = time_loop(c, &workload, iterations).nanos.max(1);
+        let nanos = time_loop(c, workload, iterations).nanos.max(1);
         if nanos * 10 >= target.as_nanos() as u64 || iterations >= 1 << 40 {
             let scaled = iterations as u128 * target.as_nanos() / nanos as u128;
             return (scaled as u64).max(1);
@@ -241,4 +244,56 @@ pub fn threaded_bytes_per_second(
         })
         .collect();
     Summary::of(runs)
+}
+
+/// How much faster one contestant is than another, from calls of the two in turn.
+#[derive(Clone, Copy, Debug, serde::Serialize)]
+pub struct Ratio {
+    /// The median over pairs of calls made one right after the other of the second row's time
+    /// per message over the first's. Each pair shares the machine's state of the moment (clock
+    /// speed, other processes, cache contents), so the median follows the typical call.
+    pub median: f64,
+    /// The second row's fastest call over the first's: what best-of-N benchmarks report. On a
+    /// shared machine most calls are slower than the fastest, and not every implementation
+    /// slows down alike, so this can differ from the median.
+    pub fastest: f64,
+    /// The pairs of calls timed.
+    pub pairs: usize,
+}
+
+/// About how long one timed call of a pair lasts: long enough for the timer's own cost not to
+/// count, short enough for the machine to stay the same within a pair.
+const PAIR_CALL: Duration = Duration::from_micros(50);
+
+/// `b`'s time per message over `a`'s (above 1 when `a` is faster), from timed calls of `a` and
+/// `b` in turn for about `duration`, on the same messages. Which of the two goes first
+/// alternates from pair to pair, so neither always finds the other's cache contents.
+pub fn alternating(a: &Contestant, b: &Contestant, size: usize, duration: Duration) -> Ratio {
+    let messages = a.messages_per_call().max(b.messages_per_call());
+    let workload = Workload::new(size, messages);
+    let calls = [a, b].map(|c| calibrate_on(c, &workload, PAIR_CALL));
+    let per_message = |c: &Contestant, s: Sample, calls: u64| {
+        let t = s.cycles.map_or(s.nanos as f64, |c| c as f64);
+        t / (calls * c.messages_per_call() as u64) as f64
+    };
+    let mut ratios = Vec::new();
+    let mut fastest = [f64::INFINITY; 2];
+    let start = Instant::now();
+    while ratios.len() < 3 || start.elapsed() < duration {
+        let (ta, tb) = if ratios.len() % 2 == 0 {
+            let ta = time_loop(a, &workload, calls[0]);
+            (ta, time_loop(b, &workload, calls[1]))
+        } else {
+            let tb = time_loop(b, &workload, calls[1]);
+            (time_loop(a, &workload, calls[0]), tb)
+        };
+        let t = [per_message(a, ta, calls[0]), per_message(b, tb, calls[1])];
+        fastest = [fastest[0].min(t[0]), fastest[1].min(t[1])];
+        ratios.push(t[1] / t[0].max(f64::MIN_POSITIVE));
+    }
+    Ratio {
+        pairs: ratios.len(),
+        median: Summary::of(ratios).median,
+        fastest: fastest[1] / fastest[0].max(f64::MIN_POSITIVE),
+    }
 }

@@ -4,6 +4,8 @@
 //!   counter, like the btrfs `hash-speedtest` tool;
 //! - `sizes`: throughput from 64 B to 16 MiB, one thread and all threads, written as Markdown,
 //!   JSON and an SVG plot;
+//! - `pairs`: each of our rows against each peer of the same algorithm, called in turn, call by
+//!   call: the ratio that holds for a typical call on a shared machine;
 //! - `tree`: the tree-hash design lab (chunk size, arity, chunk and parent hash, batched parents).
 //!
 //! The single entry point is [`run`].
@@ -11,6 +13,7 @@
 mod contestants;
 mod cpu;
 mod measure;
+mod pairs;
 mod plot;
 mod sizes;
 mod speedtest;
@@ -28,6 +31,9 @@ pub enum BenchArgs {
     /// Throughput from 64 B to 16 MiB, one thread and all threads; writes sizes.md, sizes.json
     /// and sizes.svg.
     Sizes(sizes::SizesArgs),
+    /// Each of our rows against each peer of the same algorithm, calls in turn: median and
+    /// fastest-call ratios per size.
+    Pairs(pairs::PairsArgs),
     /// Compare tree-hash layouts: chunk size, arity, chunk and parent hash, batched parents.
     Tree(tree::TreeArgs),
 }
@@ -37,6 +43,7 @@ pub fn run(args: BenchArgs) -> Result<(), String> {
     match args {
         BenchArgs::Speedtest(a) => speedtest::run(&a),
         BenchArgs::Sizes(a) => sizes::run(&a),
+        BenchArgs::Pairs(a) => pairs::run(&a),
         BenchArgs::Tree(a) => tree::run(&a),
     }
 }

@@ -67,7 +67,8 @@ fn sizes(min: u64, max: u64) -> Vec<u64> {
         .collect()
 }
 
-fn size_name(bytes: u64) -> String {
+/// `64 B`, `4 KiB`, `16 MiB`.
+pub fn size_name(bytes: u64) -> String {
     match bytes {
         b if b >= 1 << 20 && b.is_multiple_of(1 << 20) => format!("{} MiB", b >> 20),
         b if b >= 1 << 10 && b.is_multiple_of(1 << 10) => format!("{} KiB", b >> 10),
