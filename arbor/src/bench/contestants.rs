@@ -152,6 +152,15 @@ fn baselines() -> Vec<Contestant> {
     ]
 }
 
+/// The blake3 crate's hasher fed `m` in pieces of `write` bytes.
+fn blake3_writes(m: &[u8], write: usize) -> u64 {
+    let mut hasher = blake3::Hasher::new();
+    for piece in m.chunks(write) {
+        hasher.update(piece);
+    }
+    word(hasher.finalize().as_bytes())
+}
+
 fn peers() -> Vec<Contestant> {
     use sha2::Digest;
     let row = |name, implementation, backend, kernel| {
@@ -217,14 +226,26 @@ fn peers() -> Vec<Contestant> {
         row(
             "BLAKE3",
             "blake3",
-            blake3_auto,
+            blake3_auto.clone(),
             one(|m| word(blake3::hash(m).as_bytes())),
         ),
         row(
-            "BLAKE3",
-            "blake3 0.3 no_avx512",
-            auto(&[("avx2", "avx2"), ("sse4.1", "sse41"), ("", "portable")]),
-            one(|m| word(blake3_no_avx512::hash(m).as_bytes())),
+            &writes_name(WRITES[0]),
+            "blake3",
+            blake3_auto.clone(),
+            one(|m| blake3_writes(m, WRITES[0])),
+        ),
+        row(
+            &writes_name(WRITES[1]),
+            "blake3",
+            blake3_auto.clone(),
+            one(|m| blake3_writes(m, WRITES[1])),
+        ),
+        row(
+            "BLAKE3 rayon",
+            "blake3",
+            blake3_auto,
+            one(|m| word(blake3::Hasher::new().update_rayon(m).finalize().as_bytes())),
         ),
         row(
             &format!("BLAKE2b x{BATCH}"),
@@ -251,6 +272,18 @@ fn peers() -> Vec<Contestant> {
             }),
         ),
     ]
+}
+
+/// The sizes of the incremental-writes rows: a message fed to a hasher in pieces of this many
+/// bytes, the small writes a streaming caller makes.
+const WRITES: [usize; 2] = [64, 1024];
+
+/// The name of the row that feeds each message to a hasher `write` bytes at a time.
+fn writes_name(write: usize) -> String {
+    match write {
+        w if w >= 1024 && w % 1024 == 0 => format!("BLAKE3 {} KiB writes", w / 1024),
+        w => format!("BLAKE3 {w} B writes"),
+    }
 }
 
 /// Our rows for one backend.
@@ -314,15 +347,46 @@ fn ours_on(backend: Backend) -> Vec<Contestant> {
             }),
         ),
     ]
+    .into_iter()
+    .chain(WRITES.map(|write| {
+        row(
+            &writes_name(write),
+            one(move |m| {
+                let mut hasher = ours::blake3::Hasher::new();
+                for piece in m.chunks(write) {
+                    hasher.update(piece);
+                }
+                word(hasher.finalize().as_bytes())
+            }),
+        )
+    }))
+    .collect()
 }
 
-/// Every contestant, baselines first, then peers, then ours on each supported backend.
+/// Our multi-threaded hash of one message. Not forced onto a backend: the selection
+/// `with_backend` makes is the calling thread's own, and rayon's threads would not see it.
+fn ours_threaded() -> Contestant {
+    Contestant::new(
+        "BLAKE3 rayon",
+        "arborhash",
+        format!("auto:{}", platform::backend().name()),
+        Group::Ours,
+        one(|m| {
+            let mut hasher = ours::blake3::Hasher::new();
+            word(hasher.update_rayon(m).finalize().as_bytes())
+        }),
+    )
+}
+
+/// Every contestant, baselines first, then peers, then ours on each supported backend, then
+/// ours on all threads.
 pub fn all() -> Vec<Contestant> {
     let mut rows = baselines();
     rows.extend(peers());
     for b in Backend::ALL.into_iter().filter(|b| b.is_supported()) {
         rows.extend(ours_on(b));
     }
+    rows.push(ours_threaded());
     rows
 }
 
@@ -356,7 +420,8 @@ pub fn matching(filter: Option<&str>) -> Result<Vec<Contestant>, String> {
 
 /// Each of our rows beside each peer row of the same algorithm, for `arbor bench pairs`. A batch
 /// row of ours without a batch peer meets the peer hashing the same messages one by one: what a
-/// caller without a batch API would do.
+/// caller without a batch API would do. Our incremental-writes rows also meet our own one-shot
+/// hash on the same backend, the speed that small writes should keep.
 pub fn pairs() -> Vec<(Contestant, Contestant)> {
     let (ours, others): (Vec<_>, Vec<_>) = all().into_iter().partition(|c| c.group == Group::Ours);
     let mut peers: Vec<Contestant> = others
@@ -387,12 +452,19 @@ pub fn pairs() -> Vec<(Contestant, Contestant)> {
         })
         .collect();
     peers.extend(one_by_one);
-    ours.into_iter()
+    let writes = WRITES.map(writes_name);
+    let one_shot = |o: &Contestant| {
+        ours.iter()
+            .filter(|c| writes.contains(&o.name) && c.name == "BLAKE3" && c.forced == o.forced)
+            .cloned()
+            .collect::<Vec<_>>()
+    };
+    ours.iter()
         .flat_map(|o| {
-            peers
-                .iter()
-                .filter(|p| p.name == o.name)
-                .map(|p| (o.clone(), p.clone()))
+            let against = peers.iter().filter(|p| p.name == o.name).cloned();
+            against
+                .chain(one_shot(o))
+                .map(|p| (o.clone(), p))
                 .collect::<Vec<_>>()
         })
         .collect()

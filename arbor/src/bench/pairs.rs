@@ -3,7 +3,8 @@
 //!
 //! On a shared machine most calls run slower than the fastest one, and two implementations need
 //! not slow down alike; so the figure reported is the median over pairs of calls of the peer's
-//! time over ours, with the ratio of the fastest calls beside it.
+//! time over ours, with the ratio of the fastest calls beside it. Our incremental-writes rows
+//! also meet our one-shot hash (see `contestants::pairs`).
 
 use super::contestants::{self, Contestant};
 use super::cpu;
@@ -140,7 +141,8 @@ pub fn run(args: &PairsArgs) -> Result<(), String> {
     }
     let header = format!(
         "peer time / our time per message: median of {} s of calls in turn (fastest calls' \
-         ratio in brackets); above 1 where ours is faster",
+         ratio in brackets); above 1 where ours is faster. Where the peer is arborhash, the \
+         writes row is set against our one-shot hash: the fraction of its speed kept",
         report.seconds
     );
     // Markdown's line breaks within a paragraph need two trailing spaces.
