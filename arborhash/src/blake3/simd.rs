@@ -34,7 +34,7 @@ use super::tree::CHUNK_LEN;
 use crate::blake2s::IV;
 
 /// `MSG_SCHEDULE[r][i]` is the index in the original block of message word `i` in round `r`.
-const MSG_SCHEDULE: [[usize; 16]; 7] = {
+pub(super) const MSG_SCHEDULE: [[usize; 16]; 7] = {
     let mut schedule = [[0; 16]; 7];
     let mut i = 0;
     while i < 16 {
@@ -121,6 +121,18 @@ pub(super) trait Rotate<V> {
     unsafe fn rot12(x: V) -> V;
     unsafe fn rot8(x: V) -> V;
     unsafe fn rot7(x: V) -> V;
+
+    /// The seven rounds on transposed state `v` with transposed message `m`: [`rounds`] from
+    /// the rotations above, unless a strategy schedules its own (AVX2's `Shuffles`).
+    #[inline(always)]
+    unsafe fn rounds(v: &mut [V; 16], m: &[V; 16])
+    where
+        V: LaneWords,
+        Self: Sized,
+    {
+        // SAFETY: forwarded from the caller.
+        unsafe { rounds::<V, Self>(v, m) }
+    }
 }
 
 /// A vector of 32-bit words with one lane per element: what the transposed compression needs.
@@ -526,7 +538,7 @@ unsafe fn compress_group<V: LaneWords, R: Rotate<V>>(
             };
             let block_len = if is_last { last_len } else { full_len };
             let mut v = initial_state(&cv, counter, block_len, block_flags);
-            rounds::<V, R>(&mut v, &m);
+            R::rounds(&mut v, &m);
             for i in 0..8 {
                 cv[i] = v[i].xor(v[i + 8]);
             }
@@ -644,7 +656,7 @@ pub(super) unsafe fn xof_group<V: LaneWords, R: Rotate<V>>(
             V::splat(u32::from(block_len)),
             V::splat(u32::from(flags)),
         );
-        rounds::<V, R>(&mut v, m);
+        R::rounds(&mut v, m);
         let mut words = v;
         for i in 0..8 {
             words[i] = v[i].xor(v[i + 8]);

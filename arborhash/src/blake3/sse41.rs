@@ -20,6 +20,11 @@ use super::simd::{self, load128, store128, transpose4_fn, LaneWords, Rotate, Row
 pub(super) struct ByteMask([u8; 32]);
 
 impl ByteMask {
+    /// The mask's 32 bytes, for an assembly operand.
+    pub(super) fn as_ptr(&self) -> *const u8 {
+        self.0.as_ptr()
+    }
+
     /// The mask as a vector of 16 or 32 bytes, loaded where it is used. Volatile, so that LLVM
     /// neither rewrites the rotation by 16 from the known constant (`pshuflw` + `pshufhw`, two
     /// shuffles on port 5 instead of one) nor keeps the mask in a register across the
