@@ -10,6 +10,7 @@ use core::arch::x86_64::*;
 use super::kernels::{Lane, Run, BLOCK_LEN};
 use super::simd::{self, load128, transpose4_fn, LaneWords, Rotate, RowWords};
 use super::sse41::{self, Shuffles, ROT16_MASK, ROT8_MASK};
+use crate::blake2s::IV;
 
 /// The assembly text of half a G on four columns (or diagonals) at once, given as `(a, b, c,
 /// d, x)`: state word `i` in `ymm{i}`, but for word 8, the first column's `c`, which stays in
@@ -159,6 +160,71 @@ impl Rotate<__m256i> for Shuffles {
         }
     }
 
+    /// The whole block in assembly, the rounds as in [`Self::rounds`]: the chaining values
+    /// stay in `ymm0-7` from one block's last XOR to the next block's rounds, rather than
+    /// going through the stack around LLVM's code for the state's other half.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    unsafe fn compress_block(
+        cv: &mut [__m256i; 8],
+        m: &[__m256i; 16],
+        counter: &[__m256i; 2],
+        block_len: &__m256i,
+        flags: &__m256i,
+    ) {
+        let mut spill = core::mem::MaybeUninit::<__m256i>::uninit();
+        // SAFETY: AVX2 is enabled here and present (the trait's contract). The text reads the
+        // 16 message vectors at `m`, 16 bytes of `IV`, the two counter vectors, `block_len`,
+        // `flags` and the two 32-byte masks, writes and reads back the 32 bytes of `spill`, and
+        // touches no register but its operands.
+        unsafe {
+            core::arch::asm!(
+                "vpbroadcastd ymm8, dword ptr [{iv}]",
+                "vpbroadcastd ymm9, dword ptr [{iv} + 4]",
+                "vpbroadcastd ymm10, dword ptr [{iv} + 8]",
+                "vpbroadcastd ymm11, dword ptr [{iv} + 12]",
+                "vmovdqu ymm12, ymmword ptr [{counter}]",
+                "vmovdqu ymm13, ymmword ptr [{counter} + 32]",
+                "vmovdqu ymm14, ymmword ptr [{len}]",
+                "vmovdqu ymm15, ymmword ptr [{flags}]",
+                with_schedule!(rounds_text),
+                "vpxor ymm0, ymm0, ymm8",
+                "vpxor ymm1, ymm1, ymm9",
+                "vpxor ymm2, ymm2, ymm10",
+                "vpxor ymm3, ymm3, ymm11",
+                "vpxor ymm4, ymm4, ymm12",
+                "vpxor ymm5, ymm5, ymm13",
+                "vpxor ymm6, ymm6, ymm14",
+                "vpxor ymm7, ymm7, ymm15",
+                iv = in(reg) IV.as_ptr(),
+                counter = in(reg) counter.as_ptr(),
+                len = in(reg) block_len,
+                flags = in(reg) flags,
+                m = in(reg) m.as_ptr(),
+                rot16 = in(reg) ROT16_MASK.as_ptr(),
+                rot8 = in(reg) ROT8_MASK.as_ptr(),
+                spill = in(reg) spill.as_mut_ptr(),
+                inout("ymm0") cv[0],
+                inout("ymm1") cv[1],
+                inout("ymm2") cv[2],
+                inout("ymm3") cv[3],
+                inout("ymm4") cv[4],
+                inout("ymm5") cv[5],
+                inout("ymm6") cv[6],
+                inout("ymm7") cv[7],
+                out("ymm8") _,
+                out("ymm9") _,
+                out("ymm10") _,
+                out("ymm11") _,
+                out("ymm12") _,
+                out("ymm13") _,
+                out("ymm14") _,
+                out("ymm15") _,
+                options(nostack, preserves_flags),
+            );
+        }
+    }
+
     #[inline(always)]
     unsafe fn rot16(x: __m256i) -> __m256i {
         // SAFETY: AVX2; see the trait.
@@ -231,6 +297,9 @@ impl LaneWords for __m256i {
         // SAFETY: AVX2 (see the trait); the caller guarantees `4 * W` readable bytes at
         // `src[i] + at` for the first eight pointers.
         unsafe {
+            if W == 16 {
+                return load_block_transposed(src, at);
+            }
             let mut words = [_mm256_setzero_si256(); W];
             for (quarter, group) in words.chunks_exact_mut(4).enumerate() {
                 let at = at + 16 * quarter;
@@ -256,6 +325,105 @@ impl LaneWords for __m256i {
                 unsafe { row.store_rows(&[dst[i].add(at), dst[i + 4].add(at), dst[0], dst[0]]) };
             }
         }
+    }
+}
+
+/// The assembly text of [`load_block_transposed`] for message words `4 * q` to `4 * q + 3`,
+/// at byte offset `$at` (`16 * q`) of each lane and `$m` (`128 * q`) of the output: the rows
+/// (lane `i` in the low half, lane `i + 4` in the high one) in `ymm8-11`, the in-half
+/// transpose through `ymm12-15`.
+macro_rules! transpose_quarter {
+    ($at:literal, $m:literal) => {
+        concat!(
+            "vmovdqu xmm8, xmmword ptr [{p0} + ",
+            $at,
+            "]\n",
+            "vinserti128 ymm8, ymm8, xmmword ptr [{p4} + ",
+            $at,
+            "], 1\n",
+            "vmovdqu xmm9, xmmword ptr [{p1} + ",
+            $at,
+            "]\n",
+            "vinserti128 ymm9, ymm9, xmmword ptr [{p5} + ",
+            $at,
+            "], 1\n",
+            "vmovdqu xmm10, xmmword ptr [{p2} + ",
+            $at,
+            "]\n",
+            "vinserti128 ymm10, ymm10, xmmword ptr [{p6} + ",
+            $at,
+            "], 1\n",
+            "vmovdqu xmm11, xmmword ptr [{p3} + ",
+            $at,
+            "]\n",
+            "vinserti128 ymm11, ymm11, xmmword ptr [{p7} + ",
+            $at,
+            "], 1\n",
+            "vpunpckldq ymm12, ymm8, ymm9\n",
+            "vpunpckhdq ymm13, ymm8, ymm9\n",
+            "vpunpckldq ymm14, ymm10, ymm11\n",
+            "vpunpckhdq ymm15, ymm10, ymm11\n",
+            "vpunpcklqdq ymm8, ymm12, ymm14\n",
+            "vpunpckhqdq ymm9, ymm12, ymm14\n",
+            "vpunpcklqdq ymm10, ymm13, ymm15\n",
+            "vpunpckhqdq ymm11, ymm13, ymm15\n",
+            "vmovdqu ymmword ptr [{m} + ",
+            $m,
+            "], ymm8\n",
+            "vmovdqu ymmword ptr [{m} + ",
+            $m,
+            " + 32], ymm9\n",
+            "vmovdqu ymmword ptr [{m} + ",
+            $m,
+            " + 64], ymm10\n",
+            "vmovdqu ymmword ptr [{m} + ",
+            $m,
+            " + 96], ymm11\n",
+        )
+    };
+}
+
+/// `load_transposed::<16>` in assembly with `ymm8-15` only, as the crate's kernel does it: the
+/// chaining values, which [`Shuffles::compress_block`] keeps in `ymm0-7`, stay there while
+/// the next block is loaded. LLVM's schedule of the same intrinsics uses all sixteen
+/// registers and moves the chaining values through the stack every block.
+///
+/// # Safety
+/// AVX2 must be enabled and present; 64 readable bytes at `src[i] + at` for `i < 8`.
+#[inline]
+#[target_feature(enable = "avx2")]
+unsafe fn load_block_transposed<const W: usize>(src: &[*const u8; 16], at: usize) -> [__m256i; W] {
+    debug_assert_eq!(W, 16);
+    let mut words = core::mem::MaybeUninit::<[__m256i; W]>::uninit();
+    // SAFETY: AVX2 is enabled and present (our contract); the text reads 64 bytes at each of
+    // the eight lane pointers (our contract), writes the 512 bytes of `words`, and touches no
+    // register but its operands.
+    unsafe {
+        core::arch::asm!(
+            transpose_quarter!(0, 0),
+            transpose_quarter!(16, 128),
+            transpose_quarter!(32, 256),
+            transpose_quarter!(48, 384),
+            p0 = in(reg) src[0].add(at),
+            p1 = in(reg) src[1].add(at),
+            p2 = in(reg) src[2].add(at),
+            p3 = in(reg) src[3].add(at),
+            p4 = in(reg) src[4].add(at),
+            p5 = in(reg) src[5].add(at),
+            p6 = in(reg) src[6].add(at),
+            p7 = in(reg) src[7].add(at),
+            m = in(reg) words.as_mut_ptr(),
+            out("ymm8") _,
+            out("ymm9") _,
+            out("ymm10") _,
+            out("ymm11") _,
+            out("ymm12") _,
+            out("ymm13") _,
+            out("ymm14") _,
+            out("ymm15") _,
+            options(nostack, preserves_flags),
+        );
+        words.assume_init()
     }
 }
 

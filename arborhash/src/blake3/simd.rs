@@ -133,6 +133,31 @@ pub(super) trait Rotate<V> {
         // SAFETY: forwarded from the caller.
         unsafe { rounds::<V, Self>(v, m) }
     }
+
+    /// One block's transposed compression into chaining values `cv`: the state from `cv`, the
+    /// IV, the counter words, `block_len` and `flags`, the rounds with message `m`, and the
+    /// halves of the state combined into `cv`. Unless a strategy writes the whole block itself
+    /// (AVX2's `Shuffles`, to keep `cv` in registers from block to block).
+    #[inline(always)]
+    unsafe fn compress_block(
+        cv: &mut [V; 8],
+        m: &[V; 16],
+        counter: &[V; 2],
+        block_len: &V,
+        flags: &V,
+    ) where
+        V: LaneWords,
+        Self: Sized,
+    {
+        // SAFETY: forwarded from the caller.
+        unsafe {
+            let mut v = initial_state(cv, *counter, *block_len, *flags);
+            Self::rounds(&mut v, m);
+            for i in 0..8 {
+                cv[i] = v[i].xor(v[i + 8]);
+            }
+        }
+    }
 }
 
 /// A vector of 32-bit words with one lane per element: what the transposed compression needs.
@@ -531,17 +556,15 @@ unsafe fn compress_group<V: LaneWords, R: Rotate<V>>(
             } else {
                 load_block(inputs, at, lane_len, None)
             };
+            // References, so that an implementation reading them from memory gets a selected
+            // address rather than a vector copied for each block.
             let block_flags = match j {
-                0 => first_flags,
-                _ if is_last => last_flags,
-                _ => middle_flags,
+                0 => &first_flags,
+                _ if is_last => &last_flags,
+                _ => &middle_flags,
             };
-            let block_len = if is_last { last_len } else { full_len };
-            let mut v = initial_state(&cv, counter, block_len, block_flags);
-            R::rounds(&mut v, &m);
-            for i in 0..8 {
-                cv[i] = v[i].xor(v[i + 8]);
-            }
+            let block_len = if is_last { &last_len } else { &full_len };
+            R::compress_block(&mut cv, &m, &counter, block_len, block_flags);
         }
 
         // Escapes so that the frame, and with it every spill slot, is aligned.
