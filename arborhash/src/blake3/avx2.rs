@@ -9,7 +9,7 @@ use core::arch::x86_64::*;
 
 use super::kernels::{Lane, Run, BLOCK_LEN};
 use super::simd::{self, load128, transpose4_fn, LaneWords, Rotate, RowWords};
-use super::sse41::{self, Shuffles, ROT16_MASK, ROT8_MASK};
+use super::sse41::{self, ByteMask, Shuffles, ROT16, ROT16_MASK, ROT8, ROT8_MASK};
 use crate::blake2s::IV;
 
 /// The assembly text of half a G on four columns (or diagonals) at once, given as `(a, b, c,
@@ -61,13 +61,13 @@ macro_rules! round_text {
       $s12:literal, $s13:literal, $s14:literal, $s15:literal]) => {
         concat!(
             half_g!((0, 4, 8, 12, $s0), (1, 5, 9, 13, $s2), (2, 6, 10, 14, $s4),
-                (3, 7, 11, 15, $s6); "{rot16}", 12, 20),
+                (3, 7, 11, 15, $s6); "{k}", 12, 20),
             half_g!((0, 4, 8, 12, $s1), (1, 5, 9, 13, $s3), (2, 6, 10, 14, $s5),
-                (3, 7, 11, 15, $s7); "{rot8}", 7, 25),
+                (3, 7, 11, 15, $s7); "{k} + 32", 7, 25),
             half_g!((2, 7, 8, 13, $s12), (3, 4, 9, 14, $s14), (0, 5, 10, 15, $s8),
-                (1, 6, 11, 12, $s10); "{rot16}", 12, 20),
+                (1, 6, 11, 12, $s10); "{k}", 12, 20),
             half_g!((2, 7, 8, 13, $s13), (3, 4, 9, 14, $s15), (0, 5, 10, 15, $s9),
-                (1, 6, 11, 12, $s11); "{rot8}", 7, 25),
+                (1, 6, 11, 12, $s11); "{k} + 32", 7, 25),
         )
     };
 }
@@ -117,6 +117,23 @@ const _: () = {
     }
 };
 
+/// What the assembly reads besides its operands, in one place so that one register addresses
+/// it all (the loop around the rounds keeps eight input pointers in registers): the shuffles
+/// of `ROT16` and `ROT8` at offsets 0 and 32, then the IV's first four words, each in every
+/// lane, at 64, 96, 128 and 160.
+#[repr(C, align(32))]
+struct AsmConsts {
+    rot16: ByteMask,
+    rot8: ByteMask,
+    iv: [[u32; 8]; 4],
+}
+
+static ASM_CONSTS: AsmConsts = AsmConsts {
+    rot16: ROT16,
+    rot8: ROT8,
+    iv: [[IV[0]; 8], [IV[1]; 8], [IV[2]; 8], [IV[3]; 8]],
+};
+
 impl Rotate<__m256i> for Shuffles {
     /// Written in assembly with the sixteen state words pinned to the sixteen registers and
     /// the message words read from memory, as the steps of G across the four columns: LLVM
@@ -130,14 +147,13 @@ impl Rotate<__m256i> for Shuffles {
     unsafe fn rounds(v: &mut [__m256i; 16], m: &[__m256i; 16]) {
         let mut spill = core::mem::MaybeUninit::<__m256i>::uninit();
         // SAFETY: AVX2 is enabled here and present (the trait's contract). The text reads the
-        // 16 message vectors at `m` and the two 32-byte masks, writes and reads back the 32
-        // bytes of `spill`, and touches no register but the sixteen operands.
+        // 16 message vectors at `m` and the masks in `ASM_CONSTS`, writes and reads back the
+        // 32 bytes of `spill`, and touches no register but the sixteen operands.
         unsafe {
             core::arch::asm!(
                 with_schedule!(rounds_text),
                 m = in(reg) m.as_ptr(),
-                rot16 = in(reg) ROT16_MASK.as_ptr(),
-                rot8 = in(reg) ROT8_MASK.as_ptr(),
+                k = in(reg) &ASM_CONSTS,
                 spill = in(reg) spill.as_mut_ptr(),
                 inout("ymm0") v[0],
                 inout("ymm1") v[1],
@@ -174,15 +190,15 @@ impl Rotate<__m256i> for Shuffles {
     ) {
         let mut spill = core::mem::MaybeUninit::<__m256i>::uninit();
         // SAFETY: AVX2 is enabled here and present (the trait's contract). The text reads the
-        // 16 message vectors at `m`, 16 bytes of `IV`, the two counter vectors, `block_len`,
-        // `flags` and the two 32-byte masks, writes and reads back the 32 bytes of `spill`, and
-        // touches no register but its operands.
+        // 16 message vectors at `m`, the 192 bytes of `ASM_CONSTS`, the two counter vectors,
+        // `block_len` and `flags`, writes and reads back the 32 bytes of `spill`, and touches
+        // no register but its operands.
         unsafe {
             core::arch::asm!(
-                "vpbroadcastd ymm8, dword ptr [{iv}]",
-                "vpbroadcastd ymm9, dword ptr [{iv} + 4]",
-                "vpbroadcastd ymm10, dword ptr [{iv} + 8]",
-                "vpbroadcastd ymm11, dword ptr [{iv} + 12]",
+                "vmovdqa ymm8, ymmword ptr [{k} + 64]",
+                "vmovdqa ymm9, ymmword ptr [{k} + 96]",
+                "vmovdqa ymm10, ymmword ptr [{k} + 128]",
+                "vmovdqa ymm11, ymmword ptr [{k} + 160]",
                 "vmovdqu ymm12, ymmword ptr [{counter}]",
                 "vmovdqu ymm13, ymmword ptr [{counter} + 32]",
                 "vmovdqu ymm14, ymmword ptr [{len}]",
@@ -196,13 +212,11 @@ impl Rotate<__m256i> for Shuffles {
                 "vpxor ymm5, ymm5, ymm13",
                 "vpxor ymm6, ymm6, ymm14",
                 "vpxor ymm7, ymm7, ymm15",
-                iv = in(reg) IV.as_ptr(),
                 counter = in(reg) counter.as_ptr(),
                 len = in(reg) block_len,
                 flags = in(reg) flags,
                 m = in(reg) m.as_ptr(),
-                rot16 = in(reg) ROT16_MASK.as_ptr(),
-                rot8 = in(reg) ROT8_MASK.as_ptr(),
+                k = in(reg) &ASM_CONSTS,
                 spill = in(reg) spill.as_mut_ptr(),
                 inout("ymm0") cv[0],
                 inout("ymm1") cv[1],
