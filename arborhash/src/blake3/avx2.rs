@@ -240,6 +240,13 @@ impl Rotate<__m256i> for Shuffles {
     }
 
     #[inline(always)]
+    unsafe fn load_message(src: &[*const u8; 16], at: usize) -> [__m256i; 16] {
+        // SAFETY: AVX2 is enabled and present (the trait's contract); the caller guarantees the
+        // 64 bytes at each lane.
+        unsafe { load_block_transposed(src, at) }
+    }
+
+    #[inline(always)]
     unsafe fn rot16(x: __m256i) -> __m256i {
         // SAFETY: AVX2; see the trait.
         unsafe { _mm256_shuffle_epi8(x, ROT16_MASK.get()) }
@@ -311,9 +318,6 @@ impl LaneWords for __m256i {
         // SAFETY: AVX2 (see the trait); the caller guarantees `4 * W` readable bytes at
         // `src[i] + at` for the first eight pointers.
         unsafe {
-            if W == 16 {
-                return load_block_transposed(src, at);
-            }
             let mut words = [_mm256_setzero_si256(); W];
             for (quarter, group) in words.chunks_exact_mut(4).enumerate() {
                 let at = at + 16 * quarter;
@@ -400,15 +404,16 @@ macro_rules! transpose_quarter {
 /// `load_transposed::<16>` in assembly with `ymm8-15` only, as the crate's kernel does it: the
 /// chaining values, which [`Shuffles::compress_block`] keeps in `ymm0-7`, stay there while
 /// the next block is loaded. LLVM's schedule of the same intrinsics uses all sixteen
-/// registers and moves the chaining values through the stack every block.
+/// registers and moves the chaining values through the stack every block. `Shuffles` only:
+/// AVX-512's groups of five to eight lanes (`__m256i` with `Ror`), whose rounds are LLVM's
+/// with 32 registers, ran 1-3 % slower with it (median of per-call ratios, 8 KiB).
 ///
 /// # Safety
 /// AVX2 must be enabled and present; 64 readable bytes at `src[i] + at` for `i < 8`.
 #[inline]
 #[target_feature(enable = "avx2")]
-unsafe fn load_block_transposed<const W: usize>(src: &[*const u8; 16], at: usize) -> [__m256i; W] {
-    debug_assert_eq!(W, 16);
-    let mut words = core::mem::MaybeUninit::<[__m256i; W]>::uninit();
+unsafe fn load_block_transposed(src: &[*const u8; 16], at: usize) -> [__m256i; 16] {
+    let mut words = core::mem::MaybeUninit::<[__m256i; 16]>::uninit();
     // SAFETY: AVX2 is enabled and present (our contract); the text reads 64 bytes at each of
     // the eight lane pointers (our contract), writes the 512 bytes of `words`, and touches no
     // register but its operands.

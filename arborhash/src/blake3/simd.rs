@@ -134,6 +134,19 @@ pub(super) trait Rotate<V> {
         unsafe { rounds::<V, Self>(v, m) }
     }
 
+    /// The transposed message of the block at offset `at` of every lane (see
+    /// [`LaneWords::load_transposed`]), unless a strategy loads it its own way (AVX2's
+    /// `Shuffles`, in the registers its `compress_block` leaves free).
+    #[inline(always)]
+    unsafe fn load_message(src: &[*const u8; 16], at: usize) -> [V; 16]
+    where
+        V: LaneWords,
+        Self: Sized,
+    {
+        // SAFETY: forwarded from the caller.
+        unsafe { V::load_transposed::<16>(src, at) }
+    }
+
     /// One block's transposed compression into chaining values `cv`: the state from `cv`, the
     /// IV, the counter words, `block_len` and `flags`, the rounds with message `m`, and the
     /// halves of the state combined into `cv`. Unless a strategy writes the whole block itself
@@ -548,13 +561,13 @@ unsafe fn compress_group<V: LaneWords, R: Rotate<V>>(
             let at = j * BLOCK_LEN;
             let m = if V::FIRST_HALF_AHEAD {
                 let first = next_first;
-                let m = load_block(inputs, at, lane_len, Some(first));
+                let m = load_block::<V, R>(inputs, at, lane_len, Some(first));
                 if !is_last {
                     next_first = V::load_transposed::<8>(inputs, at + BLOCK_LEN);
                 }
                 m
             } else {
-                load_block(inputs, at, lane_len, None)
+                load_block::<V, R>(inputs, at, lane_len, None)
             };
             // References, so that an implementation reading them from memory gets a selected
             // address rather than a vector copied for each block.
@@ -600,7 +613,7 @@ unsafe fn compress_group<V: LaneWords, R: Rotate<V>>(
 /// # Safety
 /// `V`'s feature must be enabled and present; lane `i` holds 64 bytes at `inputs[i] + at`.
 #[inline(always)]
-unsafe fn load_block<V: LaneWords>(
+unsafe fn load_block<V: LaneWords, R: Rotate<V>>(
     inputs: &[*const u8; 16],
     at: usize,
     lane_len: usize,
@@ -616,7 +629,7 @@ unsafe fn load_block<V: LaneWords>(
         // prefetch never faults, so running past a lane's end is harmless.
         V::prefetch(inputs, ahead);
         let Some(first) = first else {
-            return V::load_transposed::<16>(inputs, at);
+            return R::load_message(inputs, at);
         };
         let second = V::load_transposed::<8>(inputs, at + 32);
         let mut m = [V::splat(0); 16];
