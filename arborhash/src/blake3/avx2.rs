@@ -9,9 +9,243 @@ use core::arch::x86_64::*;
 
 use super::kernels::{Lane, Run, BLOCK_LEN};
 use super::simd::{self, load128, transpose4_fn, LaneWords, Rotate, RowWords};
-use super::sse41::{self, Shuffles, ROT16_MASK, ROT8_MASK};
+use super::sse41::{self, ByteMask, Shuffles, ROT16, ROT16_MASK, ROT8, ROT8_MASK};
+use crate::blake2s::IV;
+
+/// The assembly text of half a G on four columns (or diagonals) at once, given as `(a, b, c,
+/// d, x)`: state word `i` in `ymm{i}`, but for word 8, the first column's `c`, which stays in
+/// the spill slot. `a` += message word `x` + `b`, `d` = (`d` ^ `a`) rotated by the byte shuffle
+/// `mask`, `c` += `d`, `b` = (`b` ^ `c`) rotated right by `rb` bits (`lb` = 32 - `rb`).
+///
+/// `ymm8` holds the shuffle mask, then word 8 from its `c += d` to its `b ^ c`, then the
+/// shift-or rotations' temporary: the one register the rounds need beyond the sixteen words.
+macro_rules! half_g {
+    (
+        ($a0:literal, $b0:literal, 8, $d0:literal, $x0:literal),
+        $(($a:literal, $b:literal, $c:literal, $d:literal, $x:literal)),*;
+        $mask:literal, $rb:literal, $lb:literal
+    ) => {
+        concat!(
+            "vpaddd ymm", $a0, ", ymm", $a0, ", ymmword ptr [{m} + 32 * ", $x0, "]\n",
+            $("vpaddd ymm", $a, ", ymm", $a, ", ymmword ptr [{m} + 32 * ", $x, "]\n",)*
+            "vpaddd ymm", $a0, ", ymm", $a0, ", ymm", $b0, "\n",
+            $("vpaddd ymm", $a, ", ymm", $a, ", ymm", $b, "\n",)*
+            "vpxor ymm", $d0, ", ymm", $d0, ", ymm", $a0, "\n",
+            $("vpxor ymm", $d, ", ymm", $d, ", ymm", $a, "\n",)*
+            "vmovdqu ymm8, ymmword ptr [", $mask, "]\n",
+            "vpshufb ymm", $d0, ", ymm", $d0, ", ymm8\n",
+            $("vpshufb ymm", $d, ", ymm", $d, ", ymm8\n",)*
+            "vpaddd ymm8, ymm", $d0, ", ymmword ptr [{spill}]\n",
+            $("vpaddd ymm", $c, ", ymm", $c, ", ymm", $d, "\n",)*
+            "vpxor ymm", $b0, ", ymm", $b0, ", ymm8\n",
+            $("vpxor ymm", $b, ", ymm", $b, ", ymm", $c, "\n",)*
+            "vmovdqu ymmword ptr [{spill}], ymm8\n",
+            "vpsrld ymm8, ymm", $b0, ", ", $rb, "\n",
+            "vpslld ymm", $b0, ", ymm", $b0, ", ", $lb, "\n",
+            "vpor ymm", $b0, ", ymm", $b0, ", ymm8\n",
+            $(
+                "vpsrld ymm8, ymm", $b, ", ", $rb, "\n",
+                "vpslld ymm", $b, ", ymm", $b, ", ", $lb, "\n",
+                "vpor ymm", $b, ", ymm", $b, ", ymm8\n",
+            )*
+        )
+    };
+}
+
+/// The assembly text of one round whose message words are `s` (`MSG_SCHEDULE` of the round):
+/// the columns, then the diagonals `[2, 7, 8, 13]`, `[3, 4, 9, 14]`, `[0, 5, 10, 15]`,
+/// `[1, 6, 11, 12]` (the one with word 8 first, see `half_g`).
+macro_rules! round_text {
+    ([$s0:literal, $s1:literal, $s2:literal, $s3:literal, $s4:literal, $s5:literal,
+      $s6:literal, $s7:literal, $s8:literal, $s9:literal, $s10:literal, $s11:literal,
+      $s12:literal, $s13:literal, $s14:literal, $s15:literal]) => {
+        concat!(
+            half_g!((0, 4, 8, 12, $s0), (1, 5, 9, 13, $s2), (2, 6, 10, 14, $s4),
+                (3, 7, 11, 15, $s6); "{k}", 12, 20),
+            half_g!((0, 4, 8, 12, $s1), (1, 5, 9, 13, $s3), (2, 6, 10, 14, $s5),
+                (3, 7, 11, 15, $s7); "{k} + 32", 7, 25),
+            half_g!((2, 7, 8, 13, $s12), (3, 4, 9, 14, $s14), (0, 5, 10, 15, $s8),
+                (1, 6, 11, 12, $s10); "{k}", 12, 20),
+            half_g!((2, 7, 8, 13, $s13), (3, 4, 9, 14, $s15), (0, 5, 10, 15, $s9),
+                (1, 6, 11, 12, $s11); "{k} + 32", 7, 25),
+        )
+    };
+}
+
+/// Calls `$then!` with the message schedule of the seven rounds as literals, which the
+/// assembly text needs; checked against `simd::MSG_SCHEDULE` below.
+macro_rules! with_schedule {
+    ($then:ident) => {
+        $then!(
+            [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15],
+            [2, 6, 3, 10, 7, 0, 4, 13, 1, 11, 12, 5, 9, 14, 15, 8],
+            [3, 4, 10, 12, 13, 2, 7, 14, 6, 5, 9, 0, 11, 15, 8, 1],
+            [10, 7, 12, 9, 14, 3, 13, 15, 4, 0, 11, 2, 5, 8, 1, 6],
+            [12, 13, 9, 11, 15, 10, 14, 8, 7, 2, 5, 3, 0, 1, 6, 4],
+            [9, 14, 11, 5, 8, 12, 15, 1, 13, 3, 0, 10, 2, 6, 4, 7],
+            [11, 15, 5, 0, 1, 9, 8, 6, 14, 10, 2, 12, 3, 4, 7, 13]
+        )
+    };
+}
+
+macro_rules! rounds_text {
+    ($($s:tt),*) => {
+        concat!(
+            "vmovdqu ymmword ptr [{spill}], ymm8\n",
+            $(round_text!($s),)*
+            "vmovdqu ymm8, ymmword ptr [{spill}]\n",
+        )
+    };
+}
+
+macro_rules! schedule_array {
+    ($([$($i:literal),*]),*) => {
+        [$([$($i),*]),*]
+    };
+}
+
+const _: () = {
+    const LITERAL: [[usize; 16]; 7] = with_schedule!(schedule_array);
+    let mut r = 0;
+    while r < 7 {
+        let mut i = 0;
+        while i < 16 {
+            assert!(LITERAL[r][i] == simd::MSG_SCHEDULE[r][i]);
+            i += 1;
+        }
+        r += 1;
+    }
+};
+
+/// What the assembly reads besides its operands, in one place so that one register addresses
+/// it all (the loop around the rounds keeps eight input pointers in registers): the shuffles
+/// of `ROT16` and `ROT8` at offsets 0 and 32, then the IV's first four words, each in every
+/// lane, at 64, 96, 128 and 160.
+#[repr(C, align(32))]
+struct AsmConsts {
+    rot16: ByteMask,
+    rot8: ByteMask,
+    iv: [[u32; 8]; 4],
+}
+
+static ASM_CONSTS: AsmConsts = AsmConsts {
+    rot16: ROT16,
+    rot8: ROT8,
+    iv: [[IV[0]; 8], [IV[1]; 8], [IV[2]; 8], [IV[3]; 8]],
+};
 
 impl Rotate<__m256i> for Shuffles {
+    /// Written in assembly with the sixteen state words pinned to the sixteen registers and
+    /// the message words read from memory, as the steps of G across the four columns: LLVM
+    /// interleaves the rounds' columns its own way and spills about 85 state words a block
+    /// (103 loads and stores in the 8-lane block loop against 25 here). The fastest calls are
+    /// the same either way (one-shot 16 KiB-1 MiB within 1 %), but typical calls on a busy
+    /// host are 4-11 % faster in assembly (median of per-call ratios, both builds in one
+    /// process), and those are what callers see.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    unsafe fn rounds(v: &mut [__m256i; 16], m: &[__m256i; 16]) {
+        let mut spill = core::mem::MaybeUninit::<__m256i>::uninit();
+        // SAFETY: AVX2 is enabled here and present (the trait's contract). The text reads the
+        // 16 message vectors at `m` and the masks in `ASM_CONSTS`, writes and reads back the
+        // 32 bytes of `spill`, and touches no register but the sixteen operands.
+        unsafe {
+            core::arch::asm!(
+                with_schedule!(rounds_text),
+                m = in(reg) m.as_ptr(),
+                k = in(reg) &ASM_CONSTS,
+                spill = in(reg) spill.as_mut_ptr(),
+                inout("ymm0") v[0],
+                inout("ymm1") v[1],
+                inout("ymm2") v[2],
+                inout("ymm3") v[3],
+                inout("ymm4") v[4],
+                inout("ymm5") v[5],
+                inout("ymm6") v[6],
+                inout("ymm7") v[7],
+                inout("ymm8") v[8],
+                inout("ymm9") v[9],
+                inout("ymm10") v[10],
+                inout("ymm11") v[11],
+                inout("ymm12") v[12],
+                inout("ymm13") v[13],
+                inout("ymm14") v[14],
+                inout("ymm15") v[15],
+                options(nostack, preserves_flags),
+            );
+        }
+    }
+
+    /// The whole block in assembly, the rounds as in [`Self::rounds`]: the chaining values
+    /// stay in `ymm0-7` from one block's last XOR to the next block's rounds, rather than
+    /// going through the stack around LLVM's code for the state's other half.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    unsafe fn compress_block(
+        cv: &mut [__m256i; 8],
+        m: &[__m256i; 16],
+        counter: &[__m256i; 2],
+        block_len: &__m256i,
+        flags: &__m256i,
+    ) {
+        let mut spill = core::mem::MaybeUninit::<__m256i>::uninit();
+        // SAFETY: AVX2 is enabled here and present (the trait's contract). The text reads the
+        // 16 message vectors at `m`, the 192 bytes of `ASM_CONSTS`, the two counter vectors,
+        // `block_len` and `flags`, writes and reads back the 32 bytes of `spill`, and touches
+        // no register but its operands.
+        unsafe {
+            core::arch::asm!(
+                "vmovdqa ymm8, ymmword ptr [{k} + 64]",
+                "vmovdqa ymm9, ymmword ptr [{k} + 96]",
+                "vmovdqa ymm10, ymmword ptr [{k} + 128]",
+                "vmovdqa ymm11, ymmword ptr [{k} + 160]",
+                "vmovdqu ymm12, ymmword ptr [{counter}]",
+                "vmovdqu ymm13, ymmword ptr [{counter} + 32]",
+                "vmovdqu ymm14, ymmword ptr [{len}]",
+                "vmovdqu ymm15, ymmword ptr [{flags}]",
+                with_schedule!(rounds_text),
+                "vpxor ymm0, ymm0, ymm8",
+                "vpxor ymm1, ymm1, ymm9",
+                "vpxor ymm2, ymm2, ymm10",
+                "vpxor ymm3, ymm3, ymm11",
+                "vpxor ymm4, ymm4, ymm12",
+                "vpxor ymm5, ymm5, ymm13",
+                "vpxor ymm6, ymm6, ymm14",
+                "vpxor ymm7, ymm7, ymm15",
+                counter = in(reg) counter.as_ptr(),
+                len = in(reg) block_len,
+                flags = in(reg) flags,
+                m = in(reg) m.as_ptr(),
+                k = in(reg) &ASM_CONSTS,
+                spill = in(reg) spill.as_mut_ptr(),
+                inout("ymm0") cv[0],
+                inout("ymm1") cv[1],
+                inout("ymm2") cv[2],
+                inout("ymm3") cv[3],
+                inout("ymm4") cv[4],
+                inout("ymm5") cv[5],
+                inout("ymm6") cv[6],
+                inout("ymm7") cv[7],
+                out("ymm8") _,
+                out("ymm9") _,
+                out("ymm10") _,
+                out("ymm11") _,
+                out("ymm12") _,
+                out("ymm13") _,
+                out("ymm14") _,
+                out("ymm15") _,
+                options(nostack, preserves_flags),
+            );
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn load_message(src: &[*const u8; 16], at: usize) -> [__m256i; 16] {
+        // SAFETY: AVX2 is enabled and present (the trait's contract); the caller guarantees the
+        // 64 bytes at each lane.
+        unsafe { load_block_transposed(src, at) }
+    }
+
     #[inline(always)]
     unsafe fn rot16(x: __m256i) -> __m256i {
         // SAFETY: AVX2; see the trait.
@@ -109,6 +343,106 @@ impl LaneWords for __m256i {
                 unsafe { row.store_rows(&[dst[i].add(at), dst[i + 4].add(at), dst[0], dst[0]]) };
             }
         }
+    }
+}
+
+/// The assembly text of [`load_block_transposed`] for message words `4 * q` to `4 * q + 3`,
+/// at byte offset `$at` (`16 * q`) of each lane and `$m` (`128 * q`) of the output: the rows
+/// (lane `i` in the low half, lane `i + 4` in the high one) in `ymm8-11`, the in-half
+/// transpose through `ymm12-15`.
+macro_rules! transpose_quarter {
+    ($at:literal, $m:literal) => {
+        concat!(
+            "vmovdqu xmm8, xmmword ptr [{p0} + ",
+            $at,
+            "]\n",
+            "vinserti128 ymm8, ymm8, xmmword ptr [{p4} + ",
+            $at,
+            "], 1\n",
+            "vmovdqu xmm9, xmmword ptr [{p1} + ",
+            $at,
+            "]\n",
+            "vinserti128 ymm9, ymm9, xmmword ptr [{p5} + ",
+            $at,
+            "], 1\n",
+            "vmovdqu xmm10, xmmword ptr [{p2} + ",
+            $at,
+            "]\n",
+            "vinserti128 ymm10, ymm10, xmmword ptr [{p6} + ",
+            $at,
+            "], 1\n",
+            "vmovdqu xmm11, xmmword ptr [{p3} + ",
+            $at,
+            "]\n",
+            "vinserti128 ymm11, ymm11, xmmword ptr [{p7} + ",
+            $at,
+            "], 1\n",
+            "vpunpckldq ymm12, ymm8, ymm9\n",
+            "vpunpckhdq ymm13, ymm8, ymm9\n",
+            "vpunpckldq ymm14, ymm10, ymm11\n",
+            "vpunpckhdq ymm15, ymm10, ymm11\n",
+            "vpunpcklqdq ymm8, ymm12, ymm14\n",
+            "vpunpckhqdq ymm9, ymm12, ymm14\n",
+            "vpunpcklqdq ymm10, ymm13, ymm15\n",
+            "vpunpckhqdq ymm11, ymm13, ymm15\n",
+            "vmovdqu ymmword ptr [{m} + ",
+            $m,
+            "], ymm8\n",
+            "vmovdqu ymmword ptr [{m} + ",
+            $m,
+            " + 32], ymm9\n",
+            "vmovdqu ymmword ptr [{m} + ",
+            $m,
+            " + 64], ymm10\n",
+            "vmovdqu ymmword ptr [{m} + ",
+            $m,
+            " + 96], ymm11\n",
+        )
+    };
+}
+
+/// `load_transposed::<16>` in assembly with `ymm8-15` only, as the crate's kernel does it: the
+/// chaining values, which [`Shuffles::compress_block`] keeps in `ymm0-7`, stay there while
+/// the next block is loaded. LLVM's schedule of the same intrinsics uses all sixteen
+/// registers and moves the chaining values through the stack every block. `Shuffles` only:
+/// AVX-512's groups of five to eight lanes (`__m256i` with `Ror`), whose rounds are LLVM's
+/// with 32 registers, ran 1-3 % slower with it (median of per-call ratios, 8 KiB).
+///
+/// # Safety
+/// AVX2 must be enabled and present; 64 readable bytes at `src[i] + at` for `i < 8`.
+#[inline]
+#[target_feature(enable = "avx2")]
+unsafe fn load_block_transposed(src: &[*const u8; 16], at: usize) -> [__m256i; 16] {
+    let mut words = core::mem::MaybeUninit::<[__m256i; 16]>::uninit();
+    // SAFETY: AVX2 is enabled and present (our contract); the text reads 64 bytes at each of
+    // the eight lane pointers (our contract), writes the 512 bytes of `words`, and touches no
+    // register but its operands.
+    unsafe {
+        core::arch::asm!(
+            transpose_quarter!(0, 0),
+            transpose_quarter!(16, 128),
+            transpose_quarter!(32, 256),
+            transpose_quarter!(48, 384),
+            p0 = in(reg) src[0].add(at),
+            p1 = in(reg) src[1].add(at),
+            p2 = in(reg) src[2].add(at),
+            p3 = in(reg) src[3].add(at),
+            p4 = in(reg) src[4].add(at),
+            p5 = in(reg) src[5].add(at),
+            p6 = in(reg) src[6].add(at),
+            p7 = in(reg) src[7].add(at),
+            m = in(reg) words.as_mut_ptr(),
+            out("ymm8") _,
+            out("ymm9") _,
+            out("ymm10") _,
+            out("ymm11") _,
+            out("ymm12") _,
+            out("ymm13") _,
+            out("ymm14") _,
+            out("ymm15") _,
+            options(nostack, preserves_flags),
+        );
+        words.assume_init()
     }
 }
 

@@ -34,7 +34,7 @@ use super::tree::CHUNK_LEN;
 use crate::blake2s::IV;
 
 /// `MSG_SCHEDULE[r][i]` is the index in the original block of message word `i` in round `r`.
-const MSG_SCHEDULE: [[usize; 16]; 7] = {
+pub(super) const MSG_SCHEDULE: [[usize; 16]; 7] = {
     let mut schedule = [[0; 16]; 7];
     let mut i = 0;
     while i < 16 {
@@ -121,6 +121,56 @@ pub(super) trait Rotate<V> {
     unsafe fn rot12(x: V) -> V;
     unsafe fn rot8(x: V) -> V;
     unsafe fn rot7(x: V) -> V;
+
+    /// The seven rounds on transposed state `v` with transposed message `m`: [`rounds`] from
+    /// the rotations above, unless a strategy schedules its own (AVX2's `Shuffles`).
+    #[inline(always)]
+    unsafe fn rounds(v: &mut [V; 16], m: &[V; 16])
+    where
+        V: LaneWords,
+        Self: Sized,
+    {
+        // SAFETY: forwarded from the caller.
+        unsafe { rounds::<V, Self>(v, m) }
+    }
+
+    /// The transposed message of the block at offset `at` of every lane (see
+    /// [`LaneWords::load_transposed`]), unless a strategy loads it its own way (AVX2's
+    /// `Shuffles`, in the registers its `compress_block` leaves free).
+    #[inline(always)]
+    unsafe fn load_message(src: &[*const u8; 16], at: usize) -> [V; 16]
+    where
+        V: LaneWords,
+        Self: Sized,
+    {
+        // SAFETY: forwarded from the caller.
+        unsafe { V::load_transposed::<16>(src, at) }
+    }
+
+    /// One block's transposed compression into chaining values `cv`: the state from `cv`, the
+    /// IV, the counter words, `block_len` and `flags`, the rounds with message `m`, and the
+    /// halves of the state combined into `cv`. Unless a strategy writes the whole block itself
+    /// (AVX2's `Shuffles`, to keep `cv` in registers from block to block).
+    #[inline(always)]
+    unsafe fn compress_block(
+        cv: &mut [V; 8],
+        m: &[V; 16],
+        counter: &[V; 2],
+        block_len: &V,
+        flags: &V,
+    ) where
+        V: LaneWords,
+        Self: Sized,
+    {
+        // SAFETY: forwarded from the caller.
+        unsafe {
+            let mut v = initial_state(cv, *counter, *block_len, *flags);
+            Self::rounds(&mut v, m);
+            for i in 0..8 {
+                cv[i] = v[i].xor(v[i + 8]);
+            }
+        }
+    }
 }
 
 /// A vector of 32-bit words with one lane per element: what the transposed compression needs.
@@ -511,25 +561,23 @@ unsafe fn compress_group<V: LaneWords, R: Rotate<V>>(
             let at = j * BLOCK_LEN;
             let m = if V::FIRST_HALF_AHEAD {
                 let first = next_first;
-                let m = load_block(inputs, at, lane_len, Some(first));
+                let m = load_block::<V, R>(inputs, at, lane_len, Some(first));
                 if !is_last {
                     next_first = V::load_transposed::<8>(inputs, at + BLOCK_LEN);
                 }
                 m
             } else {
-                load_block(inputs, at, lane_len, None)
+                load_block::<V, R>(inputs, at, lane_len, None)
             };
+            // References, so that an implementation reading them from memory gets a selected
+            // address rather than a vector copied for each block.
             let block_flags = match j {
-                0 => first_flags,
-                _ if is_last => last_flags,
-                _ => middle_flags,
+                0 => &first_flags,
+                _ if is_last => &last_flags,
+                _ => &middle_flags,
             };
-            let block_len = if is_last { last_len } else { full_len };
-            let mut v = initial_state(&cv, counter, block_len, block_flags);
-            rounds::<V, R>(&mut v, &m);
-            for i in 0..8 {
-                cv[i] = v[i].xor(v[i + 8]);
-            }
+            let block_len = if is_last { &last_len } else { &full_len };
+            R::compress_block(&mut cv, &m, &counter, block_len, block_flags);
         }
 
         // Escapes so that the frame, and with it every spill slot, is aligned.
@@ -565,7 +613,7 @@ unsafe fn compress_group<V: LaneWords, R: Rotate<V>>(
 /// # Safety
 /// `V`'s feature must be enabled and present; lane `i` holds 64 bytes at `inputs[i] + at`.
 #[inline(always)]
-unsafe fn load_block<V: LaneWords>(
+unsafe fn load_block<V: LaneWords, R: Rotate<V>>(
     inputs: &[*const u8; 16],
     at: usize,
     lane_len: usize,
@@ -581,7 +629,7 @@ unsafe fn load_block<V: LaneWords>(
         // prefetch never faults, so running past a lane's end is harmless.
         V::prefetch(inputs, ahead);
         let Some(first) = first else {
-            return V::load_transposed::<16>(inputs, at);
+            return R::load_message(inputs, at);
         };
         let second = V::load_transposed::<8>(inputs, at + 32);
         let mut m = [V::splat(0); 16];
@@ -644,7 +692,7 @@ pub(super) unsafe fn xof_group<V: LaneWords, R: Rotate<V>>(
             V::splat(u32::from(block_len)),
             V::splat(u32::from(flags)),
         );
-        rounds::<V, R>(&mut v, m);
+        R::rounds(&mut v, m);
         let mut words = v;
         for i in 0..8 {
             words[i] = v[i].xor(v[i + 8]);

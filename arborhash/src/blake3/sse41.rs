@@ -17,7 +17,7 @@ use super::simd::{self, load128, store128, transpose4_fn, LaneWords, Rotate, Row
 
 /// A byte shuffle mask for 16 or 32 bytes, read with a volatile load (`ByteMask::get`).
 #[repr(align(32))]
-pub(super) struct ByteMask([u8; 32]);
+pub(super) struct ByteMask(pub(super) [u8; 32]);
 
 impl ByteMask {
     /// The mask as a vector of 16 or 32 bytes, loaded where it is used. Volatile, so that LLVM
@@ -38,16 +38,18 @@ impl ByteMask {
 }
 
 /// The byte shuffle rotating every 32-bit word right by 16 bits.
-pub(super) static ROT16_MASK: ByteMask = ByteMask([
+pub(super) const ROT16: ByteMask = ByteMask([
     2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13, //
     2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13,
 ]);
+pub(super) static ROT16_MASK: ByteMask = ROT16;
 
 /// The byte shuffle rotating every 32-bit word right by 8 bits.
-pub(super) static ROT8_MASK: ByteMask = ByteMask([
+pub(super) const ROT8: ByteMask = ByteMask([
     1, 2, 3, 0, 5, 6, 7, 4, 9, 10, 11, 8, 13, 14, 15, 12, //
     1, 2, 3, 0, 5, 6, 7, 4, 9, 10, 11, 8, 13, 14, 15, 12,
 ]);
+pub(super) static ROT8_MASK: ByteMask = ROT8;
 
 /// G's rotations without AVX-512: byte shuffles for 16 and 8 bits, shift-or for 12 and 7.
 /// Implemented here for `__m128i` (SSE4.1) and in `avx2` for `__m256i`.
