@@ -19,9 +19,9 @@ const BUF_LEN: usize = 16 * CHUNK_LEN;
 ///
 /// Small writes are gathered in a 16 KiB buffer and hashed 16 chunks at a time; writes of
 /// 16 KiB and more are hashed straight from the caller's memory. The result does not depend on
-/// how the input was split. A `Hasher` is about 22 KiB (the buffer, a stack of chaining values
-/// and up to 128 chunks' chaining values held back), so keep it on the heap where stacks are
-/// small.
+/// how the input was split. A `Hasher` is about 26 KiB (the buffer, a stack of chaining values
+/// and two levels of up to 128 chaining values held back), so keep it on the heap where stacks
+/// are small.
 #[derive(Clone)]
 pub struct Hasher {
     tree: Tree,
