@@ -90,7 +90,11 @@ impl Buffer {
 #[inline(always)]
 fn copy(src: &[u8], dst: &mut [MaybeUninit<u8>]) {
     let n = src.len();
-    if n >= 32 {
+    if n == 64 {
+        // A whole block, a common write: one test, and moves at fixed offsets that do not wait
+        // for the length.
+        copy_fixed::<64>(src, dst);
+    } else if n >= 32 {
         if n <= 64 {
             copy_ends::<32>(src, dst);
         } else {
