@@ -149,12 +149,14 @@ fn whole_chunk_writes_that_end_the_input() {
 }
 
 /// Small writes hash 16 chunks at a time and hold their chunk CVs back, up to 128 chunks, before
-/// reducing them (`tree::PENDING`): finalizing with any number of groups held, a large write
-/// after them, and small writes again after that, all give the crate's hash.
+/// reducing them, and hold the 16 nodes those reduce to back one level up, up to 1024 chunks
+/// (`tree::PENDING`): finalizing with any number of groups held at both levels, after a large
+/// write that leaves the upper level unaligned or not, a large write after them, and small writes
+/// again after that, all give the crate's hash.
 #[test]
 fn held_back_chunk_groups() {
     let mut rng = ChaCha8Rng::seed_from_u64(8);
-    let input = random_bytes(&mut rng, 700 * 1024);
+    let input = random_bytes(&mut rng, 2600 * 1024);
     let check = |hasher: &Hasher, len: usize, what: &str| {
         assert_eq!(
             hasher.finalize(),
@@ -163,32 +165,28 @@ fn held_back_chunk_groups() {
         );
     };
     for_each_backend(|backend| {
-        for groups in [1, 2, 3, 7, 8, 9, 15, 16, 17] {
-            let mut hasher = Hasher::new();
-            let mut at = 0;
-            let small = |hasher: &mut Hasher, at: &mut usize, len: usize| {
-                for piece in input[*at..*at + len].chunks(1024) {
-                    hasher.update(piece);
-                }
-                *at += len;
-            };
-            small(&mut hasher, &mut at, groups * 16 * 1024);
-            check(&hasher, at, &format!("{backend} {groups} groups"));
-            small(&mut hasher, &mut at, 1);
-            check(&hasher, at, &format!("{backend} {groups} groups + 1"));
-            hasher.update(&input[at..at + 40 * 1024 + 7]);
-            at += 40 * 1024 + 7;
-            check(
-                &hasher,
-                at,
-                &format!("{backend} {groups} groups, large write"),
-            );
-            small(&mut hasher, &mut at, 300 * 1024);
-            check(
-                &hasher,
-                at,
-                &format!("{backend} {groups} groups, small again"),
-            );
+        for lead in [0, 128 * 1024] {
+            for groups in [1, 2, 3, 7, 8, 9, 15, 16, 17, 63, 64, 65, 72, 129] {
+                let what = format!("{backend} lead {lead} {groups} groups");
+                let mut hasher = Hasher::new();
+                hasher.update(&input[..lead]);
+                let mut at = lead;
+                let small = |hasher: &mut Hasher, at: &mut usize, len: usize| {
+                    for piece in input[*at..*at + len].chunks(1024) {
+                        hasher.update(piece);
+                    }
+                    *at += len;
+                };
+                small(&mut hasher, &mut at, groups * 16 * 1024);
+                check(&hasher, at, &what);
+                small(&mut hasher, &mut at, 1);
+                check(&hasher, at, &format!("{what} + 1"));
+                hasher.update(&input[at..at + 40 * 1024 + 7]);
+                at += 40 * 1024 + 7;
+                check(&hasher, at, &format!("{what}, large write"));
+                small(&mut hasher, &mut at, 300 * 1024);
+                check(&hasher, at, &format!("{what}, small again"));
+            }
         }
     });
 }

@@ -19,9 +19,9 @@ const BUF_LEN: usize = 16 * CHUNK_LEN;
 ///
 /// Small writes are gathered in a 16 KiB buffer and hashed 16 chunks at a time; writes of
 /// 16 KiB and more are hashed straight from the caller's memory. The result does not depend on
-/// how the input was split. A `Hasher` is about 22 KiB (the buffer, a stack of chaining values
-/// and up to 128 chunks' chaining values held back), so keep it on the heap where stacks are
-/// small.
+/// how the input was split. A `Hasher` is about 26 KiB (the buffer, a stack of chaining values
+/// and two levels of up to 128 chaining values held back), so keep it on the heap where stacks
+/// are small.
 #[derive(Clone)]
 pub struct Hasher {
     tree: Tree,
@@ -59,25 +59,31 @@ impl Buffer {
         BUF_LEN - self.len
     }
 
-    /// Appends all of `input` if it fits; returns whether it did.
+    /// Appends all of `input` if that leaves room for more, as small writes do; returns whether
+    /// it did. One comparison decides it, so that the common small write costs little more than
+    /// its copy.
     #[inline(always)]
-    fn append(&mut self, input: &[u8]) -> bool {
-        // SAFETY: `len <= BUF_LEN` always: it grows only here, by what fitted, and is otherwise
-        // set to 0. Telling the compiler saves a bounds check on every small write.
-        unsafe { core::hint::assert_unchecked(self.len <= BUF_LEN) };
-        let Some(dst) = self.bytes[self.len..].get_mut(..input.len()) else {
+    fn append_leaving_room(&mut self, input: &[u8]) -> bool {
+        // The length is read once, before the copy, and written after it: with `+=` after the
+        // copy, which LLVM cannot tell apart from the length, it was read again there, a
+        // load-add-store on the length that each write's next one waited for (measured slower).
+        let len = self.len;
+        // SAFETY: `len <= BUF_LEN` always: it grows only by what fits, and is otherwise set to
+        // 0. Telling the compiler saves the bounds check below.
+        unsafe { core::hint::assert_unchecked(len <= BUF_LEN) };
+        if input.len() >= BUF_LEN - len {
             return false;
-        };
-        copy(input, dst);
-        self.len += input.len();
+        }
+        copy(input, &mut self.bytes[len..len + input.len()]);
+        self.len = len + input.len();
         true
     }
 
     /// Appends as much of `input` as fits; returns how much that was.
     fn push(&mut self, input: &[u8]) -> usize {
         let take = input.len().min(self.free());
-        let appended = self.append(&input[..take]);
-        debug_assert!(appended);
+        copy(&input[..take], &mut self.bytes[self.len..self.len + take]);
+        self.len += take;
         take
     }
 }
@@ -88,7 +94,11 @@ impl Buffer {
 #[inline(always)]
 fn copy(src: &[u8], dst: &mut [MaybeUninit<u8>]) {
     let n = src.len();
-    if n >= 32 {
+    if n == 64 {
+        // A whole block, a common write: one test, and moves at fixed offsets that do not wait
+        // for the length.
+        copy_fixed::<64>(src, dst);
+    } else if n >= 32 {
         if n <= 64 {
             copy_ends::<32>(src, dst);
         } else {
@@ -115,10 +125,19 @@ fn copy(src: &[u8], dst: &mut [MaybeUninit<u8>]) {
 #[inline(always)]
 fn copy_ends<const W: usize>(src: &[u8], dst: &mut [MaybeUninit<u8>]) {
     let n = src.len();
-    let head: [u8; W] = src[..W].try_into().unwrap();
-    let tail: [u8; W] = src[n - W..].try_into().unwrap();
-    dst[..W].copy_from_slice(&head.map(MaybeUninit::new));
-    dst[n - W..].copy_from_slice(&tail.map(MaybeUninit::new));
+    copy_fixed::<W>(&src[..W], &mut dst[..W]);
+    copy_fixed::<W>(&src[n - W..], &mut dst[n - W..]);
+}
+
+/// Copies the `W` bytes of `src` to `dst`, straight: not through a local array, which LLVM may
+/// keep on the stack (an extra store and load of every byte), nor byte by byte, which it does
+/// with a loop once inlined.
+#[inline(always)]
+fn copy_fixed<const W: usize>(src: &[u8], dst: &mut [MaybeUninit<u8>]) {
+    assert!(src.len() == W && dst.len() == W);
+    // SAFETY: both are `W` bytes; `dst` is borrowed exclusively, so it cannot overlap `src`;
+    // `MaybeUninit<u8>` has the layout of `u8`.
+    unsafe { core::ptr::copy_nonoverlapping(src.as_ptr(), dst.as_mut_ptr().cast::<u8>(), W) };
 }
 
 impl Hasher {
@@ -166,8 +185,8 @@ impl Hasher {
     pub fn update(&mut self, input: &[u8]) -> &mut Hasher {
         // The common case of small writes: into the buffer, without looking up the platform
         // (a thread-local read) since nothing is hashed. A write that would fill the buffer
-        // is hashed from the caller's memory instead.
-        if input.len() < BUF_LEN && self.buf.append(input) {
+        // takes the slow path, which hashes a whole buffer or more from the caller's memory.
+        if self.buf.append_leaving_room(input) {
             return self;
         }
         self.update_with(Platform::current(), input, false);

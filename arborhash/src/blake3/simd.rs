@@ -696,7 +696,12 @@ pub(super) unsafe fn xof_group<V: LaneWords, R: Rotate<V>>(
         let mut words = v;
         for i in 0..8 {
             words[i] = v[i].xor(v[i + 8]);
-            words[i + 8] = v[i + 8].xor(cv_v[i]);
+            // The key words are read again here instead of kept in `cv_v`: 8 more vectors live
+            // through the rounds beside the 16 of the state and the 16 of the message made LLVM
+            // spill 66 times per AVX-512 group (32 registers), the `blake3` crate none. A
+            // volatile read is one LLVM cannot merge with the first, so `cv_v` dies after the
+            // first round (46 spills). It reads a `&u32`, which is valid and aligned.
+            words[i + 8] = v[i + 8].xor(V::splat(core::ptr::read_volatile(&cv[i])));
         }
         let base = out.as_mut_ptr();
         let mut dst = [base; 16];

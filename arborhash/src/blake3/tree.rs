@@ -41,8 +41,14 @@ pub(crate) const PARALLEL_MIN_SUBTREE: usize = 256 * 1024;
 /// incremental hasher's buffer): reducing each group of `WIDE` on its own runs its upper parent
 /// levels 8, 4, 2 and 1 lanes wide and merges it into the stack one parent at a time, which cost
 /// about 10 % of hashing 1 KiB writes against one-shot. Held back, they become one subtree of
-/// 128 chunks whose levels run `WIDE` lanes wide until the last few, as in one-shot hashing.
+/// 128 chunks whose levels run `WIDE` lanes wide. Its `WIDE` top nodes are held back in turn, one
+/// level up, up to `PENDING` of them (1024 chunks), so that only every 1 MiB the last levels run
+/// narrow, as in one-shot hashing of 1 MiB: reducing every 128 chunks to two cost 3-5 % of
+/// 16 KiB writes against one-shot.
 const PENDING: usize = 8 * WIDE;
+
+/// Chunks under each node of the upper held-back level: `PENDING` chunk CVs reduce to `WIDE`.
+const FAN: u64 = (PENDING / WIDE) as u64;
 
 /// The deepest a CV stack can get: one entry per bit of a 2^64-byte input's chunk count, plus
 /// one not yet merged.
@@ -390,10 +396,47 @@ pub(crate) struct Tree {
     /// as much as hashing it.
     stack: [MaybeUninit<CvBytes>; MAX_DEPTH],
     depth: usize,
-    /// CVs of the chunks after the stack's, which start at a multiple of [`PENDING`] chunks,
-    /// held back unreduced (see [`PENDING`]); the first `pending_len` are initialised.
-    pending: [MaybeUninit<CvBytes>; PENDING],
-    pending_len: usize,
+    /// Nodes after the stack's chunks held back unreduced (see [`PENDING`]): `pending[1]` holds
+    /// nodes of [`FAN`] chunks each, starting at a multiple of `FAN * PENDING` chunks, and
+    /// `pending[0]` the CVs of the chunks after those, starting at a multiple of `PENDING`.
+    pending: [Pending; 2],
+}
+
+/// Nodes of one level held back unreduced, in groups of [`WIDE`]; the first `len` are
+/// initialised.
+#[derive(Clone)]
+struct Pending {
+    nodes: [MaybeUninit<CvBytes>; PENDING],
+    len: usize,
+}
+
+impl Pending {
+    fn new() -> Pending {
+        Pending {
+            // SAFETY: an array of `MaybeUninit` needs no initialisation. (Not a constant
+            // `[MaybeUninit::uninit(); N]`, which LLVM may fill with zeros, see `hasher::Buffer`.)
+            nodes: unsafe {
+                MaybeUninit::<[MaybeUninit<CvBytes>; PENDING]>::uninit().assume_init()
+            },
+            len: 0,
+        }
+    }
+
+    /// Appends a group of nodes to a store that is not full; returns whether it is full now.
+    fn append(&mut self, group: &[CvBytes; WIDE]) -> bool {
+        debug_assert!(self.len < PENDING);
+        for (slot, node) in self.nodes[self.len..].iter_mut().zip(group) {
+            slot.write(*node);
+        }
+        self.len += WIDE;
+        self.len == PENDING
+    }
+
+    /// The nodes held.
+    fn nodes_mut(&mut self) -> &mut [CvBytes] {
+        // SAFETY: `append` wrote the first `len` entries; `MaybeUninit<T>` has T's layout.
+        unsafe { core::slice::from_raw_parts_mut(self.nodes.as_mut_ptr().cast(), self.len) }
+    }
 }
 
 impl Tree {
@@ -408,11 +451,7 @@ impl Tree {
                 MaybeUninit::<[MaybeUninit<CvBytes>; MAX_DEPTH]>::uninit().assume_init()
             },
             depth: 0,
-            // SAFETY: as for `stack`.
-            pending: unsafe {
-                MaybeUninit::<[MaybeUninit<CvBytes>; PENDING]>::uninit().assume_init()
-            },
-            pending_len: 0,
+            pending: [Pending::new(), Pending::new()],
         }
     }
 
@@ -426,7 +465,7 @@ impl Tree {
 
     /// Chunks hashed so far.
     pub(crate) fn chunks(&self) -> u64 {
-        self.chunks + self.pending_len as u64
+        self.chunks + self.pending[0].len as u64 + FAN * self.pending[1].len as u64
     }
 
     /// The entries, largest subtree first.
@@ -473,17 +512,13 @@ impl Tree {
     pub(crate) fn push_chunks(&mut self, p: Platform, mut input: &[u8], parallel: bool) {
         debug_assert_eq!(input.len() % CHUNK_LEN, 0);
         if input.len() == WIDE * CHUNK_LEN
-            && (self.pending_len > 0 || self.chunks.is_multiple_of(PENDING as u64))
+            && (self.pending[0].len > 0 || self.chunks().is_multiple_of(PENDING as u64))
         {
-            let counter = self.first_chunk + self.chunks();
             let mut cvs = [[0u8; 32]; WIDE];
+            let counter = self.first_chunk + self.chunks();
             chunk_cvs(p, input, counter, self.params, &mut cvs);
-            for (slot, cv) in self.pending[self.pending_len..].iter_mut().zip(cvs) {
-                slot.write(cv);
-            }
-            self.pending_len += WIDE;
-            if self.pending_len == PENDING {
-                self.push_pending(p);
+            if self.pending[0].append(&cvs) {
+                self.push_full_chunk_cvs(p);
             }
             return;
         }
@@ -517,28 +552,47 @@ impl Tree {
         }
     }
 
-    /// Moves the held-back chunk CVs into the stack, as complete subtrees: a multiple of `WIDE`
-    /// chunks that starts at a multiple of [`PENDING`] is whole subtrees of `PENDING / 2`,
-    /// ..., `WIDE` chunks, largest first.
-    fn push_pending(&mut self, p: Platform) {
-        if self.pending_len == 0 {
-            // Every push of other sizes and every finish comes here: no 4 KiB copy for nothing.
-            return;
+    /// Reduces the `PENDING` held-back chunk CVs to their subtree's `WIDE` top nodes, and holds
+    /// those back one level up where that level starts or continues; else pushes the subtree.
+    fn push_full_chunk_cvs(&mut self, p: Platform) {
+        let mut top = [[0u8; 32]; WIDE];
+        let cvs = self.pending[0].nodes_mut();
+        reduce_to_wide(p, cvs, self.params);
+        top.copy_from_slice(&cvs[..WIDE]);
+        self.pending[0].len = 0;
+        if self.pending[1].len > 0 || self.chunks.is_multiple_of(FAN * PENDING as u64) {
+            if self.pending[1].append(&top) {
+                self.push_pending_level(p, 1);
+            }
+        } else {
+            self.push_subtree(p, &mut top, PENDING as u64);
         }
-        let mut pending = self.pending;
-        let len = self.pending_len;
-        self.pending_len = 0;
-        // SAFETY: `push_chunks` wrote the first `len` entries; `MaybeUninit<T>` has T's layout.
-        let cvs: &mut [CvBytes] =
-            unsafe { core::slice::from_raw_parts_mut(pending.as_mut_ptr().cast(), len) };
+    }
+
+    /// Moves all held-back nodes into the stack, the upper level's first (they come first).
+    fn push_pending(&mut self, p: Platform) {
+        self.push_pending_level(p, 1);
+        self.push_pending_level(p, 0);
+    }
+
+    /// Moves the held-back nodes of one level (`FAN^level` chunks each) into the stack, as
+    /// complete subtrees: a multiple of `WIDE` nodes that starts at a multiple of `PENDING`
+    /// nodes is whole subtrees of `PENDING / 2`, ..., `WIDE` nodes, largest first.
+    fn push_pending_level(&mut self, p: Platform, level: usize) {
+        let len = self.pending[level].len;
+        let node_chunks = FAN.pow(level as u32);
         let mut done = 0;
         while done < len {
             let size = prev_power_of_two((len - done) as u64) as usize;
-            let subtree = &mut cvs[done..done + size];
+            let subtree = &mut self.pending[level].nodes_mut()[done..done + size];
             let n = reduce_to_wide(p, subtree, self.params);
-            self.push_subtree(p, &mut subtree[..n], size as u64);
+            let mut top = [[0u8; 32]; WIDE];
+            top[..n].copy_from_slice(&subtree[..n]);
+            // `chunks()` counts this level's nodes until the end, but nothing reads it on the way.
+            self.push_subtree(p, &mut top[..n], (size as u64) * node_chunks);
             done += size;
         }
+        self.pending[level].len = 0;
     }
 
     /// The (sub)tree's top node, given the rest of the input after the pushed chunks (possibly
