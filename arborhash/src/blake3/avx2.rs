@@ -12,6 +12,25 @@ use super::simd::{self, load128, transpose4_fn, LaneWords, Rotate, RowWords};
 use super::sse41::{self, ByteMask, Shuffles, ROT16, ROT16_MASK, ROT8, ROT8_MASK};
 use crate::blake2s::IV;
 
+/// `asm!` with `ymm8-15` declared as scratch, which the block and the loader use freely, and
+/// with neither the stack nor the flags touched.
+macro_rules! asm_with_upper_scratch {
+    ($($args:tt)*) => {
+        core::arch::asm!(
+            $($args)*
+            out("ymm8") _,
+            out("ymm9") _,
+            out("ymm10") _,
+            out("ymm11") _,
+            out("ymm12") _,
+            out("ymm13") _,
+            out("ymm14") _,
+            out("ymm15") _,
+            options(nostack, preserves_flags),
+        )
+    };
+}
+
 /// The assembly text of half a G on four columns (or diagonals) at once, given as `(a, b, c,
 /// d, x)`: state word `i` in `ymm{i}`, but for word 8, the first column's `c`, which stays in
 /// the spill slot. `a` += message word `x` + `b`, `d` = (`d` ^ `a`) rotated by the byte shuffle
@@ -194,7 +213,7 @@ impl Rotate<__m256i> for Shuffles {
         // `block_len` and `flags`, writes and reads back the 32 bytes of `spill`, and touches
         // no register but its operands.
         unsafe {
-            core::arch::asm!(
+            asm_with_upper_scratch!(
                 "vmovdqa ymm8, ymmword ptr [{k} + 64]",
                 "vmovdqa ymm9, ymmword ptr [{k} + 96]",
                 "vmovdqa ymm10, ymmword ptr [{k} + 128]",
@@ -226,15 +245,6 @@ impl Rotate<__m256i> for Shuffles {
                 inout("ymm5") cv[5],
                 inout("ymm6") cv[6],
                 inout("ymm7") cv[7],
-                out("ymm8") _,
-                out("ymm9") _,
-                out("ymm10") _,
-                out("ymm11") _,
-                out("ymm12") _,
-                out("ymm13") _,
-                out("ymm14") _,
-                out("ymm15") _,
-                options(nostack, preserves_flags),
             );
         }
     }
@@ -418,7 +428,7 @@ unsafe fn load_block_transposed(src: &[*const u8; 16], at: usize) -> [__m256i; 1
     // the eight lane pointers (our contract), writes the 512 bytes of `words`, and touches no
     // register but its operands.
     unsafe {
-        core::arch::asm!(
+        asm_with_upper_scratch!(
             transpose_quarter!(0, 0),
             transpose_quarter!(16, 128),
             transpose_quarter!(32, 256),
@@ -432,15 +442,6 @@ unsafe fn load_block_transposed(src: &[*const u8; 16], at: usize) -> [__m256i; 1
             p6 = in(reg) src[6].add(at),
             p7 = in(reg) src[7].add(at),
             m = in(reg) words.as_mut_ptr(),
-            out("ymm8") _,
-            out("ymm9") _,
-            out("ymm10") _,
-            out("ymm11") _,
-            out("ymm12") _,
-            out("ymm13") _,
-            out("ymm14") _,
-            out("ymm15") _,
-            options(nostack, preserves_flags),
         );
         words.assume_init()
     }
