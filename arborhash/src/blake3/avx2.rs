@@ -8,7 +8,7 @@
 use core::arch::x86_64::*;
 
 use super::kernels::{Lane, Run, BLOCK_LEN};
-use super::simd::{self, load128, transpose4_fn, LaneWords, Rotate, RowWords};
+use super::simd::{self, load128, pick, transpose4_fn, LaneWords, Rotate, RowMessage, RowWords};
 use super::sse41::{self, ByteMask, Shuffles, ROT16, ROT16_MASK, ROT8, ROT8_MASK};
 use crate::blake2s::IV;
 
@@ -136,6 +136,244 @@ const _: () = {
     }
 };
 
+/// The assembly text of half a G on the four columns (or diagonals) of two row states at once,
+/// their instructions interleaved: state 0's rows `a, b, c, d` in `ymm0-3`, state 1's in
+/// `ymm4-7`, their message rows in registers `x0` and `x1`, which `$store` (empty, or the
+/// stores of `x0` and `x1`) may save once added. `a` += message + `b`, `d` = (`d` ^ `a`)
+/// rotated by the byte shuffle at `mask`, `c` += `d`, `b` = (`b` ^ `c`) rotated right by `rb`
+/// bits (`lb` = 32 - `rb`). `ymm8` and `ymm12` are free here: they hold the shuffle, then the
+/// rotations' temporaries.
+macro_rules! rows_half_g {
+    ($x0:literal, $x1:literal, $store:expr, $mask:literal, $rb:literal, $lb:literal) => {
+        concat!(
+            "vpaddd ymm0, ymm0, ",
+            $x0,
+            "\n",
+            "vpaddd ymm4, ymm4, ",
+            $x1,
+            "\n",
+            $store,
+            "vpaddd ymm0, ymm0, ymm1\n",
+            "vpaddd ymm4, ymm4, ymm5\n",
+            "vpxor ymm3, ymm3, ymm0\n",
+            "vpxor ymm7, ymm7, ymm4\n",
+            "vmovdqa ymm8, ymmword ptr [",
+            $mask,
+            "]\n",
+            "vpshufb ymm3, ymm3, ymm8\n",
+            "vpshufb ymm7, ymm7, ymm8\n",
+            "vpaddd ymm2, ymm2, ymm3\n",
+            "vpaddd ymm6, ymm6, ymm7\n",
+            "vpxor ymm1, ymm1, ymm2\n",
+            "vpxor ymm5, ymm5, ymm6\n",
+            "vpsrld ymm8, ymm1, ",
+            $rb,
+            "\n",
+            "vpsrld ymm12, ymm5, ",
+            $rb,
+            "\n",
+            "vpslld ymm1, ymm1, ",
+            $lb,
+            "\n",
+            "vpslld ymm5, ymm5, ",
+            $lb,
+            "\n",
+            "vpor ymm1, ymm1, ymm8\n",
+            "vpor ymm5, ymm5, ymm12\n",
+        )
+    };
+}
+
+/// The assembly text of one round of two row states (see `rows_half_g`), as
+/// `simd::interleaved_rounds_rows` does it: the columns, rows `a`, `c` and `d` rotated so that
+/// word `j` holds diagonal `j - 1`, the diagonals, and the rotation undone. The message rows
+/// `[A, B, C', D']` (see `simd::RowMessage`) are in `ymm8-11` for state 0, `ymm12-15` for
+/// state 1; `A` and `B` go to `{m}` (state 0's at 0 and 32, state 1's at 64 and 96) once
+/// added, which frees their registers for the shuffles and temporaries.
+macro_rules! rows_round_text {
+    () => {
+        concat!(
+            rows_half_g!(
+                "ymm8",
+                "ymm12",
+                concat!(
+                    "vmovdqa ymmword ptr [{m}], ymm8\n",
+                    "vmovdqa ymmword ptr [{m} + 64], ymm12\n",
+                ),
+                "{k}",
+                12,
+                20
+            ),
+            rows_half_g!(
+                "ymm9",
+                "ymm13",
+                concat!(
+                    "vmovdqa ymmword ptr [{m} + 32], ymm9\n",
+                    "vmovdqa ymmword ptr [{m} + 96], ymm13\n",
+                ),
+                "{k} + 32",
+                7,
+                25
+            ),
+            "vpshufd ymm0, ymm0, {right}\n",
+            "vpshufd ymm4, ymm4, {right}\n",
+            "vpshufd ymm2, ymm2, {left}\n",
+            "vpshufd ymm6, ymm6, {left}\n",
+            "vpshufd ymm3, ymm3, {swap}\n",
+            "vpshufd ymm7, ymm7, {swap}\n",
+            rows_half_g!("ymm10", "ymm14", "", "{k}", 12, 20),
+            rows_half_g!("ymm11", "ymm15", "", "{k} + 32", 7, 25),
+            "vpshufd ymm0, ymm0, {left}\n",
+            "vpshufd ymm4, ymm4, {left}\n",
+            "vpshufd ymm2, ymm2, {right}\n",
+            "vpshufd ymm6, ymm6, {right}\n",
+            "vpshufd ymm3, ymm3, {swap}\n",
+            "vpshufd ymm7, ymm7, {swap}\n",
+        )
+    };
+}
+
+/// The assembly text of `simd::permute_row_message` for one state whose `A` and `B` are at
+/// `{m} + $o` and `{m} + $o + 32` and `C'`, `D'` in registers `c`, `d`: the next `A` goes to
+/// `na`, `B` to `nb`, `C'` to `c` and `D'` to `d`, with `t0` and `t1` as temporaries (`na`,
+/// `nb`, `t0` and `t1` free and distinct).
+macro_rules! rows_permute_text {
+    ($o:literal, $c:literal, $d:literal, $na:literal, $nb:literal, $t0:literal, $t1:literal) => {
+        concat!(
+            "vmovdqa ",
+            $nb,
+            ", ymmword ptr [{m} + ",
+            $o,
+            "]\n",
+            "vpunpckldq ",
+            $t0,
+            ", ",
+            $nb,
+            ", ymmword ptr [{m} + ",
+            $o,
+            " + 32]\n",
+            "vpblendw ",
+            $t1,
+            ", ",
+            $nb,
+            ", ymmword ptr [{m} + ",
+            $o,
+            " + 32], 0xC0\n",
+            "vshufps ",
+            $na,
+            ", ",
+            $t0,
+            ", ",
+            $t1,
+            ", {next_a}\n",
+            "vpblendw ",
+            $t0,
+            ", ",
+            $nb,
+            ", ",
+            $c,
+            ", 0x30\n",
+            "vpblendw ",
+            $t1,
+            ", ",
+            $nb,
+            ", ",
+            $d,
+            ", 0xC0\n",
+            "vshufps ",
+            $nb,
+            ", ",
+            $t0,
+            ", ",
+            $t1,
+            ", {next_b}\n",
+            "vpunpckldq ",
+            $t0,
+            ", ",
+            $d,
+            ", ymmword ptr [{m} + ",
+            $o,
+            " + 32]\n",
+            "vpblendw ",
+            $t1,
+            ", ",
+            $c,
+            ", ",
+            $d,
+            ", 0x0C\n",
+            "vshufps ",
+            $t0,
+            ", ",
+            $t0,
+            ", ",
+            $t1,
+            ", {next_c}\n",
+            "vpblendw ",
+            $t1,
+            ", ",
+            $c,
+            ", ",
+            $d,
+            ", 0x30\n",
+            "vpblendw ",
+            $d,
+            ", ",
+            $c,
+            ", ymmword ptr [{m} + ",
+            $o,
+            " + 32], 0xFC\n",
+            "vshufps ",
+            $d,
+            ", ",
+            $t1,
+            ", ",
+            $d,
+            ", {next_d}\n",
+            "vmovdqa ",
+            $c,
+            ", ",
+            $t0,
+            "\n",
+        )
+    };
+}
+
+/// The assembly text of the message permutation between two rounds: state 0's in `ymm8-11`
+/// with `ymm12` and `ymm13` as temporaries, then state 1's in `ymm12-15` with `ymm8` and `ymm9`,
+/// which hold state 0's next `A` and `B` meanwhile at `{m} + 128` and `{m} + 160`.
+macro_rules! rows_next_message_text {
+    () => {
+        concat!(
+            rows_permute_text!(0, "ymm10", "ymm11", "ymm8", "ymm9", "ymm12", "ymm13"),
+            "vmovdqa ymmword ptr [{m} + 128], ymm8\n",
+            "vmovdqa ymmword ptr [{m} + 160], ymm9\n",
+            rows_permute_text!(64, "ymm14", "ymm15", "ymm12", "ymm13", "ymm8", "ymm9"),
+            "vmovdqa ymm8, ymmword ptr [{m} + 128]\n",
+            "vmovdqa ymm9, ymmword ptr [{m} + 160]\n",
+        )
+    };
+}
+
+/// The seven rounds of two row states, the message permuted between rounds: a loop over one
+/// round's text (`{n}` counts the rounds left), which keeps the code small. Unrolled (about
+/// 800 instructions, 4.5 KiB), the fastest calls ran faster than the loop but typical calls on
+/// a busy host slower (4 KiB median of per-call ratios to the crate 0.88-0.92, the loop 0.97),
+/// presumably as the code competes for the decoded-instruction cache.
+macro_rules! rows_rounds_text {
+    () => {
+        concat!(
+            "mov {n:e}, 7\n",
+            "2:\n",
+            rows_round_text!(),
+            "dec {n:e}\n",
+            "jz 3f\n",
+            rows_next_message_text!(),
+            "jmp 2b\n",
+            "3:\n",
+        )
+    };
+}
+
 /// What the assembly reads besides its operands, in one place so that one register addresses
 /// it all (the loop around the rounds keeps eight input pointers in registers): the shuffles
 /// of `ROT16` and `ROT8` at offsets 0 and 32, then the IV's first four words, each in every
@@ -245,6 +483,52 @@ impl Rotate<__m256i> for Shuffles {
                 inout("ymm5") cv[5],
                 inout("ymm6") cv[6],
                 inout("ymm7") cv[7],
+            );
+        }
+    }
+
+    /// In assembly with the two states' rows pinned to `ymm0-7` and their messages to
+    /// `ymm8-15`, each message's first two rows going through memory once added (as the blake3
+    /// crate's assembly does): LLVM, with the same sixteen vectors and its temporaries, spilled
+    /// both state and message rows.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    unsafe fn rounds_two_row_states(rows: &mut [[__m256i; 4]; 2], m: [RowMessage<__m256i>; 2]) {
+        let mut scratch = core::mem::MaybeUninit::<[__m256i; 6]>::uninit();
+        // SAFETY: AVX2 is enabled here and present (the trait's contract). The text writes and
+        // reads back the 192 bytes of `scratch` (32-byte aligned, as `__m256i` is), reads the
+        // 64 bytes of shuffles at the start of `ASM_CONSTS`, and touches no register but its
+        // operands.
+        unsafe {
+            core::arch::asm!(
+                rows_rounds_text!(),
+                m = in(reg) scratch.as_mut_ptr(),
+                k = in(reg) &ASM_CONSTS,
+                n = out(reg) _,
+                left = const pick(1, 2, 3, 0),
+                right = const pick(3, 0, 1, 2),
+                swap = const pick(2, 3, 0, 1),
+                next_a = const pick(2, 3, 3, 2),
+                next_b = const pick(3, 2, 0, 3),
+                next_c = const pick(0, 1, 3, 1),
+                next_d = const pick(1, 2, 2, 0),
+                inout("ymm0") rows[0][0],
+                inout("ymm1") rows[0][1],
+                inout("ymm2") rows[0][2],
+                inout("ymm3") rows[0][3],
+                inout("ymm4") rows[1][0],
+                inout("ymm5") rows[1][1],
+                inout("ymm6") rows[1][2],
+                inout("ymm7") rows[1][3],
+                inout("ymm8") m[0][0] => _,
+                inout("ymm9") m[0][1] => _,
+                inout("ymm10") m[0][2] => _,
+                inout("ymm11") m[0][3] => _,
+                inout("ymm12") m[1][0] => _,
+                inout("ymm13") m[1][1] => _,
+                inout("ymm14") m[1][2] => _,
+                inout("ymm15") m[1][3] => _,
+                options(nostack),
             );
         }
     }

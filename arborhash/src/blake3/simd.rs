@@ -147,6 +147,19 @@ pub(super) trait Rotate<V> {
         unsafe { V::load_transposed::<16>(src, at) }
     }
 
+    /// The seven rounds of two interleaved row states (see [`rounds_rows`]): LLVM's schedule
+    /// of the row functions, unless a strategy writes its own (AVX2's `Shuffles`, in
+    /// assembly).
+    #[inline(always)]
+    unsafe fn rounds_two_row_states(rows: &mut [[V; 4]; 2], m: [RowMessage<V>; 2])
+    where
+        V: RowWords,
+        Self: Sized,
+    {
+        // SAFETY: forwarded from the caller.
+        unsafe { interleaved_rounds_rows::<V, Self, 2>(rows, m) }
+    }
+
     /// One block's transposed compression into chaining values `cv`: the state from `cv`, the
     /// IV, the counter words, `block_len` and `flags`, the rounds with message `m`, and the
     /// halves of the state combined into `cv`. Unless a strategy writes the whole block itself
@@ -842,8 +855,29 @@ unsafe fn permute_row_message<V: RowWords>(m: &RowMessage<V>) -> RowMessage<V> {
 /// `a`, `c` and `d` are rotated and row `b` is not. `b` is the last value each G step computes,
 /// so rotating it would put a shuffle on the critical path twice per round; the others are
 /// ready early and rotate while `b` is still being computed.
+///
+/// Two states go through [`Rotate::rounds_two_row_states`], which a strategy may write itself.
 #[inline(always)]
 unsafe fn rounds_rows<V: RowWords, R: Rotate<V>, const N: usize>(
+    rows: &mut [[V; 4]; N],
+    m: [RowMessage<V>; N],
+) {
+    // SAFETY: forwarded from the caller (see `RowWords`, `Rotate`). With `N == 2` the casts
+    // are between identical types.
+    unsafe {
+        if N == 2 {
+            let rows = &mut *rows.as_mut_ptr().cast::<[[V; 4]; 2]>();
+            let m = m.as_ptr().cast::<[RowMessage<V>; 2]>().read();
+            R::rounds_two_row_states(rows, m);
+        } else {
+            interleaved_rounds_rows::<V, R, N>(rows, m);
+        }
+    }
+}
+
+/// [`rounds_rows`] from the row functions, for any number of states.
+#[inline(always)]
+unsafe fn interleaved_rounds_rows<V: RowWords, R: Rotate<V>, const N: usize>(
     rows: &mut [[V; 4]; N],
     mut m: [RowMessage<V>; N],
 ) {
