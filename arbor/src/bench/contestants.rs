@@ -163,7 +163,7 @@ fn blake3_writes(m: &[u8], write: usize) -> u64 {
 
 fn peers() -> Vec<Contestant> {
     use sha2::Digest;
-    let row = |name, implementation, backend, kernel| {
+    let row = |name: &str, implementation, backend, kernel| {
         Contestant::new(name, implementation, backend, Group::Peer, kernel)
     };
     let blake2b_auto = auto(&[("avx2", "avx2"), ("sse4.1", "sse41"), ("", "portable")]);
@@ -174,7 +174,7 @@ fn peers() -> Vec<Contestant> {
         ("sse4.1", "sse41"),
         ("", "portable"),
     ]);
-    vec![
+    let mut rows = vec![
         row(
             "CRC32C",
             "crc32c",
@@ -229,18 +229,17 @@ fn peers() -> Vec<Contestant> {
             blake3_auto.clone(),
             one(|m| word(blake3::hash(m).as_bytes())),
         ),
+    ];
+    // One row per write size, as ours has (`ours_on`).
+    rows.extend(WRITES.map(|write| {
         row(
-            &writes_name(WRITES[0]),
+            &writes_name(write),
             "blake3",
             blake3_auto.clone(),
-            one(|m| blake3_writes(m, WRITES[0])),
-        ),
-        row(
-            &writes_name(WRITES[1]),
-            "blake3",
-            blake3_auto.clone(),
-            one(|m| blake3_writes(m, WRITES[1])),
-        ),
+            one(move |m| blake3_writes(m, write)),
+        )
+    }));
+    rows.extend([
         row(
             "BLAKE3 rayon",
             "blake3",
@@ -271,7 +270,8 @@ fn peers() -> Vec<Contestant> {
                 jobs.iter().fold(0, |a, j| a ^ word(j.to_hash().as_bytes()))
             }),
         ),
-    ]
+    ]);
+    rows
 }
 
 /// The sizes of the incremental-writes rows: a message fed to a hasher in pieces of this many
