@@ -8,7 +8,9 @@
 use core::arch::x86_64::*;
 
 use super::kernels::{Lane, Run, BLOCK_LEN};
-use super::simd::{self, load128, pick, transpose4_fn, LaneWords, Rotate, RowMessage, RowWords};
+use super::simd::{
+    self, load128, pick, transpose4_fn, with_schedule, LaneWords, Rotate, RowMessage, RowWords,
+};
 use super::sse41::{self, ByteMask, Shuffles, ROT16, ROT16_MASK, ROT8, ROT8_MASK};
 use crate::blake2s::IV;
 
@@ -91,22 +93,6 @@ macro_rules! round_text {
     };
 }
 
-/// Calls `$then!` with the message schedule of the seven rounds as literals, which the
-/// assembly text needs; checked against `simd::MSG_SCHEDULE` below.
-macro_rules! with_schedule {
-    ($then:ident) => {
-        $then!(
-            [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15],
-            [2, 6, 3, 10, 7, 0, 4, 13, 1, 11, 12, 5, 9, 14, 15, 8],
-            [3, 4, 10, 12, 13, 2, 7, 14, 6, 5, 9, 0, 11, 15, 8, 1],
-            [10, 7, 12, 9, 14, 3, 13, 15, 4, 0, 11, 2, 5, 8, 1, 6],
-            [12, 13, 9, 11, 15, 10, 14, 8, 7, 2, 5, 3, 0, 1, 6, 4],
-            [9, 14, 11, 5, 8, 12, 15, 1, 13, 3, 0, 10, 2, 6, 4, 7],
-            [11, 15, 5, 0, 1, 9, 8, 6, 14, 10, 2, 12, 3, 4, 7, 13]
-        )
-    };
-}
-
 macro_rules! rounds_text {
     ($($s:tt),*) => {
         concat!(
@@ -116,25 +102,6 @@ macro_rules! rounds_text {
         )
     };
 }
-
-macro_rules! schedule_array {
-    ($([$($i:literal),*]),*) => {
-        [$([$($i),*]),*]
-    };
-}
-
-const _: () = {
-    const LITERAL: [[usize; 16]; 7] = with_schedule!(schedule_array);
-    let mut r = 0;
-    while r < 7 {
-        let mut i = 0;
-        while i < 16 {
-            assert!(LITERAL[r][i] == simd::MSG_SCHEDULE[r][i]);
-            i += 1;
-        }
-        r += 1;
-    }
-};
 
 /// The assembly text of half a G on the four columns (or diagonals) of two row states at once,
 /// their instructions interleaved: state 0's rows `a, b, c, d` in `ymm0-3`, state 1's in

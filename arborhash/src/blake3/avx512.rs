@@ -17,7 +17,10 @@
 use core::arch::x86_64::*;
 
 use super::kernels::{Lane, Run, BLOCK_LEN};
-use super::simd::{self, load128, pick, store128, transpose4_fn, LaneWords, Rotate, RowWords};
+use super::simd::{
+    self, load128, pick, store128, transpose4_fn, with_schedule, LaneWords, Rotate, RowWords,
+};
+use crate::blake2s::IV;
 
 /// G's rotations as one AVX-512VL `vprord` each, for every vector width.
 pub(super) enum Ror {}
@@ -68,7 +71,227 @@ impl Rotate<__m256i> for Ror {
     }
 }
 
+/// The register of transposed message word `$i` in [`Ror`]'s `__m512i` rounds.
+macro_rules! message_zmm {
+    (0) => {
+        "zmm16"
+    };
+    (1) => {
+        "zmm17"
+    };
+    (2) => {
+        "zmm18"
+    };
+    (3) => {
+        "zmm19"
+    };
+    (4) => {
+        "zmm20"
+    };
+    (5) => {
+        "zmm21"
+    };
+    (6) => {
+        "zmm22"
+    };
+    (7) => {
+        "zmm23"
+    };
+    (8) => {
+        "zmm24"
+    };
+    (9) => {
+        "zmm25"
+    };
+    (10) => {
+        "zmm26"
+    };
+    (11) => {
+        "zmm27"
+    };
+    (12) => {
+        "zmm28"
+    };
+    (13) => {
+        "zmm29"
+    };
+    (14) => {
+        "zmm30"
+    };
+    (15) => {
+        "zmm31"
+    };
+}
+
+/// The assembly text of half a G on four columns (or diagonals) at once, given as `(a, b, c,
+/// d, x)`: state word `i` in `zmm{i}`, message word `x` in `message_zmm!(x)`. `a` += `x` + `b`,
+/// `d` = (`d` ^ `a`) rotated right by `rd` bits, `c` += `d`, `b` = (`b` ^ `c`) rotated right by
+/// `rb` bits; each step on the four at once, so that their chains overlap.
+macro_rules! half_g_zmm {
+    ($(($a:tt, $b:tt, $c:tt, $d:tt, $x:tt)),*; $rd:tt, $rb:tt) => {
+        concat!(
+            $("vpaddd zmm", $a, ", zmm", $a, ", ", message_zmm!($x), "\n",)*
+            $("vpaddd zmm", $a, ", zmm", $a, ", zmm", $b, "\n",)*
+            $("vpxord zmm", $d, ", zmm", $d, ", zmm", $a, "\n",)*
+            $("vprord zmm", $d, ", zmm", $d, ", ", $rd, "\n",)*
+            $("vpaddd zmm", $c, ", zmm", $c, ", zmm", $d, "\n",)*
+            $("vpxord zmm", $b, ", zmm", $b, ", zmm", $c, "\n",)*
+            $("vprord zmm", $b, ", zmm", $b, ", ", $rb, "\n",)*
+        )
+    };
+}
+
+/// The assembly text of one round whose message words are `s` (`MSG_SCHEDULE` of the round):
+/// the columns, then the diagonals.
+macro_rules! round_zmm {
+    ([$s0:tt, $s1:tt, $s2:tt, $s3:tt, $s4:tt, $s5:tt, $s6:tt, $s7:tt, $s8:tt, $s9:tt, $s10:tt,
+      $s11:tt, $s12:tt, $s13:tt, $s14:tt, $s15:tt]) => {
+        concat!(
+            half_g_zmm!((0, 4, 8, 12, $s0), (1, 5, 9, 13, $s2), (2, 6, 10, 14, $s4),
+                (3, 7, 11, 15, $s6); 16, 12),
+            half_g_zmm!((0, 4, 8, 12, $s1), (1, 5, 9, 13, $s3), (2, 6, 10, 14, $s5),
+                (3, 7, 11, 15, $s7); 8, 7),
+            half_g_zmm!((0, 5, 10, 15, $s8), (1, 6, 11, 12, $s10), (2, 7, 8, 13, $s12),
+                (3, 4, 9, 14, $s14); 16, 12),
+            half_g_zmm!((0, 5, 10, 15, $s9), (1, 6, 11, 12, $s11), (2, 7, 8, 13, $s13),
+                (3, 4, 9, 14, $s15); 8, 7),
+        )
+    };
+}
+
+macro_rules! rounds_zmm {
+    ($($s:tt),*) => {
+        concat!($(round_zmm!($s),)*)
+    };
+}
+
 impl Rotate<__m512i> for Ror {
+    /// Written in assembly with the sixteen state words pinned to `zmm0-15` and the sixteen
+    /// message words to `zmm16-31`: all 32 registers, and `vprord` needs no temporary. LLVM's
+    /// schedule of the same rounds interleaves the columns its own way and moved about 60
+    /// vectors a block through the stack in the sixteen-lane loop (about 1070 instructions a
+    /// block against the crate's 940; about 880 with [`Self::compress_block`]).
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    unsafe fn rounds(v: &mut [__m512i; 16], m: &[__m512i; 16]) {
+        // SAFETY: AVX-512F is enabled here and present (the trait's contract). The text reads
+        // and writes only its 32 register operands: no memory, stack or flags.
+        unsafe {
+            core::arch::asm!(
+                with_schedule!(rounds_zmm),
+                inout("zmm0") v[0],
+                inout("zmm1") v[1],
+                inout("zmm2") v[2],
+                inout("zmm3") v[3],
+                inout("zmm4") v[4],
+                inout("zmm5") v[5],
+                inout("zmm6") v[6],
+                inout("zmm7") v[7],
+                inout("zmm8") v[8],
+                inout("zmm9") v[9],
+                inout("zmm10") v[10],
+                inout("zmm11") v[11],
+                inout("zmm12") v[12],
+                inout("zmm13") v[13],
+                inout("zmm14") v[14],
+                inout("zmm15") v[15],
+                in("zmm16") m[0],
+                in("zmm17") m[1],
+                in("zmm18") m[2],
+                in("zmm19") m[3],
+                in("zmm20") m[4],
+                in("zmm21") m[5],
+                in("zmm22") m[6],
+                in("zmm23") m[7],
+                in("zmm24") m[8],
+                in("zmm25") m[9],
+                in("zmm26") m[10],
+                in("zmm27") m[11],
+                in("zmm28") m[12],
+                in("zmm29") m[13],
+                in("zmm30") m[14],
+                in("zmm31") m[15],
+                options(pure, nomem, nostack, preserves_flags),
+            );
+        }
+    }
+
+    /// The whole block in assembly, the rounds as in [`Self::rounds`]: the state's second half
+    /// (the IV words, counter, block length, flags) is built in `zmm8-15` inside the text, so
+    /// that LLVM keeps only the chaining values (`zmm0-7`) and the message (`zmm16-31`) at its
+    /// boundary rather than shuffling the sixteen state words between registers around it.
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    unsafe fn compress_block(
+        cv: &mut [__m512i; 8],
+        m: &[__m512i; 16],
+        counter: &[__m512i; 2],
+        block_len: &__m512i,
+        flags: &__m512i,
+    ) {
+        // SAFETY: AVX-512F is enabled here and present (the trait's contract). The text reads
+        // the first four words of `IV`, the two counter vectors, `block_len` and `flags`, and
+        // touches no register but its operands.
+        unsafe {
+            core::arch::asm!(
+                "vpbroadcastd zmm8, dword ptr [{iv}]",
+                "vpbroadcastd zmm9, dword ptr [{iv} + 4]",
+                "vpbroadcastd zmm10, dword ptr [{iv} + 8]",
+                "vpbroadcastd zmm11, dword ptr [{iv} + 12]",
+                "vmovdqu64 zmm12, zmmword ptr [{counter}]",
+                "vmovdqu64 zmm13, zmmword ptr [{counter} + 64]",
+                "vmovdqu64 zmm14, zmmword ptr [{len}]",
+                "vmovdqu64 zmm15, zmmword ptr [{flags}]",
+                with_schedule!(rounds_zmm),
+                "vpxord zmm0, zmm0, zmm8",
+                "vpxord zmm1, zmm1, zmm9",
+                "vpxord zmm2, zmm2, zmm10",
+                "vpxord zmm3, zmm3, zmm11",
+                "vpxord zmm4, zmm4, zmm12",
+                "vpxord zmm5, zmm5, zmm13",
+                "vpxord zmm6, zmm6, zmm14",
+                "vpxord zmm7, zmm7, zmm15",
+                iv = in(reg) &IV,
+                counter = in(reg) counter.as_ptr(),
+                len = in(reg) block_len,
+                flags = in(reg) flags,
+                inout("zmm0") cv[0],
+                inout("zmm1") cv[1],
+                inout("zmm2") cv[2],
+                inout("zmm3") cv[3],
+                inout("zmm4") cv[4],
+                inout("zmm5") cv[5],
+                inout("zmm6") cv[6],
+                inout("zmm7") cv[7],
+                out("zmm8") _,
+                out("zmm9") _,
+                out("zmm10") _,
+                out("zmm11") _,
+                out("zmm12") _,
+                out("zmm13") _,
+                out("zmm14") _,
+                out("zmm15") _,
+                in("zmm16") m[0],
+                in("zmm17") m[1],
+                in("zmm18") m[2],
+                in("zmm19") m[3],
+                in("zmm20") m[4],
+                in("zmm21") m[5],
+                in("zmm22") m[6],
+                in("zmm23") m[7],
+                in("zmm24") m[8],
+                in("zmm25") m[9],
+                in("zmm26") m[10],
+                in("zmm27") m[11],
+                in("zmm28") m[12],
+                in("zmm29") m[13],
+                in("zmm30") m[14],
+                in("zmm31") m[15],
+                options(readonly, nostack, preserves_flags),
+            );
+        }
+    }
+
     #[inline(always)]
     unsafe fn rot16(x: __m512i) -> __m512i {
         // SAFETY: AVX-512F; see the trait.
@@ -150,7 +373,9 @@ impl LaneWords for __m512i {
     const LANES: usize = 16;
     /// Same-process A/B against loading each block just before its rounds (probe bin tri,
     /// one-shot 16 KiB-1 MiB, crate/ours): 0.94-0.99 -> 0.97-1.01 in the fastest calls, 0.95-1.00
-    /// -> 0.96-1.01 in the median round.
+    /// -> 0.96-1.01 in the median round. Again with the block in assembly (`Ror`'s
+    /// `compress_block`), where the eight vectors go through the stack across the rounds: 16 KiB
+    /// 1.009-1.015 of main against 1.000-1.006 without, 64 KiB 1.015-1.020 against 1.002-1.014.
     const FIRST_HALF_AHEAD: bool = true;
     /// Inputs larger than the L2 cache: sixteen streams 1 KiB apart are more than the hardware
     /// prefetcher keeps ahead of (16 MiB one-shot 0.81-0.87 of the crate without a prefetch,

@@ -83,6 +83,42 @@ macro_rules! transpose4_fn {
 }
 pub(super) use transpose4_fn;
 
+/// Calls `$then!` with the message schedule of the seven rounds as literals, which the
+/// assembly text of the AVX2 and AVX-512 rounds needs; checked against [`MSG_SCHEDULE`] below.
+macro_rules! with_schedule {
+    ($then:ident) => {
+        $then!(
+            [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15],
+            [2, 6, 3, 10, 7, 0, 4, 13, 1, 11, 12, 5, 9, 14, 15, 8],
+            [3, 4, 10, 12, 13, 2, 7, 14, 6, 5, 9, 0, 11, 15, 8, 1],
+            [10, 7, 12, 9, 14, 3, 13, 15, 4, 0, 11, 2, 5, 8, 1, 6],
+            [12, 13, 9, 11, 15, 10, 14, 8, 7, 2, 5, 3, 0, 1, 6, 4],
+            [9, 14, 11, 5, 8, 12, 15, 1, 13, 3, 0, 10, 2, 6, 4, 7],
+            [11, 15, 5, 0, 1, 9, 8, 6, 14, 10, 2, 12, 3, 4, 7, 13]
+        )
+    };
+}
+pub(super) use with_schedule;
+
+macro_rules! schedule_array {
+    ($([$($i:literal),*]),*) => {
+        [$([$($i),*]),*]
+    };
+}
+
+const _: () = {
+    const LITERAL: [[usize; 16]; 7] = with_schedule!(schedule_array);
+    let mut r = 0;
+    while r < 7 {
+        let mut i = 0;
+        while i < 16 {
+            assert!(LITERAL[r][i] == MSG_SCHEDULE[r][i]);
+            i += 1;
+        }
+        r += 1;
+    }
+};
+
 /// Defines `RowWords::opaque` for a vector type: an empty `asm!` on a register of class `$reg`,
 /// which needs target feature `$feature`.
 macro_rules! opaque_fn {
