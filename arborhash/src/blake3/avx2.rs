@@ -670,8 +670,9 @@ macro_rules! transpose_quarter {
 /// chaining values, which [`Shuffles::compress_block`] keeps in `ymm0-7`, stay there while
 /// the next block is loaded. LLVM's schedule of the same intrinsics uses all sixteen
 /// registers and moves the chaining values through the stack every block. `Shuffles` only:
-/// AVX-512's groups of five to eight lanes (`__m256i` with `Ror`), whose rounds are LLVM's
-/// with 32 registers, ran 1-3 % slower with it (median of per-call ratios, 8 KiB).
+/// AVX-512's groups of five to eight lanes (`__m256i` with `Ror`), whose rounds were then
+/// LLVM's with 32 registers, ran 1-3 % slower with it (median of per-call ratios, 8 KiB); their
+/// block is now in assembly too, with the message in `ymm16-31`, where LLVM loads it.
 ///
 /// # Safety
 /// AVX2 must be enabled and present; 64 readable bytes at `src[i] + at` for `i < 8`.

@@ -25,6 +25,190 @@ use crate::blake2s::IV;
 /// G's rotations as one AVX-512VL `vprord` each, for every vector width.
 pub(super) enum Ror {}
 
+/// The number of the register that holds transposed message word `$i` in [`Ror`]'s
+/// assembly rounds: 16 to 31.
+macro_rules! message_reg {
+    (0) => {
+        "16"
+    };
+    (1) => {
+        "17"
+    };
+    (2) => {
+        "18"
+    };
+    (3) => {
+        "19"
+    };
+    (4) => {
+        "20"
+    };
+    (5) => {
+        "21"
+    };
+    (6) => {
+        "22"
+    };
+    (7) => {
+        "23"
+    };
+    (8) => {
+        "24"
+    };
+    (9) => {
+        "25"
+    };
+    (10) => {
+        "26"
+    };
+    (11) => {
+        "27"
+    };
+    (12) => {
+        "28"
+    };
+    (13) => {
+        "29"
+    };
+    (14) => {
+        "30"
+    };
+    (15) => {
+        "31"
+    };
+}
+
+/// The assembly text of half a G on four columns (or diagonals) at once, given as `(a, b, c,
+/// d, x)`, on registers named `$r` followed by a number (`zmm` or `ymm`): state word `i` in
+/// register `i`, message word `x` in register `message_reg!(x)`. `a` += `x` + `b`, `d` = (`d` ^
+/// `a`) rotated right by `rd` bits, `c` += `d`, `b` = (`b` ^ `c`) rotated right by `rb` bits;
+/// each step on the four at once, so that their chains overlap.
+macro_rules! half_g_vprord {
+    ($r:literal; $(($a:tt, $b:tt, $c:tt, $d:tt, $x:tt)),*; $rd:tt, $rb:tt) => {
+        concat!(
+            $("vpaddd ", $r, $a, ", ", $r, $a, ", ", $r, message_reg!($x), "\n",)*
+            $("vpaddd ", $r, $a, ", ", $r, $a, ", ", $r, $b, "\n",)*
+            $("vpxord ", $r, $d, ", ", $r, $d, ", ", $r, $a, "\n",)*
+            $("vprord ", $r, $d, ", ", $r, $d, ", ", $rd, "\n",)*
+            $("vpaddd ", $r, $c, ", ", $r, $c, ", ", $r, $d, "\n",)*
+            $("vpxord ", $r, $b, ", ", $r, $b, ", ", $r, $c, "\n",)*
+            $("vprord ", $r, $b, ", ", $r, $b, ", ", $rb, "\n",)*
+        )
+    };
+}
+
+/// The assembly text of one round whose message words are `s` (`MSG_SCHEDULE` of the round),
+/// on registers `$r`: the columns, then the diagonals.
+macro_rules! round_vprord {
+    ($r:literal; [$s0:tt, $s1:tt, $s2:tt, $s3:tt, $s4:tt, $s5:tt, $s6:tt, $s7:tt, $s8:tt,
+      $s9:tt, $s10:tt, $s11:tt, $s12:tt, $s13:tt, $s14:tt, $s15:tt]) => {
+        concat!(
+            half_g_vprord!($r; (0, 4, 8, 12, $s0), (1, 5, 9, 13, $s2), (2, 6, 10, 14, $s4),
+                (3, 7, 11, 15, $s6); 16, 12),
+            half_g_vprord!($r; (0, 4, 8, 12, $s1), (1, 5, 9, 13, $s3), (2, 6, 10, 14, $s5),
+                (3, 7, 11, 15, $s7); 8, 7),
+            half_g_vprord!($r; (0, 5, 10, 15, $s8), (1, 6, 11, 12, $s10), (2, 7, 8, 13, $s12),
+                (3, 4, 9, 14, $s14); 16, 12),
+            half_g_vprord!($r; (0, 5, 10, 15, $s9), (1, 6, 11, 12, $s11), (2, 7, 8, 13, $s13),
+                (3, 4, 9, 14, $s15); 8, 7),
+        )
+    };
+}
+
+/// The seven rounds on `zmm` registers, for `with_schedule!`.
+macro_rules! rounds_zmm {
+    ($($s:tt),*) => {
+        concat!($(round_vprord!("zmm"; $s),)*)
+    };
+}
+
+/// The seven rounds on `ymm` registers, for `with_schedule!`.
+macro_rules! rounds_ymm {
+    ($($s:tt),*) => {
+        concat!($(round_vprord!("ymm"; $s),)*)
+    };
+}
+
+/// `Rotate::rounds` and `Rotate::compress_block` in assembly for the vector type `$v`, whose
+/// registers are named `$r` (`zmm` or `ymm`), loaded with `$load` from `$ptr` memory operands
+/// of `$bytes` bytes; `$rounds` names the rounds macro of the same registers. The sixteen
+/// state words are pinned to registers 0-15 and the sixteen message words to 16-31: all 32
+/// registers, and `vprord` needs no temporary. LLVM's schedule of the same rounds interleaves
+/// the columns its own way and moved about 60 vectors a block through the stack in the
+/// sixteen-lane loop (about 1070 instructions a block against the crate's 940; about 880 with
+/// `compress_block` in assembly). `compress_block` builds the state's second half (the IV
+/// words, counter, block length, flags) in registers 8-15 inside the text, so that LLVM keeps
+/// only the chaining values (0-7) and the message (16-31) at its boundary rather than moving
+/// the sixteen state words between registers around it.
+///
+/// The registers come as `(name, index)` pairs, as `asm!` takes only literal names: registers
+/// 0-7 (state words 0-7, the chaining values), 8-15 (state words 8-15) and 16-31 (message words
+/// 0-15).
+macro_rules! vprord_block_fns {
+    ($v:ty, $feature:literal, $r:literal, $load:literal, $ptr:literal, $bytes:literal,
+     $rounds:ident, [$(($lr:tt, $li:tt)),*], [$(($hr:tt, $hi:tt)),*],
+     [$(($mr:tt, $mi:tt)),*]) => {
+        #[inline]
+        #[target_feature(enable = $feature)]
+        unsafe fn rounds(v: &mut [$v; 16], m: &[$v; 16]) {
+            // SAFETY: the features are enabled here and present (the trait's contract). The
+            // text reads and writes only its 32 register operands: no memory, stack or flags.
+            unsafe {
+                core::arch::asm!(
+                    with_schedule!($rounds),
+                    $(inout($lr) v[$li],)*
+                    $(inout($hr) v[$hi],)*
+                    $(in($mr) m[$mi],)*
+                    options(pure, nomem, nostack, preserves_flags),
+                );
+            }
+        }
+
+        #[inline]
+        #[target_feature(enable = $feature)]
+        unsafe fn compress_block(
+            cv: &mut [$v; 8],
+            m: &[$v; 16],
+            counter: &[$v; 2],
+            block_len: &$v,
+            flags: &$v,
+        ) {
+            // SAFETY: the features are enabled here and present (the trait's contract). The
+            // text reads the first four words of `IV`, the two counter vectors, `block_len` and
+            // `flags`, and touches no register but its operands.
+            unsafe {
+                core::arch::asm!(
+                    concat!("vpbroadcastd ", $r, "8, dword ptr [{iv}]"),
+                    concat!("vpbroadcastd ", $r, "9, dword ptr [{iv} + 4]"),
+                    concat!("vpbroadcastd ", $r, "10, dword ptr [{iv} + 8]"),
+                    concat!("vpbroadcastd ", $r, "11, dword ptr [{iv} + 12]"),
+                    concat!($load, " ", $r, "12, ", $ptr, " ptr [{counter}]"),
+                    concat!($load, " ", $r, "13, ", $ptr, " ptr [{counter} + ", $bytes, "]"),
+                    concat!($load, " ", $r, "14, ", $ptr, " ptr [{len}]"),
+                    concat!($load, " ", $r, "15, ", $ptr, " ptr [{flags}]"),
+                    with_schedule!($rounds),
+                    concat!("vpxord ", $r, "0, ", $r, "0, ", $r, "8"),
+                    concat!("vpxord ", $r, "1, ", $r, "1, ", $r, "9"),
+                    concat!("vpxord ", $r, "2, ", $r, "2, ", $r, "10"),
+                    concat!("vpxord ", $r, "3, ", $r, "3, ", $r, "11"),
+                    concat!("vpxord ", $r, "4, ", $r, "4, ", $r, "12"),
+                    concat!("vpxord ", $r, "5, ", $r, "5, ", $r, "13"),
+                    concat!("vpxord ", $r, "6, ", $r, "6, ", $r, "14"),
+                    concat!("vpxord ", $r, "7, ", $r, "7, ", $r, "15"),
+                    iv = in(reg) &IV,
+                    counter = in(reg) counter.as_ptr(),
+                    len = in(reg) block_len,
+                    flags = in(reg) flags,
+                    $(inout($lr) cv[$li],)*
+                    $(out($hr) _,)*
+                    $(in($mr) m[$mi],)*
+                    options(readonly, nostack, preserves_flags),
+                );
+            }
+        }
+    };
+}
+
 impl Rotate<__m128i> for Ror {
     #[inline(always)]
     unsafe fn rot16(x: __m128i) -> __m128i {
@@ -49,6 +233,54 @@ impl Rotate<__m128i> for Ror {
 }
 
 impl Rotate<__m256i> for Ror {
+    vprord_block_fns!(
+        __m256i,
+        "avx512f,avx512vl",
+        "ymm",
+        "vmovdqu64",
+        "ymmword",
+        32,
+        rounds_ymm,
+        [
+            ("ymm0", 0),
+            ("ymm1", 1),
+            ("ymm2", 2),
+            ("ymm3", 3),
+            ("ymm4", 4),
+            ("ymm5", 5),
+            ("ymm6", 6),
+            ("ymm7", 7)
+        ],
+        [
+            ("ymm8", 8),
+            ("ymm9", 9),
+            ("ymm10", 10),
+            ("ymm11", 11),
+            ("ymm12", 12),
+            ("ymm13", 13),
+            ("ymm14", 14),
+            ("ymm15", 15)
+        ],
+        [
+            ("ymm16", 0),
+            ("ymm17", 1),
+            ("ymm18", 2),
+            ("ymm19", 3),
+            ("ymm20", 4),
+            ("ymm21", 5),
+            ("ymm22", 6),
+            ("ymm23", 7),
+            ("ymm24", 8),
+            ("ymm25", 9),
+            ("ymm26", 10),
+            ("ymm27", 11),
+            ("ymm28", 12),
+            ("ymm29", 13),
+            ("ymm30", 14),
+            ("ymm31", 15)
+        ]
+    );
+
     #[inline(always)]
     unsafe fn rot16(x: __m256i) -> __m256i {
         // SAFETY: AVX-512F + VL; see the trait.
@@ -71,226 +303,54 @@ impl Rotate<__m256i> for Ror {
     }
 }
 
-/// The register of transposed message word `$i` in [`Ror`]'s `__m512i` rounds.
-macro_rules! message_zmm {
-    (0) => {
-        "zmm16"
-    };
-    (1) => {
-        "zmm17"
-    };
-    (2) => {
-        "zmm18"
-    };
-    (3) => {
-        "zmm19"
-    };
-    (4) => {
-        "zmm20"
-    };
-    (5) => {
-        "zmm21"
-    };
-    (6) => {
-        "zmm22"
-    };
-    (7) => {
-        "zmm23"
-    };
-    (8) => {
-        "zmm24"
-    };
-    (9) => {
-        "zmm25"
-    };
-    (10) => {
-        "zmm26"
-    };
-    (11) => {
-        "zmm27"
-    };
-    (12) => {
-        "zmm28"
-    };
-    (13) => {
-        "zmm29"
-    };
-    (14) => {
-        "zmm30"
-    };
-    (15) => {
-        "zmm31"
-    };
-}
-
-/// The assembly text of half a G on four columns (or diagonals) at once, given as `(a, b, c,
-/// d, x)`: state word `i` in `zmm{i}`, message word `x` in `message_zmm!(x)`. `a` += `x` + `b`,
-/// `d` = (`d` ^ `a`) rotated right by `rd` bits, `c` += `d`, `b` = (`b` ^ `c`) rotated right by
-/// `rb` bits; each step on the four at once, so that their chains overlap.
-macro_rules! half_g_zmm {
-    ($(($a:tt, $b:tt, $c:tt, $d:tt, $x:tt)),*; $rd:tt, $rb:tt) => {
-        concat!(
-            $("vpaddd zmm", $a, ", zmm", $a, ", ", message_zmm!($x), "\n",)*
-            $("vpaddd zmm", $a, ", zmm", $a, ", zmm", $b, "\n",)*
-            $("vpxord zmm", $d, ", zmm", $d, ", zmm", $a, "\n",)*
-            $("vprord zmm", $d, ", zmm", $d, ", ", $rd, "\n",)*
-            $("vpaddd zmm", $c, ", zmm", $c, ", zmm", $d, "\n",)*
-            $("vpxord zmm", $b, ", zmm", $b, ", zmm", $c, "\n",)*
-            $("vprord zmm", $b, ", zmm", $b, ", ", $rb, "\n",)*
-        )
-    };
-}
-
-/// The assembly text of one round whose message words are `s` (`MSG_SCHEDULE` of the round):
-/// the columns, then the diagonals.
-macro_rules! round_zmm {
-    ([$s0:tt, $s1:tt, $s2:tt, $s3:tt, $s4:tt, $s5:tt, $s6:tt, $s7:tt, $s8:tt, $s9:tt, $s10:tt,
-      $s11:tt, $s12:tt, $s13:tt, $s14:tt, $s15:tt]) => {
-        concat!(
-            half_g_zmm!((0, 4, 8, 12, $s0), (1, 5, 9, 13, $s2), (2, 6, 10, 14, $s4),
-                (3, 7, 11, 15, $s6); 16, 12),
-            half_g_zmm!((0, 4, 8, 12, $s1), (1, 5, 9, 13, $s3), (2, 6, 10, 14, $s5),
-                (3, 7, 11, 15, $s7); 8, 7),
-            half_g_zmm!((0, 5, 10, 15, $s8), (1, 6, 11, 12, $s10), (2, 7, 8, 13, $s12),
-                (3, 4, 9, 14, $s14); 16, 12),
-            half_g_zmm!((0, 5, 10, 15, $s9), (1, 6, 11, 12, $s11), (2, 7, 8, 13, $s13),
-                (3, 4, 9, 14, $s15); 8, 7),
-        )
-    };
-}
-
-macro_rules! rounds_zmm {
-    ($($s:tt),*) => {
-        concat!($(round_zmm!($s),)*)
-    };
-}
-
 impl Rotate<__m512i> for Ror {
-    /// Written in assembly with the sixteen state words pinned to `zmm0-15` and the sixteen
-    /// message words to `zmm16-31`: all 32 registers, and `vprord` needs no temporary. LLVM's
-    /// schedule of the same rounds interleaves the columns its own way and moved about 60
-    /// vectors a block through the stack in the sixteen-lane loop (about 1070 instructions a
-    /// block against the crate's 940; about 880 with [`Self::compress_block`]).
-    #[inline]
-    #[target_feature(enable = "avx512f")]
-    unsafe fn rounds(v: &mut [__m512i; 16], m: &[__m512i; 16]) {
-        // SAFETY: AVX-512F is enabled here and present (the trait's contract). The text reads
-        // and writes only its 32 register operands: no memory, stack or flags.
-        unsafe {
-            core::arch::asm!(
-                with_schedule!(rounds_zmm),
-                inout("zmm0") v[0],
-                inout("zmm1") v[1],
-                inout("zmm2") v[2],
-                inout("zmm3") v[3],
-                inout("zmm4") v[4],
-                inout("zmm5") v[5],
-                inout("zmm6") v[6],
-                inout("zmm7") v[7],
-                inout("zmm8") v[8],
-                inout("zmm9") v[9],
-                inout("zmm10") v[10],
-                inout("zmm11") v[11],
-                inout("zmm12") v[12],
-                inout("zmm13") v[13],
-                inout("zmm14") v[14],
-                inout("zmm15") v[15],
-                in("zmm16") m[0],
-                in("zmm17") m[1],
-                in("zmm18") m[2],
-                in("zmm19") m[3],
-                in("zmm20") m[4],
-                in("zmm21") m[5],
-                in("zmm22") m[6],
-                in("zmm23") m[7],
-                in("zmm24") m[8],
-                in("zmm25") m[9],
-                in("zmm26") m[10],
-                in("zmm27") m[11],
-                in("zmm28") m[12],
-                in("zmm29") m[13],
-                in("zmm30") m[14],
-                in("zmm31") m[15],
-                options(pure, nomem, nostack, preserves_flags),
-            );
-        }
-    }
-
-    /// The whole block in assembly, the rounds as in [`Self::rounds`]: the state's second half
-    /// (the IV words, counter, block length, flags) is built in `zmm8-15` inside the text, so
-    /// that LLVM keeps only the chaining values (`zmm0-7`) and the message (`zmm16-31`) at its
-    /// boundary rather than shuffling the sixteen state words between registers around it.
-    #[inline]
-    #[target_feature(enable = "avx512f")]
-    unsafe fn compress_block(
-        cv: &mut [__m512i; 8],
-        m: &[__m512i; 16],
-        counter: &[__m512i; 2],
-        block_len: &__m512i,
-        flags: &__m512i,
-    ) {
-        // SAFETY: AVX-512F is enabled here and present (the trait's contract). The text reads
-        // the first four words of `IV`, the two counter vectors, `block_len` and `flags`, and
-        // touches no register but its operands.
-        unsafe {
-            core::arch::asm!(
-                "vpbroadcastd zmm8, dword ptr [{iv}]",
-                "vpbroadcastd zmm9, dword ptr [{iv} + 4]",
-                "vpbroadcastd zmm10, dword ptr [{iv} + 8]",
-                "vpbroadcastd zmm11, dword ptr [{iv} + 12]",
-                "vmovdqu64 zmm12, zmmword ptr [{counter}]",
-                "vmovdqu64 zmm13, zmmword ptr [{counter} + 64]",
-                "vmovdqu64 zmm14, zmmword ptr [{len}]",
-                "vmovdqu64 zmm15, zmmword ptr [{flags}]",
-                with_schedule!(rounds_zmm),
-                "vpxord zmm0, zmm0, zmm8",
-                "vpxord zmm1, zmm1, zmm9",
-                "vpxord zmm2, zmm2, zmm10",
-                "vpxord zmm3, zmm3, zmm11",
-                "vpxord zmm4, zmm4, zmm12",
-                "vpxord zmm5, zmm5, zmm13",
-                "vpxord zmm6, zmm6, zmm14",
-                "vpxord zmm7, zmm7, zmm15",
-                iv = in(reg) &IV,
-                counter = in(reg) counter.as_ptr(),
-                len = in(reg) block_len,
-                flags = in(reg) flags,
-                inout("zmm0") cv[0],
-                inout("zmm1") cv[1],
-                inout("zmm2") cv[2],
-                inout("zmm3") cv[3],
-                inout("zmm4") cv[4],
-                inout("zmm5") cv[5],
-                inout("zmm6") cv[6],
-                inout("zmm7") cv[7],
-                out("zmm8") _,
-                out("zmm9") _,
-                out("zmm10") _,
-                out("zmm11") _,
-                out("zmm12") _,
-                out("zmm13") _,
-                out("zmm14") _,
-                out("zmm15") _,
-                in("zmm16") m[0],
-                in("zmm17") m[1],
-                in("zmm18") m[2],
-                in("zmm19") m[3],
-                in("zmm20") m[4],
-                in("zmm21") m[5],
-                in("zmm22") m[6],
-                in("zmm23") m[7],
-                in("zmm24") m[8],
-                in("zmm25") m[9],
-                in("zmm26") m[10],
-                in("zmm27") m[11],
-                in("zmm28") m[12],
-                in("zmm29") m[13],
-                in("zmm30") m[14],
-                in("zmm31") m[15],
-                options(readonly, nostack, preserves_flags),
-            );
-        }
-    }
+    vprord_block_fns!(
+        __m512i,
+        "avx512f",
+        "zmm",
+        "vmovdqu64",
+        "zmmword",
+        64,
+        rounds_zmm,
+        [
+            ("zmm0", 0),
+            ("zmm1", 1),
+            ("zmm2", 2),
+            ("zmm3", 3),
+            ("zmm4", 4),
+            ("zmm5", 5),
+            ("zmm6", 6),
+            ("zmm7", 7)
+        ],
+        [
+            ("zmm8", 8),
+            ("zmm9", 9),
+            ("zmm10", 10),
+            ("zmm11", 11),
+            ("zmm12", 12),
+            ("zmm13", 13),
+            ("zmm14", 14),
+            ("zmm15", 15)
+        ],
+        [
+            ("zmm16", 0),
+            ("zmm17", 1),
+            ("zmm18", 2),
+            ("zmm19", 3),
+            ("zmm20", 4),
+            ("zmm21", 5),
+            ("zmm22", 6),
+            ("zmm23", 7),
+            ("zmm24", 8),
+            ("zmm25", 9),
+            ("zmm26", 10),
+            ("zmm27", 11),
+            ("zmm28", 12),
+            ("zmm29", 13),
+            ("zmm30", 14),
+            ("zmm31", 15)
+        ]
+    );
 
     #[inline(always)]
     unsafe fn rot16(x: __m512i) -> __m512i {
