@@ -345,6 +345,76 @@ macro_rules! rows_rounds_text {
     };
 }
 
+/// The assembly text of half a G on the four columns (or diagonals) of one row state: its rows
+/// `a, b, c, d` in `ymm0-3`, the message row in register `x`, the byte shuffle in register
+/// `mask`; `a` += message + `b`, `d` = (`d` ^ `a`) shuffled, `c` += `d`, `b` = (`b` ^ `c`)
+/// rotated right by `rb` bits (`lb` = 32 - `rb`), through `ymm8`.
+macro_rules! row_half_g {
+    ($x:literal, $mask:literal, $rb:literal, $lb:literal) => {
+        concat!(
+            "vpaddd ymm0, ymm0, ",
+            $x,
+            "\n",
+            "vpaddd ymm0, ymm0, ymm1\n",
+            "vpxor ymm3, ymm3, ymm0\n",
+            "vpshufb ymm3, ymm3, ",
+            $mask,
+            "\n",
+            "vpaddd ymm2, ymm2, ymm3\n",
+            "vpxor ymm1, ymm1, ymm2\n",
+            "vpsrld ymm8, ymm1, ",
+            $rb,
+            "\n",
+            "vpslld ymm1, ymm1, ",
+            $lb,
+            "\n",
+            "vpor ymm1, ymm1, ymm8\n",
+        )
+    };
+}
+
+/// The seven rounds of one row state, its message `[A, B, C', D']` in `ymm4-7`, the shuffles of
+/// `ROT16` and `ROT8` in `ymm14` and `ymm15`: the rounds of `simd::interleaved_rounds_rows` for
+/// one state, and between rounds `simd::permute_row_message` (as in `rows_permute_text`, with
+/// `A` and `B` in registers) through `ymm8-12`; a loop over one round, as for two states.
+macro_rules! row_rounds_text {
+    () => {
+        concat!(
+            "mov {n:e}, 7\n",
+            "2:\n",
+            row_half_g!("ymm4", "ymm14", 12, 20),
+            row_half_g!("ymm5", "ymm15", 7, 25),
+            "vpshufd ymm0, ymm0, {right}\n",
+            "vpshufd ymm2, ymm2, {left}\n",
+            "vpshufd ymm3, ymm3, {swap}\n",
+            row_half_g!("ymm6", "ymm14", 12, 20),
+            row_half_g!("ymm7", "ymm15", 7, 25),
+            "vpshufd ymm0, ymm0, {left}\n",
+            "vpshufd ymm2, ymm2, {right}\n",
+            "vpshufd ymm3, ymm3, {swap}\n",
+            "dec {n:e}\n",
+            "jz 3f\n",
+            "vpunpckldq ymm8, ymm4, ymm5\n",
+            "vpblendd ymm9, ymm4, ymm5, 0x88\n",
+            "vshufps ymm10, ymm8, ymm9, {next_a}\n",
+            "vpblendd ymm8, ymm4, ymm6, 0x44\n",
+            "vpblendd ymm9, ymm4, ymm7, 0x88\n",
+            "vshufps ymm11, ymm8, ymm9, {next_b}\n",
+            "vpunpckldq ymm8, ymm7, ymm5\n",
+            "vpblendd ymm9, ymm6, ymm7, 0x22\n",
+            "vshufps ymm12, ymm8, ymm9, {next_c}\n",
+            "vpblendd ymm8, ymm6, ymm7, 0x44\n",
+            "vpblendd ymm9, ymm6, ymm5, 0xEE\n",
+            "vshufps ymm7, ymm8, ymm9, {next_d}\n",
+            "vmovdqa ymm4, ymm10\n",
+            "vmovdqa ymm5, ymm11\n",
+            "vmovdqa ymm6, ymm12\n",
+            "jmp 2b\n",
+            "3:\n",
+        )
+    };
+}
+
 /// What the assembly reads besides its operands, in one place so that one register addresses
 /// it all (the loop around the rounds keeps eight input pointers in registers): the shuffles
 /// of `ROT16` and `ROT8` at offsets 0 and 32, then the IV's first four words, each in every
@@ -454,6 +524,48 @@ impl Rotate<__m256i> for Shuffles {
                 inout("ymm5") cv[5],
                 inout("ymm6") cv[6],
                 inout("ymm7") cv[7],
+            );
+        }
+    }
+
+    /// In assembly with the rows pinned to `ymm0-3`, the message to `ymm4-7` and the shuffles
+    /// to `ymm14-15`, as the two-state rounds are.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    unsafe fn rounds_one_row_state(rows: &mut [__m256i; 4], m: RowMessage<__m256i>) {
+        // SAFETY: AVX2 is enabled here and present (the trait's contract). The text reads the
+        // 64 bytes of shuffles at the start of `ASM_CONSTS` and touches no register but its
+        // operands.
+        unsafe {
+            core::arch::asm!(
+                "vmovdqa ymm14, ymmword ptr [{k}]",
+                "vmovdqa ymm15, ymmword ptr [{k} + 32]",
+                row_rounds_text!(),
+                k = in(reg) &ASM_CONSTS,
+                n = out(reg) _,
+                left = const pick(1, 2, 3, 0),
+                right = const pick(3, 0, 1, 2),
+                swap = const pick(2, 3, 0, 1),
+                next_a = const pick(2, 3, 3, 2),
+                next_b = const pick(3, 2, 0, 3),
+                next_c = const pick(0, 1, 3, 1),
+                next_d = const pick(1, 2, 2, 0),
+                inout("ymm0") rows[0],
+                inout("ymm1") rows[1],
+                inout("ymm2") rows[2],
+                inout("ymm3") rows[3],
+                inout("ymm4") m[0] => _,
+                inout("ymm5") m[1] => _,
+                inout("ymm6") m[2] => _,
+                inout("ymm7") m[3] => _,
+                out("ymm8") _,
+                out("ymm9") _,
+                out("ymm10") _,
+                out("ymm11") _,
+                out("ymm12") _,
+                out("ymm14") _,
+                out("ymm15") _,
+                options(readonly, nostack),
             );
         }
     }

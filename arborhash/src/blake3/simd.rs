@@ -183,6 +183,22 @@ pub(super) trait Rotate<V> {
         unsafe { V::load_transposed::<16>(src, at) }
     }
 
+    /// The seven rounds of one row state (see [`rounds_rows`]): LLVM's schedule of the row
+    /// functions, unless a strategy writes its own (AVX2's `Shuffles` on `__m256i`, in
+    /// assembly).
+    #[inline(always)]
+    unsafe fn rounds_one_row_state(rows: &mut [V; 4], m: RowMessage<V>)
+    where
+        V: RowWords,
+        Self: Sized,
+    {
+        // SAFETY: forwarded from the caller; `[V; 4]` and `[[V; 4]; 1]` have one layout.
+        unsafe {
+            let rows = &mut *(rows as *mut [V; 4]).cast::<[[V; 4]; 1]>();
+            interleaved_rounds_rows::<V, Self, 1>(rows, [m]);
+        }
+    }
+
     /// The seven rounds of two interleaved row states (see [`rounds_rows`]): LLVM's schedule
     /// of the row functions, unless a strategy writes its own (AVX2's `Shuffles`, in
     /// assembly).
@@ -901,7 +917,11 @@ unsafe fn rounds_rows<V: RowWords, R: Rotate<V>, const N: usize>(
     // SAFETY: forwarded from the caller (see `RowWords`, `Rotate`). With `N == 2` the casts
     // are between identical types.
     unsafe {
-        if N == 2 {
+        if N == 1 {
+            let rows = &mut *rows.as_mut_ptr().cast::<[V; 4]>();
+            let m = m.as_ptr().cast::<RowMessage<V>>().read();
+            R::rounds_one_row_state(rows, m);
+        } else if N == 2 {
             let rows = &mut *rows.as_mut_ptr().cast::<[[V; 4]; 2]>();
             let m = m.as_ptr().cast::<[RowMessage<V>; 2]>().read();
             R::rounds_two_row_states(rows, m);
