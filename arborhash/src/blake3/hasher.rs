@@ -30,7 +30,11 @@ pub struct Hasher {
 
 /// The input held back, of which only the first `len` bytes are initialised: zeroing 16 KiB
 /// for every new hasher would cost more than hashing a short message.
+///
+/// The bytes start on a cache line: block-sized writes are then stored without splitting a line,
+/// and the kernels load each lane's blocks whole rather than across two lines.
 #[derive(Clone)]
+#[repr(C, align(64))]
 struct Buffer {
     bytes: [MaybeUninit<u8>; BUF_LEN],
     len: usize,
