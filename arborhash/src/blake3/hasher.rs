@@ -204,8 +204,13 @@ impl Hasher {
             if input.is_empty() {
                 return;
             }
-            // The buffer is full and more input follows, so none of it is the last chunk.
-            self.tree.push_chunks(p, self.buf.filled(), false);
+            // The buffer is full and more input follows, so none of it is the last chunk. Its
+            // next contents most likely follow `input` in the caller's memory: while it is
+            // hashed the kernels prefetch those too, which the copy would otherwise wait for
+            // when the input is not in the cache (see `Run::prefetch_offset`).
+            let next = (input.as_ptr() as usize).wrapping_sub(self.buf.bytes.as_ptr() as usize);
+            self.tree
+                .push_chunks_prefetching(p, self.buf.filled(), false, next);
             self.buf.len = 0;
         }
         if input.len() >= BUF_LEN {
