@@ -647,7 +647,17 @@ impl Tree {
         self.clone().finish(p, tail)
     }
 
-    fn finish(mut self, p: Platform, tail: &[u8]) -> Output {
+    fn finish(mut self, p: Platform, mut tail: &[u8]) -> Output {
+        if tail.len() == WIDE * CHUNK_LEN {
+            // A full buffer of the incremental hasher (an input of a multiple of 16 KiB): held
+            // back like the ones before it, it completes the held-back levels, whose parents
+            // then run full width as in one-shot hashing, instead of each level's subtrees and
+            // the tail being reduced to two nodes apiece with narrow calls (`finalize` after
+            // 1 MiB in 64-byte writes, fastest call: AVX-512 10.3 -> 7.6 µs, AVX2 16.0 ->
+            // 13.7-15.5 µs, against 225 and 430 µs for hashing 1 MiB).
+            self.push_chunks(p, tail, false);
+            tail = &[];
+        }
         self.push_pending(p);
         if !tail.is_empty() {
             // Complete subtrees while what follows does not fit below the stack's last entry;
