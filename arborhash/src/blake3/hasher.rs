@@ -30,7 +30,11 @@ pub struct Hasher {
 
 /// The input held back, of which only the first `len` bytes are initialised: zeroing 16 KiB
 /// for every new hasher would cost more than hashing a short message.
+///
+/// The bytes start on a cache line: block-sized writes are then stored without splitting a line,
+/// and the kernels load each lane's blocks whole rather than across two lines.
 #[derive(Clone)]
+#[repr(C, align(64))]
 struct Buffer {
     bytes: [MaybeUninit<u8>; BUF_LEN],
     len: usize,
@@ -200,8 +204,13 @@ impl Hasher {
             if input.is_empty() {
                 return;
             }
-            // The buffer is full and more input follows, so none of it is the last chunk.
-            self.tree.push_chunks(p, self.buf.filled(), false);
+            // The buffer is full and more input follows, so none of it is the last chunk. Its
+            // next contents most likely follow `input` in the caller's memory: while it is
+            // hashed the kernels prefetch those too, which the copy would otherwise wait for
+            // when the input is not in the cache (see `Run::prefetch_offset`).
+            let next = (input.as_ptr() as usize).wrapping_sub(self.buf.bytes.as_ptr() as usize);
+            self.tree
+                .push_chunks_prefetching(p, self.buf.filled(), false, next);
             self.buf.len = 0;
         }
         if input.len() >= BUF_LEN {

@@ -177,6 +177,7 @@ fn check_hash_run(k: &Kernels) {
                 flags: rng.gen(),
                 flags_start: if parents { 0 } else { rng.gen() },
                 flags_end: if parents { 0 } else { rng.gen() },
+                prefetch_offset: rng.gen(),
             };
             let lanes: Vec<Lane<'_>> = run
                 .input
