@@ -89,15 +89,26 @@ fn check_hash_lanes(k: &Kernels) {
     for blocks in 0..=16 {
         for n in 0..=2 * k.degree + 3 {
             for regular in [false, true] {
-                check_lanes(k, &mut rng, n, blocks, regular);
+                for runs in [false, true] {
+                    check_lanes(k, &mut rng, n, blocks, regular, runs);
+                }
             }
         }
     }
 }
 
-fn check_lanes(k: &Kernels, rng: &mut ChaCha8Rng, n: usize, blocks: usize, regular: bool) {
+/// With `runs`, the lanes are runs of four consecutive ones (the chunks of 4 KiB messages of the
+/// batch API), which the kernels address from the first of each run.
+fn check_lanes(
+    k: &Kernels,
+    rng: &mut ChaCha8Rng,
+    n: usize,
+    blocks: usize,
+    regular: bool,
+    runs: bool,
+) {
     let lane_len = blocks * BLOCK_LEN;
-    let mut buffer = vec![0u8; n * lane_len + 32];
+    let mut buffer = vec![0u8; n * (lane_len + 32) + 32];
     rng.fill(&mut buffer[..]);
     let first = Lane {
         input: &[],
@@ -108,10 +119,16 @@ fn check_lanes(k: &Kernels, rng: &mut ChaCha8Rng, n: usize, blocks: usize, regul
         last_block_len: rng.gen_range(0..=64),
     };
     let step = rng.gen_range(0..2);
+    let run_gap: Vec<usize> = (0..n.div_ceil(4)).map(|_| rng.gen_range(1..32)).collect();
     let lanes: Vec<Lane<'_>> = (0..n)
         .map(|i| {
-            // Each lane starts 1 to 31 bytes past a multiple of its length.
-            let start = i * lane_len + rng.gen_range(1..32);
+            // Each lane (or run of four lanes) starts 1 to 31 bytes past the end of the one
+            // before, within its own `lane_len + 32` bytes.
+            let start = if runs {
+                (i / 4 * 4) * (lane_len + 32) + i % 4 * lane_len + run_gap[i / 4]
+            } else {
+                i * (lane_len + 32) + rng.gen_range(1..32)
+            };
             let input = &buffer[start..start + lane_len];
             if regular {
                 Lane {
@@ -140,7 +157,7 @@ fn check_lanes(k: &Kernels, rng: &mut ChaCha8Rng, n: usize, blocks: usize, regul
     // than `lanes`.
     unsafe { (k.hash_lanes)(&lanes, blocks, flags, &mut got) };
     let what = format!(
-        "{}: {n} lanes of {blocks} blocks, regular {regular}",
+        "{}: {n} lanes of {blocks} blocks, regular {regular}, runs {runs}",
         k.name
     );
     assert_eq!(got[..n], expected[..], "{what}");

@@ -444,8 +444,50 @@ pub(super) unsafe fn hash_group<V: LaneWords, R: Rotate<V>>(
                 last_len: V::from_lanes(&len),
             }
         };
-        compress_group::<V, R>(&inputs, blocks, flags, params, &mut out[..lanes.len()]);
+        let out = &mut out[..lanes.len()];
+        if V::LANES > 4 && blocks == CHUNK_BLOCKS && lanes.len() == V::LANES {
+            if let Some(runs) = runs_of_four_chunks::<V>(&inputs) {
+                // A copy with every lane's input at a constant offset from its run's first (as
+                // in `hash_run_group`'s full group of chunks): the block loop addresses the
+                // lanes from two or four registers rather than eight or sixteen pointers that
+                // do not fit in registers beside the rest and are reloaded every block.
+                let inputs = lane_inputs_of_runs::<V>(&runs);
+                compress_group::<V, R>(&inputs, CHUNK_BLOCKS, flags, params, out);
+                return;
+            }
+        }
+        compress_group::<V, R>(&inputs, blocks, flags, params, out);
     }
+}
+
+/// The first input of each run of four lanes when `inputs` (`V::LANES` of them) are runs of
+/// four consecutive whole chunks: the chunks of the batch API's 4 KiB messages, two or four of
+/// them to a group, or of a longer message's last four beside another message's first.
+/// `None` otherwise.
+#[inline(always)]
+fn runs_of_four_chunks<V: LaneWords>(inputs: &[*const u8; 16]) -> Option<[*const u8; 4]> {
+    let mut runs = [inputs[0]; 4];
+    for (run, lanes) in runs.iter_mut().zip(inputs[..V::LANES].chunks_exact(4)) {
+        let regular = (1..4).all(|i| lanes[i] == lanes[0].wrapping_add(i * CHUNK_LEN));
+        if !regular {
+            return None;
+        }
+        // Opaque, so that the offsets are not folded back into the pointers they equal
+        // (the comparisons above prove them equal), which would be kept in memory again.
+        *run = core::hint::black_box(lanes[0]);
+    }
+    Some(runs)
+}
+
+/// The inputs of the lanes of [`runs_of_four_chunks`]'s runs, each at its constant offset from
+/// its run's first.
+#[inline(always)]
+fn lane_inputs_of_runs<V: LaneWords>(runs: &[*const u8; 4]) -> [*const u8; 16] {
+    let mut inputs = [runs[0]; 16];
+    for (i, p) in inputs.iter_mut().enumerate().take(V::LANES) {
+        *p = runs[i / 4].wrapping_add(i % 4 * CHUNK_LEN);
+    }
+    inputs
 }
 
 /// Hashes the 1 to `V::LANES` lanes of `run` at once, lane `i` into `out[i]`: every parameter
