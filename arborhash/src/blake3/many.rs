@@ -20,8 +20,8 @@
 
 use super::kernels::{self, Lane, BLOCK_LEN, EMPTY_LANE};
 use super::tree::{
-    hash_all, parent_lane, words_from_le, CvBytes, Params, CHUNK_END, CHUNK_LEN, CHUNK_START,
-    PARENT, ROOT,
+    hash_all, parent_lane, parent_run, words_from_le, CvBytes, Params, CHUNK_END, CHUNK_LEN,
+    CHUNK_START, PARENT, ROOT,
 };
 use super::{context_key, Hash, KEY_LEN, OUT_LEN};
 use crate::platform::Platform;
@@ -194,9 +194,9 @@ impl<'a> Wave<'a> {
         let mut last_cvs = [self.params.key; WAVE_CHUNKS];
         self.last_chunk_prefixes(p, &mut last_cvs);
         self.last_blocks(p, &last_cvs);
-        self.parents(p);
-        for m in &self.messages[..self.count] {
-            output(m.index, self.cvs[m.slot]);
+        let compact = self.parents(p);
+        for (k, m) in self.messages[..self.count].iter().enumerate() {
+            output(m.index, self.cvs[if compact { k } else { m.slot }]);
         }
     }
 
@@ -219,7 +219,13 @@ impl<'a> Wave<'a> {
                 n += 1;
             }
         }
-        self.hash_into_slots(p, &lanes[..n], CHUNK_LEN / BLOCK_LEN, &slots);
+        let blocks = CHUNK_LEN / BLOCK_LEN;
+        if n == self.slots {
+            // Every chunk is whole: lane `i` is slot `i`, written in place.
+            kernels::hash_lanes(p, &lanes[..n], blocks, self.params.flags, &mut self.cvs);
+        } else {
+            self.hash_into_slots(p, &lanes[..n], blocks, &slots);
+        }
     }
 
     fn hash_into_slots(&mut self, p: Platform, lanes: &[Lane<'_>], blocks: usize, slots: &[usize]) {
@@ -322,8 +328,55 @@ impl<'a> Wave<'a> {
     }
 
     /// Parents level by level, every message's pairs of one level in one call; a message's
-    /// last parent is its root. An odd node at the end of a level moves up unchanged.
-    fn parents(&mut self, p: Platform) {
+    /// last parent is its root. An odd node at the end of a level moves up unchanged. Returns
+    /// whether message `k`'s hash is in `cvs[k]` ([`Self::uniform_parents`]) rather than in its
+    /// first slot.
+    fn parents(&mut self, p: Platform) -> bool {
+        let chunks = self.messages[0].chunks;
+        if self.messages[..self.count]
+            .iter()
+            .all(|m| m.chunks == chunks)
+        {
+            if chunks == 1 {
+                return false;
+            }
+            if chunks.is_power_of_two() {
+                self.uniform_parents(p, chunks);
+                return true;
+            }
+        }
+        self.mixed_parents(p);
+        false
+    }
+
+    /// Parents when every message has the same power of two of chunks (the usual uniform
+    /// batch: 4 KiB messages, 2 KiB...): every level is then whole pairs of every message, back
+    /// to back in `cvs`, all root or none, which is one run of parents hashed from broadcast
+    /// parameters, with no lane built for each. Each level goes to the front of `cvs`, so that
+    /// message `k`'s hash ends in `cvs[k]`.
+    fn uniform_parents(&mut self, p: Platform, chunks: usize) {
+        let mut nodes = self.slots;
+        let mut per_message = chunks;
+        while per_message > 1 {
+            let mut run = parent_run(
+                self.cvs[..nodes].as_flattened(),
+                &self.params.key,
+                self.params.flags,
+            );
+            if per_message == 2 {
+                run.flags_end = ROOT;
+            }
+            let mut out = [[0u8; 32]; WAVE_CHUNKS / 2];
+            kernels::hash_run(p, run, &mut out);
+            nodes /= 2;
+            per_message /= 2;
+            self.cvs[..nodes].copy_from_slice(&out[..nodes]);
+        }
+    }
+
+    /// [`Self::parents`] for any mix of chunk counts: the level's pairs gathered as lanes from
+    /// each message's slots, the results written back there.
+    fn mixed_parents(&mut self, p: Platform) {
         let mut nodes = [0usize; WAVE_CHUNKS];
         for (n, m) in nodes.iter_mut().zip(&self.messages[..self.count]) {
             *n = m.chunks;
