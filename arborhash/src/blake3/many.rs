@@ -1,9 +1,9 @@
 //! Hashing many independent messages at once, filling the SIMD lanes across messages.
 //!
 //! A single 4 KiB message is 4 chunks: half of AVX2's 8 lanes, then 3 parents one at a time.
-//! Here the chunks of several messages share `hash_lanes` calls (two 4 KiB messages are one call
-//! with per-lane counters 0,1,2,3,0,1,2,3), and so do their parents, level by level (a message's
-//! last parent gets ROOT as it is hashed). A message of at most one chunk gets ROOT on its only
+//! Here the chunks of several messages share kernel calls (two 4 KiB messages are one group of
+//! AVX2 lanes with counters 0,1,2,3,0,1,2,3, each message's four at one pointer), and so do their
+//! parents, level by level (a message's last parent gets ROOT as it is hashed). A message of at most one chunk gets ROOT on its only
 //! chunk. Messages are sorted by shape in windows so that lanes of equal length meet; a partial
 //! last block is zero-padded in a small stack buffer. Messages of more than twice as many chunks
 //! as the backend has lanes, or of a multiple of that many, fill the lanes on their own and are
@@ -20,8 +20,8 @@
 
 use super::kernels::{self, Lane, BLOCK_LEN, EMPTY_LANE};
 use super::tree::{
-    hash_all, parent_lane, parent_run, words_from_le, CvBytes, Params, CHUNK_END, CHUNK_LEN,
-    CHUNK_START, PARENT, ROOT,
+    chunk_run, hash_all, parent_lane, parent_run, words_from_le, CvBytes, Params, CHUNK_END,
+    CHUNK_LEN, CHUNK_START, PARENT, ROOT,
 };
 use super::{context_key, Hash, KEY_LEN, OUT_LEN};
 use crate::platform::Platform;
@@ -200,13 +200,28 @@ impl<'a> Wave<'a> {
         }
     }
 
-    /// Every whole chunk of every message in one call.
+    /// Every whole chunk of every message: runs of four of a message's chunks in one
+    /// `hash_chunk_runs` call (each run at one pointer, several to a group of lanes), the
+    /// remaining one to three whole chunks of each message as lanes in one `hash_lanes` call.
     fn whole_chunks(&mut self, p: Platform) {
+        const RUN_LEN: usize = 4 * CHUNK_LEN;
+        let placeholder = chunk_run(&[], &self.params.key, 0, self.params.flags);
+        let mut runs = [placeholder; WAVE_CHUNKS / 4];
+        let mut run_slots = [0usize; WAVE_CHUNKS / 4];
+        let mut r = 0;
         let mut lanes = [EMPTY_LANE; WAVE_CHUNKS];
         let mut slots = [0usize; WAVE_CHUNKS];
         let mut n = 0;
         for m in &self.messages[..self.count] {
-            for (j, chunk) in m.input.chunks_exact(CHUNK_LEN).enumerate() {
+            let in_runs = m.input.len() / RUN_LEN * RUN_LEN;
+            for (k, chunks) in m.input[..in_runs].chunks_exact(RUN_LEN).enumerate() {
+                // Never the root: the message has four chunks or more.
+                runs[r] = chunk_run(chunks, &self.params.key, 4 * k as u64, self.params.flags);
+                run_slots[r] = m.slot + 4 * k;
+                r += 1;
+            }
+            let first = in_runs / CHUNK_LEN;
+            for (j, chunk) in (first..).zip(m.input[in_runs..].chunks_exact(CHUNK_LEN)) {
                 lanes[n] = Lane {
                     input: chunk,
                     cv: self.params.key,
@@ -219,13 +234,27 @@ impl<'a> Wave<'a> {
                 n += 1;
             }
         }
-        let blocks = CHUNK_LEN / BLOCK_LEN;
-        if n == self.slots {
-            // Every chunk is whole: lane `i` is slot `i`, written in place.
-            kernels::hash_lanes(p, &lanes[..n], blocks, self.params.flags, &mut self.cvs);
-        } else {
-            self.hash_into_slots(p, &lanes[..n], blocks, &slots);
+        if 4 * r == self.slots {
+            // Every chunk is whole and in a run (4 KiB messages): run `r` fills slots `4 * r`
+            // on, written in place.
+            kernels::hash_chunk_runs(p, &runs[..r], &mut self.cvs);
+            return;
         }
+        let blocks = CHUNK_LEN / BLOCK_LEN;
+        if r == 0 && n == self.slots {
+            // Every chunk is whole and a lane (1 KiB messages): lane `i` fills slot `i`, written
+            // in place.
+            kernels::hash_lanes(p, &lanes[..n], blocks, self.params.flags, &mut self.cvs);
+            return;
+        }
+        if r > 0 {
+            let mut out = [[0u8; 32]; WAVE_CHUNKS];
+            kernels::hash_chunk_runs(p, &runs[..r], &mut out);
+            for (cvs, &slot) in out.chunks_exact(4).zip(&run_slots[..r]) {
+                self.cvs[slot..slot + 4].copy_from_slice(cvs);
+            }
+        }
+        self.hash_into_slots(p, &lanes[..n], blocks, &slots);
     }
 
     fn hash_into_slots(&mut self, p: Platform, lanes: &[Lane<'_>], blocks: usize, slots: &[usize]) {

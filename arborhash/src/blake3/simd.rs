@@ -444,50 +444,57 @@ pub(super) unsafe fn hash_group<V: LaneWords, R: Rotate<V>>(
                 last_len: V::from_lanes(&len),
             }
         };
-        let out = &mut out[..lanes.len()];
-        if V::LANES > 4 && blocks == CHUNK_BLOCKS && lanes.len() == V::LANES {
-            if let Some(runs) = runs_of_four_chunks::<V>(&inputs) {
-                // A copy with every lane's input at a constant offset from its run's first (as
-                // in `hash_run_group`'s full group of chunks): the block loop addresses the
-                // lanes from two or four registers rather than eight or sixteen pointers that
-                // do not fit in registers beside the rest and are reloaded every block.
-                let inputs = lane_inputs_of_runs::<V>(&runs);
-                compress_group::<V, R>(&inputs, CHUNK_BLOCKS, flags, params, out);
-                return;
-            }
-        }
-        compress_group::<V, R>(&inputs, blocks, flags, params, out);
+        compress_group::<V, R>(&inputs, blocks, flags, params, &mut out[..lanes.len()]);
     }
 }
 
-/// The first input of each run of four lanes when `inputs` (`V::LANES` of them) are runs of
-/// four consecutive whole chunks: the chunks of the batch API's 4 KiB messages, two or four of
-/// them to a group, or of a longer message's last four beside another message's first.
-/// `None` otherwise.
+/// Hashes the four lanes of each of 1 to `V::LANES / 4` runs of whole chunks at once (see
+/// `kernels::hash_chunk_runs`), lane `i` of run `r` into `out[4 * r + i]`: as
+/// [`hash_run_group`]'s full group of chunks, every parameter but the counters a broadcast, and
+/// every lane's input at a constant offset from its run's, so that the block loop addresses the
+/// lanes from one register a run rather than from eight or sixteen pointers, which do not fit in
+/// registers beside the rest and are reloaded every block. Slots beyond the runs hash the first
+/// run again, and their results are dropped.
+///
+/// # Safety
+/// `V`'s and `R`'s features must be enabled and present; every run is four whole chunks, all
+/// with the first run's key and flags; `out` holds four values a run.
 #[inline(always)]
-fn runs_of_four_chunks<V: LaneWords>(inputs: &[*const u8; 16]) -> Option<[*const u8; 4]> {
-    let mut runs = [inputs[0]; 4];
-    for (run, lanes) in runs.iter_mut().zip(inputs[..V::LANES].chunks_exact(4)) {
-        let regular = (1..4).all(|i| lanes[i] == lanes[0].wrapping_add(i * CHUNK_LEN));
-        if !regular {
-            return None;
+pub(super) unsafe fn hash_chunk_runs_group<V: LaneWords, R: Rotate<V>>(
+    runs: &[Run<'_>],
+    out: &mut [[u8; 32]],
+) {
+    let n = runs.len();
+    debug_assert!(n >= 1 && 4 * n <= V::LANES && out.len() >= 4 * n);
+    let run0 = &runs[0];
+    let mut starts = [run0.input.as_ptr(); 4];
+    // Lanes of one run count up from its counter; the words are written once a group (16
+    // blocks), where a store-forwarding stall costs little.
+    let (mut lo, mut hi) = ([0u32; 16], [0u32; 16]);
+    for (r, run) in runs.iter().enumerate() {
+        debug_assert_eq!(run.input.len(), 4 * CHUNK_LEN);
+        starts[r] = run.input.as_ptr();
+        for i in 0..4 {
+            let counter = run.counter.wrapping_add(i as u64);
+            lo[4 * r + i] = counter as u32;
+            hi[4 * r + i] = (counter >> 32) as u32;
         }
-        // Opaque, so that the offsets are not folded back into the pointers they equal
-        // (the comparisons above prove them equal), which would be kept in memory again.
-        *run = core::hint::black_box(lanes[0]);
     }
-    Some(runs)
-}
-
-/// The inputs of the lanes of [`runs_of_four_chunks`]'s runs, each at its constant offset from
-/// its run's first.
-#[inline(always)]
-fn lane_inputs_of_runs<V: LaneWords>(runs: &[*const u8; 4]) -> [*const u8; 16] {
-    let mut inputs = [runs[0]; 16];
+    let mut inputs = [run0.input.as_ptr(); 16];
     for (i, p) in inputs.iter_mut().enumerate().take(V::LANES) {
-        *p = runs[i / 4].wrapping_add(i % 4 * CHUNK_LEN);
+        *p = starts[i / 4].wrapping_add(i % 4 * CHUNK_LEN);
     }
-    inputs
+    // SAFETY: the features are enabled (our contract); each input is one chunk of a run.
+    unsafe {
+        let params = GroupParams {
+            cv: splat_words(run0.key),
+            counter: [V::from_lanes(&lo), V::from_lanes(&hi)],
+            first_flags: V::splat(u32::from(run0.flags | run0.flags_start)),
+            last_flags: V::splat(u32::from(run0.flags | run0.flags_end)),
+            last_len: V::splat(BLOCK_LEN as u32),
+        };
+        compress_group::<V, R>(&inputs, CHUNK_BLOCKS, run0.flags, params, &mut out[..4 * n]);
+    }
 }
 
 /// Hashes the 1 to `V::LANES` lanes of `run` at once, lane `i` into `out[i]`: every parameter
