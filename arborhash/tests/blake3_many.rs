@@ -103,6 +103,14 @@ fn uniform_batches() {
     let mut rng = ChaCha8Rng::seed_from_u64(12);
     check(&messages(&mut rng, &[4096; 1000]), "1000 x 4 KiB");
     check(&messages(&mut rng, &[1024; 130]), "130 x 1 KiB");
+    // Waves of one power of two of chunks take the uniform parents; of three, the mixed ones.
+    check(&messages(&mut rng, &[2048; 40]), "40 x 2 KiB");
+    check(&messages(&mut rng, &[4000; 33]), "33 x 4000 B");
+    check(&messages(&mut rng, &[8192; 20]), "20 x 8 KiB");
+    check(&messages(&mut rng, &[3 * 1024; 21]), "21 x 3 KiB");
+    // Runs of four chunks, some beside the lanes of the other three.
+    check(&messages(&mut rng, &[7 * 1024; 19]), "19 x 7 KiB");
+    check(&messages(&mut rng, &[12 * 1024; 11]), "11 x 12 KiB");
     check(&messages(&mut rng, &[100; 70]), "70 x 100 B");
     check(&messages(&mut rng, &[64 * 1024 + 1; 3]), "3 x 64 KiB + 1");
     check(&messages(&mut rng, &[]), "no messages");

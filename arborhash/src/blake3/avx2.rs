@@ -724,34 +724,36 @@ impl LaneWords for __m256i {
 }
 
 /// The assembly text of [`load_block_transposed`] for message words `4 * q` to `4 * q + 3`,
-/// at byte offset `$at` (`16 * q`) of each lane and `$m` (`128 * q`) of the output: the rows
+/// at byte offset `{at}` + `$at` (`16 * q`) of each lane and `$m` (`128 * q`) of the output
+/// (the block's offset an index register, so that the lane pointers go in as they are: adding
+/// it to each of the eight made LLVM store the sums and load them back every block): the rows
 /// (lane `i` in the low half, lane `i + 4` in the high one) in `ymm8-11`, the in-half
 /// transpose through `ymm12-15`.
 macro_rules! transpose_quarter {
     ($at:literal, $m:literal) => {
         concat!(
-            "vmovdqu xmm8, xmmword ptr [{p0} + ",
+            "vmovdqu xmm8, xmmword ptr [{p0} + {at} + ",
             $at,
             "]\n",
-            "vinserti128 ymm8, ymm8, xmmword ptr [{p4} + ",
+            "vinserti128 ymm8, ymm8, xmmword ptr [{p4} + {at} + ",
             $at,
             "], 1\n",
-            "vmovdqu xmm9, xmmword ptr [{p1} + ",
+            "vmovdqu xmm9, xmmword ptr [{p1} + {at} + ",
             $at,
             "]\n",
-            "vinserti128 ymm9, ymm9, xmmword ptr [{p5} + ",
+            "vinserti128 ymm9, ymm9, xmmword ptr [{p5} + {at} + ",
             $at,
             "], 1\n",
-            "vmovdqu xmm10, xmmword ptr [{p2} + ",
+            "vmovdqu xmm10, xmmword ptr [{p2} + {at} + ",
             $at,
             "]\n",
-            "vinserti128 ymm10, ymm10, xmmword ptr [{p6} + ",
+            "vinserti128 ymm10, ymm10, xmmword ptr [{p6} + {at} + ",
             $at,
             "], 1\n",
-            "vmovdqu xmm11, xmmword ptr [{p3} + ",
+            "vmovdqu xmm11, xmmword ptr [{p3} + {at} + ",
             $at,
             "]\n",
-            "vinserti128 ymm11, ymm11, xmmword ptr [{p7} + ",
+            "vinserti128 ymm11, ymm11, xmmword ptr [{p7} + {at} + ",
             $at,
             "], 1\n",
             "vpunpckldq ymm12, ymm8, ymm9\n",
@@ -801,14 +803,15 @@ unsafe fn load_block_transposed(src: &[*const u8; 16], at: usize) -> [__m256i; 1
             transpose_quarter!(16, 128),
             transpose_quarter!(32, 256),
             transpose_quarter!(48, 384),
-            p0 = in(reg) src[0].add(at),
-            p1 = in(reg) src[1].add(at),
-            p2 = in(reg) src[2].add(at),
-            p3 = in(reg) src[3].add(at),
-            p4 = in(reg) src[4].add(at),
-            p5 = in(reg) src[5].add(at),
-            p6 = in(reg) src[6].add(at),
-            p7 = in(reg) src[7].add(at),
+            p0 = in(reg) src[0],
+            p1 = in(reg) src[1],
+            p2 = in(reg) src[2],
+            p3 = in(reg) src[3],
+            p4 = in(reg) src[4],
+            p5 = in(reg) src[5],
+            p6 = in(reg) src[6],
+            p7 = in(reg) src[7],
+            at = in(reg) at,
             m = in(reg) words.as_mut_ptr(),
         );
         words.assume_init()
@@ -941,6 +944,24 @@ pub(crate) unsafe fn hash_run(run: Run<'_>, out: &mut [[u8; 32]]) {
     }
 }
 
+/// Hashes one or two runs of four whole chunks (see `kernels::hash_chunk_runs`), lane `i` of
+/// run `r` into `out[4 * r + i]`: two as one transposed group, one alone as [`hash_run`] does.
+///
+/// # Safety
+/// The CPU must support AVX2; `runs` are one or two runs of four whole chunks with the first
+/// one's key and flags, and `out` holds four values a run (as `kernels::hash_chunk_runs`
+/// checks).
+#[target_feature(enable = "avx2")]
+pub(crate) unsafe fn hash_chunk_runs(runs: &[Run<'_>], out: &mut [[u8; 32]]) {
+    // SAFETY: AVX2, hence SSE4.1, is enabled here and present; the shapes are our contract.
+    unsafe {
+        match runs {
+            [run] => hash_run(*run, out),
+            _ => simd::hash_chunk_runs_group::<__m256i, Shuffles>(runs, out),
+        }
+    }
+}
+
 /// Extended output, eight blocks at a time: the AVX2 form of `portable::xof_many`.
 ///
 /// # Safety
@@ -988,6 +1009,7 @@ pub(super) fn kernels() -> super::kernel_tests::Kernels {
         hash_lanes,
         xof_many,
         hash_run,
+        hash_chunk_runs: Some(hash_chunk_runs),
     }
 }
 

@@ -714,6 +714,26 @@ pub(crate) unsafe fn hash_run(run: Run<'_>, out: &mut [[u8; 32]]) {
     }
 }
 
+/// Hashes one to four runs of four whole chunks (see `kernels::hash_chunk_runs`), lane `i` of
+/// run `r` into `out[4 * r + i]`: three or four as a 16-lane group, two as an 8-lane one, one
+/// alone as [`hash_run`] does.
+///
+/// # Safety
+/// The CPU must support AVX-512F, AVX-512VL and AVX2; `runs` are one to four runs of four
+/// whole chunks with the first one's key and flags, and `out` holds four values a run (as
+/// `kernels::hash_chunk_runs` checks).
+#[target_feature(enable = "avx512f,avx512vl,avx2")]
+pub(crate) unsafe fn hash_chunk_runs(runs: &[Run<'_>], out: &mut [[u8; 32]]) {
+    // SAFETY: the features are enabled here and present; the shapes are our contract.
+    unsafe {
+        match runs {
+            [run] => hash_run(*run, out),
+            [_, _] => simd::hash_chunk_runs_group::<__m256i, Ror>(runs, out),
+            _ => simd::hash_chunk_runs_group::<__m512i, Ror>(runs, out),
+        }
+    }
+}
+
 /// Extended output, sixteen blocks at a time, then eight, then in rows four, two and one wide:
 /// the AVX-512 form of `portable::xof_many`.
 ///
@@ -778,6 +798,7 @@ pub(super) fn kernels() -> super::kernel_tests::Kernels {
         hash_lanes,
         xof_many,
         hash_run,
+        hash_chunk_runs: Some(hash_chunk_runs),
     }
 }
 

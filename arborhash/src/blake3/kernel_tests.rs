@@ -1,8 +1,9 @@
 //! Differential tests of a BLAKE3 SIMD backend's kernels against the portable ones, written
 //! once; each backend module calls [`check`] with its kernels and lane count.
 
-use super::kernels::{Lane, Run, BLOCK_LEN};
+use super::kernels::{Lane, Run, BLOCK_LEN, EMPTY_LANE};
 use super::portable;
+use super::tree::CHUNK_LEN;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -16,7 +17,13 @@ pub(crate) struct Kernels {
     pub hash_lanes: unsafe fn(&[Lane<'_>], usize, u8, &mut [[u8; 32]]),
     pub xof_many: XofMany,
     pub hash_run: HashRun,
+    /// The backend's `hash_chunk_runs`, if it groups runs (`kernels::hash_chunk_runs` hashes
+    /// them one by one through `hash_run` otherwise).
+    pub hash_chunk_runs: Option<HashChunkRuns>,
 }
+
+/// A backend's `hash_chunk_runs`.
+type HashChunkRuns = unsafe fn(&[Run<'_>], &mut [[u8; 32]]);
 
 /// `xof_many`'s signature: chaining value, block, block length, counter, flags, output.
 type XofMany = unsafe fn(&[u32; 8], &[u8; BLOCK_LEN], u8, u64, u8, &mut [u8]);
@@ -35,6 +42,7 @@ pub(crate) fn check(k: &Kernels) {
     check_xof_many(k);
     check_empty_input(k);
     check_hash_run(k);
+    check_hash_chunk_runs(k);
 }
 
 /// Every test starts from the same seed so that failures reproduce.
@@ -202,6 +210,54 @@ fn check_hash_run(k: &Kernels) {
             assert_eq!(got[..n], expected[..], "{what}");
             assert_eq!(got[n], [0xA5; 32], "{what}: spare output");
         }
+    }
+}
+
+/// A backend's own `hash_chunk_runs` against portable `hash_lanes` on the runs' lanes: every
+/// count of runs up to a group of the backend's width, each run at its own unaligned place with
+/// its own counter (some carrying into the high word).
+fn check_hash_chunk_runs(k: &Kernels) {
+    let Some(hash_chunk_runs) = k.hash_chunk_runs else {
+        return;
+    };
+    const RUN_LEN: usize = 4 * CHUNK_LEN;
+    let mut rng = rng(k);
+    for n in 1..=k.degree / 4 {
+        let mut buffer = vec![0u8; n * (RUN_LEN + 32)];
+        rng.fill(&mut buffer[..]);
+        let key: [u32; 8] = rng.gen();
+        let (flags, flags_start, flags_end) = (rng.gen(), rng.gen(), rng.gen());
+        let runs: Vec<Run<'_>> = buffer
+            .chunks_exact(RUN_LEN + 32)
+            .map(|space| {
+                let start = rng.gen_range(1..32);
+                Run {
+                    input: &space[start..start + RUN_LEN],
+                    blocks: CHUNK_LEN / BLOCK_LEN,
+                    key: &key,
+                    counter: interesting_counter(&mut rng),
+                    step: 1,
+                    flags,
+                    flags_start,
+                    flags_end,
+                }
+            })
+            .collect();
+        let mut lanes = Vec::new();
+        for run in &runs {
+            let mut group = [EMPTY_LANE; 16];
+            lanes.extend_from_slice(run.lanes(&mut group));
+        }
+        let mut expected = vec![[0u8; 32]; 4 * n];
+        portable::hash_lanes(&lanes, CHUNK_LEN / BLOCK_LEN, flags, &mut expected);
+        // One spare output checks that nothing past the runs is written.
+        let mut got = vec![[0xA5u8; 32]; 4 * n + 1];
+        // SAFETY: `supported` was tested; the runs are four whole chunks each, share their key
+        // and flags, and `got` is longer than four values a run.
+        unsafe { hash_chunk_runs(&runs, &mut got) };
+        let what = format!("{}: {n} runs of four chunks", k.name);
+        assert_eq!(got[..4 * n], expected[..], "{what}");
+        assert_eq!(got[4 * n], [0xA5; 32], "{what}: spare output");
     }
 }
 

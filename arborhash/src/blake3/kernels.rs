@@ -4,6 +4,7 @@
 //! functions; each backend module implements the same four.
 
 use super::portable;
+use super::tree::CHUNK_LEN;
 #[cfg(target_arch = "x86_64")]
 use super::{avx2, avx512, sse41};
 use crate::platform::{Backend, Platform};
@@ -199,6 +200,53 @@ pub(crate) fn hash_run(p: Platform, run: Run<'_>, out: &mut [[u8; 32]]) {
             let lanes = group.lanes(&mut lanes);
             hash_lanes(p, lanes, group.blocks, group.flags, out);
         }),
+    }
+}
+
+/// Whole chunks of several inputs at once: `runs` are runs of four whole chunks each (`step`
+/// 1), all with the first run's key and flags (their counters may differ); lane `i` of run `r`
+/// goes to `out[4 * r + i]`. The batch API's messages come as such runs, which the wider
+/// backends put several to a group of lanes, where [`hash_run`] would take each alone (four
+/// lanes: half of AVX2's vectors, a quarter of AVX-512's), and with no [`Lane`] built for each
+/// chunk as [`hash_lanes`] needs.
+/// Panics if a run is not four whole chunks or `out` is too short.
+#[inline]
+pub(crate) fn hash_chunk_runs(p: Platform, runs: &[Run<'_>], out: &mut [[u8; 32]]) {
+    for run in runs {
+        assert!(
+            run.blocks * BLOCK_LEN == CHUNK_LEN && run.input.len() == 4 * CHUNK_LEN,
+            "a run of four whole chunks"
+        );
+        debug_assert!(
+            run.step == 1
+                && run.key == runs[0].key
+                && (run.flags, run.flags_start, run.flags_end)
+                    == (runs[0].flags, runs[0].flags_start, runs[0].flags_end)
+        );
+    }
+    assert!(out.len() >= 4 * runs.len(), "output shorter than the runs");
+    // SAFETY (each call): a `Platform` for the backend proves the CPU supports it; each group
+    // holds runs of four whole chunks, at most a quarter as many as the backend has lanes, and
+    // `out` four values a run.
+    match p.backend() {
+        #[cfg(target_arch = "x86_64")]
+        Backend::Avx512 => {
+            for (group, out) in runs.chunks(4).zip(out.chunks_mut(16)) {
+                unsafe { avx512::hash_chunk_runs(group, out) };
+            }
+        }
+        #[cfg(target_arch = "x86_64")]
+        Backend::Avx2 => {
+            for (group, out) in runs.chunks(2).zip(out.chunks_mut(8)) {
+                unsafe { avx2::hash_chunk_runs(group, out) };
+            }
+        }
+        // Four lanes are a full group here (SSE4.1) or more than one (portable).
+        _ => {
+            for (run, out) in runs.iter().zip(out.chunks_mut(4)) {
+                hash_run(p, *run, out);
+            }
+        }
     }
 }
 

@@ -502,6 +502,55 @@ pub(super) unsafe fn hash_group<V: LaneWords, R: Rotate<V>>(
     }
 }
 
+/// Hashes the four lanes of each of 1 to `V::LANES / 4` runs of whole chunks at once (see
+/// `kernels::hash_chunk_runs`), lane `i` of run `r` into `out[4 * r + i]`: as
+/// [`hash_run_group`]'s full group of chunks, every parameter but the counters a broadcast, and
+/// every lane's input at a constant offset from its run's, so that the block loop addresses the
+/// lanes from one register a run rather than from eight or sixteen pointers, which do not fit in
+/// registers beside the rest and are reloaded every block. Slots beyond the runs hash the first
+/// run again, and their results are dropped.
+///
+/// # Safety
+/// `V`'s and `R`'s features must be enabled and present; every run is four whole chunks, all
+/// with the first run's key and flags; `out` holds four values a run.
+#[inline(always)]
+pub(super) unsafe fn hash_chunk_runs_group<V: LaneWords, R: Rotate<V>>(
+    runs: &[Run<'_>],
+    out: &mut [[u8; 32]],
+) {
+    let n = runs.len();
+    debug_assert!(n >= 1 && 4 * n <= V::LANES && out.len() >= 4 * n);
+    let run0 = &runs[0];
+    let mut starts = [run0.input.as_ptr(); 4];
+    // Lanes of one run count up from its counter; the words are written once a group (16
+    // blocks), where a store-forwarding stall costs little.
+    let (mut lo, mut hi) = ([0u32; 16], [0u32; 16]);
+    for (r, run) in runs.iter().enumerate() {
+        debug_assert_eq!(run.input.len(), 4 * CHUNK_LEN);
+        starts[r] = run.input.as_ptr();
+        for i in 0..4 {
+            let counter = run.counter.wrapping_add(i as u64);
+            lo[4 * r + i] = counter as u32;
+            hi[4 * r + i] = (counter >> 32) as u32;
+        }
+    }
+    let mut inputs = [run0.input.as_ptr(); 16];
+    for (i, p) in inputs.iter_mut().enumerate().take(V::LANES) {
+        *p = starts[i / 4].wrapping_add(i % 4 * CHUNK_LEN);
+    }
+    // SAFETY: the features are enabled (our contract); each input is one chunk of a run.
+    unsafe {
+        let params = GroupParams {
+            cv: splat_words(run0.key),
+            counter: [V::from_lanes(&lo), V::from_lanes(&hi)],
+            first_flags: V::splat(u32::from(run0.flags | run0.flags_start)),
+            last_flags: V::splat(u32::from(run0.flags | run0.flags_end)),
+            last_len: V::splat(BLOCK_LEN as u32),
+        };
+        compress_group::<V, R>(&inputs, CHUNK_BLOCKS, run0.flags, params, &mut out[..4 * n]);
+    }
+}
+
 /// Hashes the 1 to `V::LANES` lanes of `run` at once, lane `i` into `out[i]`: every parameter
 /// vector is a broadcast (plus a constant for the counters), with none of [`hash_group`]'s
 /// per-lane setup. Slots beyond the last lane hash the first again, and their results are

@@ -327,6 +327,7 @@ pub(super) fn kernels() -> super::kernel_tests::Kernels {
         hash_lanes,
         xof_many,
         hash_run,
+        hash_chunk_runs: None,
     }
 }
 
