@@ -240,6 +240,7 @@ fn check_hash_chunk_runs(k: &Kernels) {
                     flags,
                     flags_start,
                     flags_end,
+                    prefetch_offset: 0,
                 }
             })
             .collect();

@@ -208,7 +208,8 @@ pub(crate) fn hash_run(p: Platform, run: Run<'_>, out: &mut [[u8; 32]]) {
 /// goes to `out[4 * r + i]`. The batch API's messages come as such runs, which the wider
 /// backends put several to a group of lanes, where [`hash_run`] would take each alone (four
 /// lanes: half of AVX2's vectors, a quarter of AVX-512's), and with no [`Lane`] built for each
-/// chunk as [`hash_lanes`] needs.
+/// chunk as [`hash_lanes`] needs. The runs' `prefetch_offset` is not read by the wide
+/// backends: the batch API has nothing beyond its runs to read ahead.
 /// Panics if a run is not four whole chunks or `out` is too short.
 #[inline]
 pub(crate) fn hash_chunk_runs(p: Platform, runs: &[Run<'_>], out: &mut [[u8; 32]]) {

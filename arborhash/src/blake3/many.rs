@@ -2,12 +2,12 @@
 //!
 //! A single 4 KiB message is 4 chunks: half of AVX2's 8 lanes, then 3 parents one at a time.
 //! Here the chunks of several messages share kernel calls (two 4 KiB messages are one group of
-//! AVX2 lanes with counters 0,1,2,3,0,1,2,3, each message's four at one pointer), and so do their
-//! parents, level by level (a message's last parent gets ROOT as it is hashed). A message of at most one chunk gets ROOT on its only
-//! chunk. Messages are sorted by shape in windows so that lanes of equal length meet; a partial
-//! last block is zero-padded in a small stack buffer. Messages of more than twice as many chunks
-//! as the backend has lanes, or of a multiple of that many, fill the lanes on their own and are
-//! hashed one by one.
+//! AVX2 lanes with counters 0,1,2,3,0,1,2,3, each message's four at one pointer), and so do
+//! their parents, level by level (a message's last parent gets ROOT as it is hashed). A message
+//! of at most one chunk gets ROOT on its only chunk. Messages are sorted by shape in windows so
+//! that lanes of equal length meet; a partial last block is zero-padded in a small stack buffer.
+//! Messages of more than twice as many chunks as the backend has lanes, or of a multiple of that
+//! many, fill the lanes on their own and are hashed one by one.
 //!
 //! ```
 //! use arborhash::blake3::{self, many};

@@ -546,6 +546,8 @@ pub(super) unsafe fn hash_chunk_runs_group<V: LaneWords, R: Rotate<V>>(
             first_flags: V::splat(u32::from(run0.flags | run0.flags_start)),
             last_flags: V::splat(u32::from(run0.flags | run0.flags_end)),
             last_len: V::splat(BLOCK_LEN as u32),
+            // The batch API's runs: nothing to read ahead beyond them.
+            prefetch_offset: 0,
         };
         compress_group::<V, R>(&inputs, CHUNK_BLOCKS, run0.flags, params, &mut out[..4 * n]);
     }
