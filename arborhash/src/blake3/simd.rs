@@ -59,6 +59,21 @@ pub(super) const fn pick(w: i32, x: i32, y: i32, z: i32) -> i32 {
     w | (x << 2) | (y << 4) | (z << 6)
 }
 
+/// The word rotations of the row rounds: `WORDS_RIGHT` moves word `j - 1` into word `j`,
+/// `WORDS_LEFT` word `j + 1`, `WORDS_SWAP` word `j + 2`; diagonalising applies right, left and
+/// swap to rows a, c and d, and undoing it left, right and swap. Named once for the Rust row
+/// functions and the AVX2 assembly.
+pub(super) const WORDS_RIGHT: i32 = pick(3, 0, 1, 2);
+pub(super) const WORDS_LEFT: i32 = pick(1, 2, 3, 0);
+pub(super) const WORDS_SWAP: i32 = pick(2, 3, 0, 1);
+
+/// The `shufps` picks of [`permute_row_message`]'s four rows, for the Rust row functions and the
+/// AVX2 assembly.
+pub(super) const NEXT_A: i32 = pick(2, 3, 3, 2);
+pub(super) const NEXT_B: i32 = pick(3, 2, 0, 3);
+pub(super) const NEXT_C: i32 = pick(0, 1, 3, 1);
+pub(super) const NEXT_D: i32 = pick(1, 2, 2, 0);
+
 /// Defines `$name`, the 4x4 word transpose within each 128-bit lane of four vectors of type `$t`
 /// (word `j` of row `i` becomes word `i` of row `j`), from that type's unpack intrinsics.
 macro_rules! transpose4_fn {
@@ -946,22 +961,22 @@ unsafe fn permute_row_message<V: RowWords>(m: &RowMessage<V>) -> RowMessage<V> {
         let next_a = a
             .unpack_lo(b)
             .barrier()
-            .shuffle_pairs::<{ pick(2, 3, 3, 2) }>(a.blend_halfwords::<0xC0>(b).barrier());
+            .shuffle_pairs::<NEXT_A>(a.blend_halfwords::<0xC0>(b).barrier());
         // (A0,A1,C'2,A3) and (A0,A1,A2,D'3).
         let next_b = a
             .blend_halfwords::<0x30>(c)
             .barrier()
-            .shuffle_pairs::<{ pick(3, 2, 0, 3) }>(a.blend_halfwords::<0xC0>(d).barrier());
+            .shuffle_pairs::<NEXT_B>(a.blend_halfwords::<0xC0>(d).barrier());
         // (D'0,B0,D'1,B1) and (C'0,D'1,C'2,C'3).
         let next_c = d
             .unpack_lo(b)
             .barrier()
-            .shuffle_pairs::<{ pick(0, 1, 3, 1) }>(c.blend_halfwords::<0x0C>(d).barrier());
+            .shuffle_pairs::<NEXT_C>(c.blend_halfwords::<0x0C>(d).barrier());
         // (C'0,C'1,D'2,C'3) and (C'0,B1,B2,B3).
         let next_d = c
             .blend_halfwords::<0x30>(d)
             .barrier()
-            .shuffle_pairs::<{ pick(1, 2, 2, 0) }>(b.blend_halfwords::<0x03>(c).barrier());
+            .shuffle_pairs::<NEXT_D>(b.blend_halfwords::<0x03>(c).barrier());
         [next_a, next_b, next_c, next_d]
     }
 }
@@ -1012,17 +1027,17 @@ unsafe fn interleaved_rounds_rows<V: RowWords, R: Rotate<V>, const N: usize>(
             }
             // Diagonalise: word j of rows a, c, d takes word j - 1, j + 1, j + 2.
             for rows in rows.iter_mut() {
-                rows[0] = rows[0].shuffle_words::<{ pick(3, 0, 1, 2) }>();
-                rows[2] = rows[2].shuffle_words::<{ pick(1, 2, 3, 0) }>();
-                rows[3] = rows[3].shuffle_words::<{ pick(2, 3, 0, 1) }>();
+                rows[0] = rows[0].shuffle_words::<WORDS_RIGHT>();
+                rows[2] = rows[2].shuffle_words::<WORDS_LEFT>();
+                rows[3] = rows[3].shuffle_words::<WORDS_SWAP>();
             }
             for (rows, m) in rows.iter_mut().zip(&m) {
                 g_rows::<V, R>(rows, m[2], m[3]);
             }
             for rows in rows.iter_mut() {
-                rows[0] = rows[0].shuffle_words::<{ pick(1, 2, 3, 0) }>();
-                rows[2] = rows[2].shuffle_words::<{ pick(3, 0, 1, 2) }>();
-                rows[3] = rows[3].shuffle_words::<{ pick(2, 3, 0, 1) }>();
+                rows[0] = rows[0].shuffle_words::<WORDS_LEFT>();
+                rows[2] = rows[2].shuffle_words::<WORDS_RIGHT>();
+                rows[3] = rows[3].shuffle_words::<WORDS_SWAP>();
             }
             if r < 6 {
                 for m in m.iter_mut() {
