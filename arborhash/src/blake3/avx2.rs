@@ -33,6 +33,27 @@ macro_rules! asm_with_upper_scratch {
     };
 }
 
+/// `asm!` of the row-state rounds (one or two states): the template, then the operands they
+/// share, the constants' address `k`, the round counter `n` and the shuffle immediates, then the
+/// caller's own operands.
+macro_rules! asm_row_rounds {
+    ($($template:expr),+; $($operands:tt)*) => {
+        core::arch::asm!(
+            $($template),+,
+            k = in(reg) &ASM_CONSTS,
+            n = out(reg) _,
+            left = const simd::WORDS_LEFT,
+            right = const simd::WORDS_RIGHT,
+            swap = const simd::WORDS_SWAP,
+            next_a = const simd::NEXT_A,
+            next_b = const simd::NEXT_B,
+            next_c = const simd::NEXT_C,
+            next_d = const simd::NEXT_D,
+            $($operands)*
+        )
+    };
+}
+
 /// The assembly text of half a G on four columns (or diagonals) at once, given as `(a, b, c,
 /// d, x)`: state word `i` in `ymm{i}`, but for word 8, the first column's `c`, which stays in
 /// the spill slot. `a` += message word `x` + `b`, `d` = (`d` ^ `a`) rotated by the byte shuffle
@@ -200,36 +221,33 @@ macro_rules! rows_round_text {
     };
 }
 
-/// The assembly text of `simd::permute_row_message` for one state whose `A` and `B` are at
-/// `{m} + $o` and `{m} + $o + 32` and `C'`, `D'` in registers `c`, `d`: the next `A` goes to
-/// `na`, `B` to `nb`, `C'` to `c` and `D'` to `d`, with `t0` and `t1` as temporaries (`na`,
-/// `nb`, `t0` and `t1` free and distinct).
+/// The assembly text of `simd::permute_row_message` for one state: its message rows `A` in
+/// register `a`, `B` in operand `b` (a register or memory), `C'` and `D'` in registers `c` and
+/// `d`. The next `A` goes to `na`, `B` to `nb`, `C'` to `nc` and `D'` to `d`, through the
+/// temporaries `t0` and `t1`; `na`, `nb`, `nc`, `t0` and `t1` are free and distinct but for `nb`
+/// (which may be `a`, read before it is written) and `nc` (which may be `t0`).
 ///
 /// Every blend takes whole words, so it is `vpblendd` (the `blend_halfwords` masks `0x3 << 2k`
 /// become `0x11 << k`): Intel runs `vpblendw` on the shuffle port only, beside this loop's
 /// shuffles, and `vpblendd` on any vector ALU port.
-macro_rules! rows_permute_text {
-    ($o:literal, $c:literal, $d:literal, $na:literal, $nb:literal, $t0:literal, $t1:literal) => {
+macro_rules! permute_text {
+    ($a:literal, $b:expr, $c:literal, $d:literal, $na:literal, $nb:literal, $nc:literal,
+     $t0:literal, $t1:literal) => {
         concat!(
-            "vmovdqa ",
-            $nb,
-            ", ymmword ptr [{m} + ",
-            $o,
-            "]\n",
             "vpunpckldq ",
             $t0,
             ", ",
-            $nb,
-            ", ymmword ptr [{m} + ",
-            $o,
-            " + 32]\n",
+            $a,
+            ", ",
+            $b,
+            "\n",
             "vpblendd ",
             $t1,
             ", ",
-            $nb,
-            ", ymmword ptr [{m} + ",
-            $o,
-            " + 32], 0x88\n",
+            $a,
+            ", ",
+            $b,
+            ", 0x88\n",
             "vshufps ",
             $na,
             ", ",
@@ -240,14 +258,14 @@ macro_rules! rows_permute_text {
             "vpblendd ",
             $t0,
             ", ",
-            $nb,
+            $a,
             ", ",
             $c,
             ", 0x44\n",
             "vpblendd ",
             $t1,
             ", ",
-            $nb,
+            $a,
             ", ",
             $d,
             ", 0x88\n",
@@ -262,9 +280,9 @@ macro_rules! rows_permute_text {
             $t0,
             ", ",
             $d,
-            ", ymmword ptr [{m} + ",
-            $o,
-            " + 32]\n",
+            ", ",
+            $b,
+            "\n",
             "vpblendd ",
             $t1,
             ", ",
@@ -273,7 +291,7 @@ macro_rules! rows_permute_text {
             $d,
             ", 0x22\n",
             "vshufps ",
-            $t0,
+            $nc,
             ", ",
             $t0,
             ", ",
@@ -290,9 +308,9 @@ macro_rules! rows_permute_text {
             $d,
             ", ",
             $c,
-            ", ymmword ptr [{m} + ",
-            $o,
-            " + 32], 0xEE\n",
+            ", ",
+            $b,
+            ", 0xEE\n",
             "vshufps ",
             $d,
             ", ",
@@ -300,6 +318,33 @@ macro_rules! rows_permute_text {
             ", ",
             $d,
             ", {next_d}\n",
+        )
+    };
+}
+
+/// [`permute_text`] for one of two states whose `A` and `B` are at `{m} + $o` and
+/// `{m} + $o + 32`, `C'` and `D'` in registers `c`, `d`: the next `A` goes to `na`, `B` to
+/// `nb`, `C'` to `c` and `D'` to `d`, with `t0` and `t1` as temporaries (`na`, `nb`, `t0` and
+/// `t1` free and distinct).
+macro_rules! rows_permute_text {
+    ($o:literal, $c:literal, $d:literal, $na:literal, $nb:literal, $t0:literal, $t1:literal) => {
+        concat!(
+            "vmovdqa ",
+            $nb,
+            ", ymmword ptr [{m} + ",
+            $o,
+            "]\n",
+            permute_text!(
+                $nb,
+                concat!("ymmword ptr [{m} + ", $o, " + 32]"),
+                $c,
+                $d,
+                $na,
+                $nb,
+                $t0,
+                $t0,
+                $t1
+            ),
             "vmovdqa ",
             $c,
             ", ",
@@ -375,8 +420,8 @@ macro_rules! row_half_g {
 
 /// The seven rounds of one row state, its message `[A, B, C', D']` in `ymm4-7`, the shuffles of
 /// `ROT16` and `ROT8` in `ymm14` and `ymm15`: the rounds of `simd::interleaved_rounds_rows` for
-/// one state, and between rounds `simd::permute_row_message` (as in `rows_permute_text`, with
-/// `A` and `B` in registers) through `ymm8-12`; a loop over one round, as for two states.
+/// one state, and between rounds `simd::permute_row_message` ([`permute_text`], with `A` and
+/// `B` in registers) through `ymm8-12`; a loop over one round, as for two states.
 macro_rules! row_rounds_text {
     () => {
         concat!(
@@ -394,18 +439,9 @@ macro_rules! row_rounds_text {
             "vpshufd ymm3, ymm3, {swap}\n",
             "dec {n:e}\n",
             "jz 3f\n",
-            "vpunpckldq ymm8, ymm4, ymm5\n",
-            "vpblendd ymm9, ymm4, ymm5, 0x88\n",
-            "vshufps ymm10, ymm8, ymm9, {next_a}\n",
-            "vpblendd ymm8, ymm4, ymm6, 0x44\n",
-            "vpblendd ymm9, ymm4, ymm7, 0x88\n",
-            "vshufps ymm11, ymm8, ymm9, {next_b}\n",
-            "vpunpckldq ymm8, ymm7, ymm5\n",
-            "vpblendd ymm9, ymm6, ymm7, 0x22\n",
-            "vshufps ymm12, ymm8, ymm9, {next_c}\n",
-            "vpblendd ymm8, ymm6, ymm7, 0x44\n",
-            "vpblendd ymm9, ymm6, ymm5, 0xEE\n",
-            "vshufps ymm7, ymm8, ymm9, {next_d}\n",
+            permute_text!(
+                "ymm4", "ymm5", "ymm6", "ymm7", "ymm10", "ymm11", "ymm12", "ymm8", "ymm9"
+            ),
             "vmovdqa ymm4, ymm10\n",
             "vmovdqa ymm5, ymm11\n",
             "vmovdqa ymm6, ymm12\n",
@@ -537,19 +573,10 @@ impl Rotate<__m256i> for Shuffles {
         // 64 bytes of shuffles at the start of `ASM_CONSTS` and touches no register but its
         // operands.
         unsafe {
-            core::arch::asm!(
+            asm_row_rounds!(
                 "vmovdqa ymm14, ymmword ptr [{k}]",
                 "vmovdqa ymm15, ymmword ptr [{k} + 32]",
-                row_rounds_text!(),
-                k = in(reg) &ASM_CONSTS,
-                n = out(reg) _,
-                left = const simd::WORDS_LEFT,
-                right = const simd::WORDS_RIGHT,
-                swap = const simd::WORDS_SWAP,
-                next_a = const simd::NEXT_A,
-                next_b = const simd::NEXT_B,
-                next_c = const simd::NEXT_C,
-                next_d = const simd::NEXT_D,
+                row_rounds_text!();
                 inout("ymm0") rows[0],
                 inout("ymm1") rows[1],
                 inout("ymm2") rows[2],
@@ -583,18 +610,9 @@ impl Rotate<__m256i> for Shuffles {
         // 64 bytes of shuffles at the start of `ASM_CONSTS`, and touches no register but its
         // operands.
         unsafe {
-            core::arch::asm!(
-                rows_rounds_text!(),
+            asm_row_rounds!(
+                rows_rounds_text!();
                 m = in(reg) scratch.as_mut_ptr(),
-                k = in(reg) &ASM_CONSTS,
-                n = out(reg) _,
-                left = const simd::WORDS_LEFT,
-                right = const simd::WORDS_RIGHT,
-                swap = const simd::WORDS_SWAP,
-                next_a = const simd::NEXT_A,
-                next_b = const simd::NEXT_B,
-                next_c = const simd::NEXT_C,
-                next_d = const simd::NEXT_D,
                 inout("ymm0") rows[0][0],
                 inout("ymm1") rows[0][1],
                 inout("ymm2") rows[0][2],
