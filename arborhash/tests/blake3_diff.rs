@@ -381,3 +381,38 @@ fn reset_and_clone() {
         );
     });
 }
+
+/// A clone copies only the tree's entries in use (see `Tree`'s `Clone`): clones taken with the
+/// held-back levels and the stack at various fills, each then fed the rest of the input, give
+/// the crate's hash, as does the original.
+#[test]
+fn clones_mid_stream() {
+    let mut rng = ChaCha8Rng::seed_from_u64(9);
+    let input = random_bytes(&mut rng, 1100 * 1024 + 5);
+    for_each_backend(|backend| {
+        let want = ::blake3::hash(&input);
+        let mut hasher = Hasher::new();
+        let mut at = 0;
+        for step in [
+            1,
+            17 * 1024,
+            100 * 1024 + 3,
+            16 * 1024,
+            400 * 1024,
+            560 * 1024,
+        ] {
+            hasher.update(&input[at..at + step]);
+            at += step;
+            let mut clone = hasher.clone();
+            assert_eq!(clone.finalize(), *::blake3::hash(&input[..at]).as_bytes());
+            clone.update(&input[at..]);
+            assert_eq!(
+                clone.finalize(),
+                *want.as_bytes(),
+                "{backend} clone at {at}"
+            );
+        }
+        hasher.update(&input[at..]);
+        assert_eq!(hasher.finalize(), *want.as_bytes(), "{backend}");
+    });
+}

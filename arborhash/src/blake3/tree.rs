@@ -414,7 +414,6 @@ fn max_subtree_chunks(chunks: u64) -> u64 {
 
 /// The chaining values of the complete subtrees hashed so far, merged lazily: the last two may
 /// be siblings that are merged only when more input proves they are not the root's children.
-#[derive(Clone)]
 pub(crate) struct Tree {
     params: Params,
     /// Index of the first chunk (nonzero only for a subtree hashed on its own).
@@ -433,10 +432,33 @@ pub(crate) struct Tree {
 
 /// Nodes of one level held back unreduced, in groups of [`WIDE`]; the first `len` are
 /// initialised.
-#[derive(Clone)]
 struct Pending {
     nodes: [MaybeUninit<CvBytes>; PENDING],
     len: usize,
+}
+
+/// Copies only the initialised entries: `finalize` clones the tree (about 10 KiB, nearly all of
+/// it the stack's and the held-back levels' room) whenever the input is longer than the
+/// hasher's buffer, while few entries are ever in use.
+impl Clone for Tree {
+    fn clone(&self) -> Tree {
+        let mut copy = Tree::new(self.params, self.first_chunk);
+        copy.chunks = self.chunks;
+        copy.stack[..self.depth].copy_from_slice(&self.stack[..self.depth]);
+        copy.depth = self.depth;
+        copy.pending = [self.pending[0].clone(), self.pending[1].clone()];
+        copy
+    }
+}
+
+/// Copies only the initialised nodes, as [`Tree`]'s `Clone` does.
+impl Clone for Pending {
+    fn clone(&self) -> Pending {
+        let mut copy = Pending::new();
+        copy.nodes[..self.len].copy_from_slice(&self.nodes[..self.len]);
+        copy.len = self.len;
+        copy
+    }
 }
 
 impl Pending {
