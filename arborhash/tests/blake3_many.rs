@@ -113,6 +113,16 @@ fn uniform_batches() {
     check(&messages(&mut rng, &[12 * 1024; 11]), "11 x 12 KiB");
     check(&messages(&mut rng, &[100; 70]), "70 x 100 B");
     check(&messages(&mut rng, &[64 * 1024 + 1; 3]), "3 x 64 KiB + 1");
+    check(&messages(&mut rng, &[0; 20]), "20 empty");
+    // A window of one length (hashed without sorting) between windows of several, which share
+    // its wave.
+    let lens: Vec<usize> = (0..200)
+        .map(|i| match i / 64 {
+            1 => 4096,
+            _ => [100, 4096, 5000, 2048][i % 4],
+        })
+        .collect();
+    check(&messages(&mut rng, &lens), "mixed, 64 x 4 KiB, mixed");
     check(&messages(&mut rng, &[]), "no messages");
 }
 

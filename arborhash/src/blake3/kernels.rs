@@ -232,13 +232,15 @@ pub(crate) fn hash_chunk_runs(p: Platform, runs: &[Run<'_>], out: &mut [[u8; 32]
     match p.backend() {
         #[cfg(target_arch = "x86_64")]
         Backend::Avx512 => {
-            for (group, out) in runs.chunks(4).zip(out.chunks_mut(16)) {
+            for (k, (group, out)) in runs.chunks(4).zip(out.chunks_mut(16)).enumerate() {
+                prefetch_run_starts(group, runs.get(4 * (k + 1)..).unwrap_or_default(), 16);
                 unsafe { avx512::hash_chunk_runs(group, out) };
             }
         }
         #[cfg(target_arch = "x86_64")]
         Backend::Avx2 => {
-            for (group, out) in runs.chunks(2).zip(out.chunks_mut(8)) {
+            for (k, (group, out)) in runs.chunks(2).zip(out.chunks_mut(8)).enumerate() {
+                prefetch_run_starts(group, runs.get(2 * (k + 1)..).unwrap_or_default(), 8);
                 unsafe { avx2::hash_chunk_runs(group, out) };
             }
         }
@@ -246,6 +248,33 @@ pub(crate) fn hash_chunk_runs(p: Platform, runs: &[Run<'_>], out: &mut [[u8; 32]
         _ => {
             for (run, out) in runs.iter().zip(out.chunks_mut(4)) {
                 hash_run(p, *run, out);
+            }
+        }
+    }
+}
+
+/// Before a group of chunk runs is hashed, prefetches the first blocks of each chunk of the
+/// next group's runs (`next`, paired with the group's `runs`) that the group does not: the wide
+/// kernels prefetch `PREFETCH_AHEAD` (256) bytes ahead in each of their `lanes` lanes, and from
+/// a lane's last blocks on as far into the lane `lanes` chunks on, where a tree's next group
+/// is, and a batch's too when its messages lie back to back. Other messages may be anywhere,
+/// and their first blocks were misses that every lane waited on (64 x 4 KiB messages 64 KiB
+/// apart, from memory, AVX2: 9-10 % faster with this). Where the kernels' prefetch is right,
+/// none is added: a burst of 32 more ahead of theirs made back-to-back messages from memory 4 %
+/// slower.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn prefetch_run_starts(runs: &[Run<'_>], next: &[Run<'_>], lanes: usize) {
+    use core::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+    for (run, next) in runs.iter().zip(next) {
+        let followed = (run.input.as_ptr() as usize).wrapping_add(lanes * CHUNK_LEN);
+        if next.input.as_ptr() as usize == followed {
+            continue;
+        }
+        for chunk in next.input.chunks_exact(CHUNK_LEN) {
+            for line in chunk[..4 * BLOCK_LEN].chunks_exact(BLOCK_LEN) {
+                // SAFETY: SSE, part of x86-64; a prefetch never faults.
+                unsafe { _mm_prefetch::<_MM_HINT_T0>(line.as_ptr().cast()) };
             }
         }
     }

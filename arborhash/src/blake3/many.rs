@@ -5,9 +5,10 @@
 //! AVX2 lanes with counters 0,1,2,3,0,1,2,3, each message's four at one pointer), and so do
 //! their parents, level by level (a message's last parent gets ROOT as it is hashed). A message
 //! of at most one chunk gets ROOT on its only chunk. Messages are sorted by shape in windows so
-//! that lanes of equal length meet; a partial last block is zero-padded in a small stack buffer.
-//! Messages of more than twice as many chunks as the backend has lanes, or of a multiple of that
-//! many, fill the lanes on their own and are hashed one by one.
+//! that lanes of equal length meet (a window of one length is taken in order); a partial last
+//! block is zero-padded in a small stack buffer. Messages of more than twice as many chunks as
+//! the backend has lanes, or of a multiple of that many, fill the lanes on their own and are
+//! hashed one by one.
 //!
 //! ```
 //! use arborhash::blake3::{self, many};
@@ -78,7 +79,22 @@ fn batch(params: Params, inputs: &[&[u8]], mut output: impl FnMut(usize, [u8; 32
     // AVX2, 8 and 16 KiB messages take 3 % and 6 % fewer instructions alone, 12 KiB 6 % more).
     // So is one of more than twice as many chunks as lanes.
     let alone = |chunks: usize| chunks > 2 * lanes || chunks.is_multiple_of(lanes);
+    // One wave, emptied after each `hash` and reused, rather than a new 4.5 KiB one each time.
+    let mut wave = Wave::new(params);
     for (window_start, window) in (0..).step_by(WINDOW).zip(inputs.chunks(WINDOW)) {
+        // A window of one length (the usual batch) is in order already: no sort, and no
+        // order to build.
+        let len = window[0].len();
+        if window.iter().all(|input| input.len() == len) {
+            if alone(chunk_count(len)) {
+                for (i, input) in window.iter().enumerate() {
+                    output(window_start + i, hash_all(p, input, params, 0).root_hash(p));
+                }
+            } else {
+                wave.hash_in_waves(p, window_start, window, 0..window.len(), &mut output);
+            }
+            continue;
+        }
         let mut order = [0usize; WINDOW];
         let mut batched = 0;
         for (i, input) in window.iter().enumerate() {
@@ -95,22 +111,7 @@ fn batch(params: Params, inputs: &[&[u8]], mut output: impl FnMut(usize, [u8; 32
             let len = window[i].len();
             (last_chunk_len(len).div_ceil(BLOCK_LEN), len)
         });
-        let mut rest = &order[..];
-        while !rest.is_empty() {
-            let mut slots = 0;
-            let mut take = 0;
-            while take < rest.len() && slots + chunk_count(window[rest[take]].len()) <= WAVE_CHUNKS
-            {
-                slots += chunk_count(window[rest[take]].len());
-                take += 1;
-            }
-            let mut wave = Wave::new(params);
-            for &i in &rest[..take] {
-                wave.add(window_start + i, window[i]);
-            }
-            wave.hash(p, &mut output);
-            rest = &rest[take..];
-        }
+        wave.hash_in_waves(p, window_start, window, order.iter().copied(), &mut output);
     }
 }
 
@@ -177,6 +178,28 @@ impl<'a> Wave<'a> {
         }
     }
 
+    /// Hashes `window[i]` for each `i` of `order`, as `window_start + i`, in waves of as many
+    /// messages in that order as fit; leaves the wave empty.
+    fn hash_in_waves(
+        &mut self,
+        p: Platform,
+        window_start: usize,
+        window: &[&'a [u8]],
+        order: impl Iterator<Item = usize>,
+        output: &mut impl FnMut(usize, [u8; 32]),
+    ) {
+        for i in order {
+            let input = window[i];
+            if self.slots + chunk_count(input.len()) > WAVE_CHUNKS {
+                self.hash(p, output);
+            }
+            self.add(window_start + i, input);
+        }
+        if self.count > 0 {
+            self.hash(p, output);
+        }
+    }
+
     fn add(&mut self, index: usize, input: &'a [u8]) {
         let chunks = chunk_count(input.len());
         self.messages[self.count] = Message {
@@ -191,13 +214,19 @@ impl<'a> Wave<'a> {
 
     fn hash(&mut self, p: Platform, output: &mut impl FnMut(usize, [u8; 32])) {
         self.whole_chunks(p);
-        let mut last_cvs = [self.params.key; WAVE_CHUNKS];
-        self.last_chunk_prefixes(p, &mut last_cvs);
-        self.last_blocks(p, &last_cvs);
+        // Messages of whole chunks (the usual sizes) are done with their chunks.
+        let messages = &self.messages[..self.count];
+        if messages.iter().any(|m| m.last_chunk().len() != CHUNK_LEN) {
+            let mut last_cvs = [self.params.key; WAVE_CHUNKS];
+            self.last_chunk_prefixes(p, &mut last_cvs);
+            self.last_blocks(p, &last_cvs);
+        }
         let compact = self.parents(p);
         for (k, m) in self.messages[..self.count].iter().enumerate() {
             output(m.index, self.cvs[if compact { k } else { m.slot }]);
         }
+        self.count = 0;
+        self.slots = 0;
     }
 
     /// Every whole chunk of every message: runs of four of a message's chunks in one
@@ -222,20 +251,35 @@ impl<'a> Wave<'a> {
         let placeholder = chunk_run(&[], &self.params.key, 0, self.params.flags);
         let mut runs = [placeholder; WAVE_CHUNKS / 4];
         let mut run_slots = [0usize; WAVE_CHUNKS / 4];
+        // The runs taken from a message, in turn while `runs_left` lasts.
+        let take = |m: &Message<'_>, runs_left: &mut usize| {
+            let taken = (m.input.len() / RUN_LEN).min(*runs_left);
+            *runs_left -= taken;
+            taken
+        };
         let mut r = 0;
-        let mut lanes = [EMPTY_LANE; WAVE_CHUNKS];
-        let mut slots = [0usize; WAVE_CHUNKS];
-        let mut n = 0;
         for m in &self.messages[..self.count] {
-            let taken = (m.input.len() / RUN_LEN).min(runs_left);
-            runs_left -= taken;
-            let in_runs = taken * RUN_LEN;
-            for (k, chunks) in m.input[..in_runs].chunks_exact(RUN_LEN).enumerate() {
+            let taken = take(m, &mut runs_left);
+            for (k, chunks) in m.input[..taken * RUN_LEN].chunks_exact(RUN_LEN).enumerate() {
                 // Never the root: the message has four chunks or more.
                 runs[r] = chunk_run(chunks, &self.params.key, 4 * k as u64, self.params.flags);
                 run_slots[r] = m.slot + 4 * k;
                 r += 1;
             }
+        }
+        if 4 * r == self.slots {
+            // Every chunk is whole and in a run (4 KiB messages): run `r` fills slots `4 * r`
+            // on, written in place, and there are no lanes to build.
+            kernels::hash_chunk_runs(p, &runs[..r], &mut self.cvs);
+            return;
+        }
+        // The chunks after each message's runs, as the loop above took them.
+        let mut runs_left = r;
+        let mut lanes = [EMPTY_LANE; WAVE_CHUNKS];
+        let mut slots = [0usize; WAVE_CHUNKS];
+        let mut n = 0;
+        for m in &self.messages[..self.count] {
+            let in_runs = take(m, &mut runs_left) * RUN_LEN;
             let first = in_runs / CHUNK_LEN;
             for (j, chunk) in (first..).zip(m.input[in_runs..].chunks_exact(CHUNK_LEN)) {
                 lanes[n] = Lane {
@@ -249,12 +293,6 @@ impl<'a> Wave<'a> {
                 slots[n] = m.slot + j;
                 n += 1;
             }
-        }
-        if 4 * r == self.slots {
-            // Every chunk is whole and in a run (4 KiB messages): run `r` fills slots `4 * r`
-            // on, written in place.
-            kernels::hash_chunk_runs(p, &runs[..r], &mut self.cvs);
-            return;
         }
         let blocks = CHUNK_LEN / BLOCK_LEN;
         if r == 0 && n == self.slots {
@@ -402,6 +440,7 @@ impl<'a> Wave<'a> {
     fn uniform_parents(&mut self, p: Platform, chunks: usize) {
         let mut nodes = self.slots;
         let mut per_message = chunks;
+        let mut out = [[0u8; 32]; WAVE_CHUNKS / 2];
         while per_message > 1 {
             let mut run = parent_run(
                 self.cvs[..nodes].as_flattened(),
@@ -411,7 +450,6 @@ impl<'a> Wave<'a> {
             if per_message == 2 {
                 run.flags_end = ROOT;
             }
-            let mut out = [[0u8; 32]; WAVE_CHUNKS / 2];
             kernels::hash_run(p, run, &mut out);
             nodes /= 2;
             per_message /= 2;
