@@ -469,6 +469,13 @@ static ASM_CONSTS: AsmConsts = AsmConsts {
 };
 
 impl Rotate<__m256i> for Shuffles {
+    /// One copy of the block loop: the block is about 1100 instructions (6 KiB) of assembly,
+    /// and with the first and last blocks peeled `hash_run` held five copies (37 KiB of code
+    /// against 25 KiB). One-shot 16 KiB-1 MiB, median of per-call ratios to main 1.002-1.023
+    /// (two alternated runs), though each block selects its flags (0.4 % more instructions at
+    /// 64 KiB).
+    const ONE_BLOCK_COPY: bool = true;
+
     /// Written in assembly with the sixteen state words pinned to the sixteen registers and
     /// the message words read from memory, as the steps of G across the four columns: LLVM
     /// interleaves the rounds' columns its own way and spills about 85 state words a block
