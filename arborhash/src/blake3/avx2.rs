@@ -124,6 +124,67 @@ macro_rules! rounds_text {
     };
 }
 
+/// The assembly text of the seven rounds of a whole block (see [`Shuffles::compress_block`]):
+/// [`rounds_text`] but for the first half of the first round's columns, which reads rows `c`
+/// and `d` of the initial state (the IV's first words, the counter, the block length and the
+/// flags) from memory where they are first used, as the blake3 crate's assembly does, rather
+/// than loading them into `ymm8-15` first (eight instructions a block fewer). The first row
+/// `c` (word 8) goes to the spill slot as in [`half_g`].
+macro_rules! block_rounds_text {
+    ([$s0:literal, $s1:literal, $s2:literal, $s3:literal, $s4:literal, $s5:literal,
+      $s6:literal, $s7:literal, $s8:literal, $s9:literal, $s10:literal, $s11:literal,
+      $s12:literal, $s13:literal, $s14:literal, $s15:literal], $($s:tt),*) => {
+        concat!(
+            "vpaddd ymm0, ymm0, ymmword ptr [{m} + 32 * ", $s0, "]\n",
+            "vpaddd ymm1, ymm1, ymmword ptr [{m} + 32 * ", $s2, "]\n",
+            "vpaddd ymm2, ymm2, ymmword ptr [{m} + 32 * ", $s4, "]\n",
+            "vpaddd ymm3, ymm3, ymmword ptr [{m} + 32 * ", $s6, "]\n",
+            "vpaddd ymm0, ymm0, ymm4\n",
+            "vpaddd ymm1, ymm1, ymm5\n",
+            "vpaddd ymm2, ymm2, ymm6\n",
+            "vpaddd ymm3, ymm3, ymm7\n",
+            "vpxor ymm12, ymm0, ymmword ptr [{counter}]\n",
+            "vpxor ymm13, ymm1, ymmword ptr [{counter} + 32]\n",
+            "vpxor ymm14, ymm2, ymmword ptr [{len}]\n",
+            "vpxor ymm15, ymm3, ymmword ptr [{flags}]\n",
+            "vmovdqu ymm8, ymmword ptr [{k}]\n",
+            "vpshufb ymm12, ymm12, ymm8\n",
+            "vpshufb ymm13, ymm13, ymm8\n",
+            "vpshufb ymm14, ymm14, ymm8\n",
+            "vpshufb ymm15, ymm15, ymm8\n",
+            "vpaddd ymm8, ymm12, ymmword ptr [{k} + 64]\n",
+            "vpaddd ymm9, ymm13, ymmword ptr [{k} + 96]\n",
+            "vpaddd ymm10, ymm14, ymmword ptr [{k} + 128]\n",
+            "vpaddd ymm11, ymm15, ymmword ptr [{k} + 160]\n",
+            "vpxor ymm4, ymm4, ymm8\n",
+            "vpxor ymm5, ymm5, ymm9\n",
+            "vpxor ymm6, ymm6, ymm10\n",
+            "vpxor ymm7, ymm7, ymm11\n",
+            "vmovdqu ymmword ptr [{spill}], ymm8\n",
+            "vpsrld ymm8, ymm4, 12\n",
+            "vpslld ymm4, ymm4, 20\n",
+            "vpor ymm4, ymm4, ymm8\n",
+            "vpsrld ymm8, ymm5, 12\n",
+            "vpslld ymm5, ymm5, 20\n",
+            "vpor ymm5, ymm5, ymm8\n",
+            "vpsrld ymm8, ymm6, 12\n",
+            "vpslld ymm6, ymm6, 20\n",
+            "vpor ymm6, ymm6, ymm8\n",
+            "vpsrld ymm8, ymm7, 12\n",
+            "vpslld ymm7, ymm7, 20\n",
+            "vpor ymm7, ymm7, ymm8\n",
+            half_g!((0, 4, 8, 12, $s1), (1, 5, 9, 13, $s3), (2, 6, 10, 14, $s5),
+                (3, 7, 11, 15, $s7); "{k} + 32", 7, 25),
+            half_g!((2, 7, 8, 13, $s12), (3, 4, 9, 14, $s14), (0, 5, 10, 15, $s8),
+                (1, 6, 11, 12, $s10); "{k}", 12, 20),
+            half_g!((2, 7, 8, 13, $s13), (3, 4, 9, 14, $s15), (0, 5, 10, 15, $s9),
+                (1, 6, 11, 12, $s11); "{k} + 32", 7, 25),
+            $(round_text!($s),)*
+            "vmovdqu ymm8, ymmword ptr [{spill}]\n",
+        )
+    };
+}
+
 /// The assembly text of half a G on the four columns (or diagonals) of two row states at once,
 /// their instructions interleaved: state 0's rows `a, b, c, d` in `ymm0-3`, state 1's in
 /// `ymm4-7`, their message rows in registers `x0` and `x1`, which `$store` (empty, or the
@@ -469,6 +530,13 @@ static ASM_CONSTS: AsmConsts = AsmConsts {
 };
 
 impl Rotate<__m256i> for Shuffles {
+    /// One copy of the block loop: the block is about 1100 instructions (6 KiB) of assembly,
+    /// and with the first and last blocks peeled `hash_run` held five copies (37 KiB of code
+    /// against 25 KiB). One-shot 16 KiB-1 MiB, median of per-call ratios to main 1.002-1.023
+    /// (two alternated runs), though each block selects its flags (0.4 % more instructions at
+    /// 64 KiB).
+    const ONE_BLOCK_COPY: bool = true;
+
     /// Written in assembly with the sixteen state words pinned to the sixteen registers and
     /// the message words read from memory, as the steps of G across the four columns: LLVM
     /// interleaves the rounds' columns its own way and spills about 85 state words a block
@@ -510,7 +578,8 @@ impl Rotate<__m256i> for Shuffles {
         }
     }
 
-    /// The whole block in assembly, the rounds as in [`Self::rounds`]: the chaining values
+    /// The whole block in assembly, the rounds as in [`Self::rounds`] but for the first half
+    /// G, which reads the state's other half from memory ([`block_rounds_text`]): the chaining values
     /// stay in `ymm0-7` from one block's last XOR to the next block's rounds, rather than
     /// going through the stack around LLVM's code for the state's other half.
     #[inline]
@@ -529,15 +598,7 @@ impl Rotate<__m256i> for Shuffles {
         // no register but its operands.
         unsafe {
             asm_with_upper_scratch!(
-                "vmovdqa ymm8, ymmword ptr [{k} + 64]",
-                "vmovdqa ymm9, ymmword ptr [{k} + 96]",
-                "vmovdqa ymm10, ymmword ptr [{k} + 128]",
-                "vmovdqa ymm11, ymmword ptr [{k} + 160]",
-                "vmovdqu ymm12, ymmword ptr [{counter}]",
-                "vmovdqu ymm13, ymmword ptr [{counter} + 32]",
-                "vmovdqu ymm14, ymmword ptr [{len}]",
-                "vmovdqu ymm15, ymmword ptr [{flags}]",
-                with_schedule!(rounds_text),
+                with_schedule!(block_rounds_text),
                 "vpxor ymm0, ymm0, ymm8",
                 "vpxor ymm1, ymm1, ymm9",
                 "vpxor ymm2, ymm2, ymm10",
