@@ -18,7 +18,8 @@ use core::arch::x86_64::*;
 
 use super::kernels::{Lane, Run, BLOCK_LEN};
 use super::simd::{
-    self, load128, pick, store128, transpose4_fn, with_schedule, LaneWords, Rotate, RowWords,
+    self, load128, pick, store128, transpose4_fn, with_schedule, LaneWords, Rotate, RowMessage,
+    RowWords,
 };
 use crate::blake2s::IV;
 
@@ -209,7 +210,260 @@ macro_rules! vprord_block_fns {
     };
 }
 
+/// The assembly text of half a G in the row form, on registers named `$r` followed by a
+/// number: rows `a`, `b`, `c`, `d` in registers 0-3, the message row in register `$x`. `a` +=
+/// message + `b` (the message first, so that one addition waits for `b`), `d` = (`d` ^ `a`)
+/// rotated right by `rd` bits, `c` += `d`, `b` = (`b` ^ `c`) rotated right by `rb` bits.
+macro_rules! row_half_g_vprord {
+    ($r:literal, $x:literal, $rd:literal, $rb:literal) => {
+        concat!(
+            "vpaddd ", $r, "0, ", $r, "0, ", $r, $x, "\n", "vpaddd ", $r, "0, ", $r, "0, ", $r,
+            "1\n", "vpxord ", $r, "3, ", $r, "3, ", $r, "0\n", "vprord ", $r, "3, ", $r, "3, ",
+            $rd, "\n", "vpaddd ", $r, "2, ", $r, "2, ", $r, "3\n", "vpxord ", $r, "1, ", $r, "1, ",
+            $r, "2\n", "vprord ", $r, "1, ", $r, "1, ", $rb, "\n",
+        )
+    };
+}
+
+/// The assembly text of one round of one row state (see `simd::interleaved_rounds_rows`), its
+/// message `[A, B, C', D']` in registers `$m`: the columns, rows `a`, `c`, `d` rotated onto the
+/// diagonals, the diagonals, and the rows rotated back.
+macro_rules! row_round_vprord {
+    ($r:literal, [$a:literal, $b:literal, $c:literal, $d:literal]) => {
+        concat!(
+            row_half_g_vprord!($r, $a, 16, 12),
+            row_half_g_vprord!($r, $b, 8, 7),
+            "vpshufd ",
+            $r,
+            "0, ",
+            $r,
+            "0, {right}\n",
+            "vpshufd ",
+            $r,
+            "2, ",
+            $r,
+            "2, {left}\n",
+            "vpshufd ",
+            $r,
+            "3, ",
+            $r,
+            "3, {swap}\n",
+            row_half_g_vprord!($r, $c, 16, 12),
+            row_half_g_vprord!($r, $d, 8, 7),
+            "vpshufd ",
+            $r,
+            "0, ",
+            $r,
+            "0, {left}\n",
+            "vpshufd ",
+            $r,
+            "2, ",
+            $r,
+            "2, {right}\n",
+            "vpshufd ",
+            $r,
+            "3, ",
+            $r,
+            "3, {swap}\n",
+        )
+    };
+}
+
+/// The assembly text of `simd::permute_row_message` from the message in registers `$m` to the
+/// registers `$n`, through registers 12 and 13: each row one `vshufps` of two vectors that
+/// hold its words in the right halves, made by an unpack or a blend. The blends are
+/// `vpblendmd` under the word masks `{w0}`-`{w3}` (word `k` of every 128-bit lane), which,
+/// unlike `vpternlogd` (`RowWords::blend_halfwords`), leave their sources intact: no register
+/// copies.
+macro_rules! row_permute_vprord {
+    ($r:literal, [$a:literal, $b:literal, $c:literal, $d:literal],
+     [$na:literal, $nb:literal, $nc:literal, $nd:literal]) => {
+        concat!(
+            // (A0,B0,A1,B1) and (A0,A1,A2,B3).
+            "vpunpckldq ",
+            $r,
+            "12, ",
+            $r,
+            $a,
+            ", ",
+            $r,
+            $b,
+            "\n",
+            "vpblendmd ",
+            $r,
+            "13{{{w3}}}, ",
+            $r,
+            $a,
+            ", ",
+            $r,
+            $b,
+            "\n",
+            "vshufps ",
+            $r,
+            $na,
+            ", ",
+            $r,
+            "12, ",
+            $r,
+            "13, {next_a}\n",
+            // (A0,A1,C'2,A3) and (A0,A1,A2,D'3).
+            "vpblendmd ",
+            $r,
+            "12{{{w2}}}, ",
+            $r,
+            $a,
+            ", ",
+            $r,
+            $c,
+            "\n",
+            "vpblendmd ",
+            $r,
+            "13{{{w3}}}, ",
+            $r,
+            $a,
+            ", ",
+            $r,
+            $d,
+            "\n",
+            "vshufps ",
+            $r,
+            $nb,
+            ", ",
+            $r,
+            "12, ",
+            $r,
+            "13, {next_b}\n",
+            // (D'0,B0,D'1,B1) and (C'0,D'1,C'2,C'3).
+            "vpunpckldq ",
+            $r,
+            "12, ",
+            $r,
+            $d,
+            ", ",
+            $r,
+            $b,
+            "\n",
+            "vpblendmd ",
+            $r,
+            "13{{{w1}}}, ",
+            $r,
+            $c,
+            ", ",
+            $r,
+            $d,
+            "\n",
+            "vshufps ",
+            $r,
+            $nc,
+            ", ",
+            $r,
+            "12, ",
+            $r,
+            "13, {next_c}\n",
+            // (C'0,C'1,D'2,C'3) and (C'0,B1,B2,B3).
+            "vpblendmd ",
+            $r,
+            "12{{{w2}}}, ",
+            $r,
+            $c,
+            ", ",
+            $r,
+            $d,
+            "\n",
+            "vpblendmd ",
+            $r,
+            "13{{{w0}}}, ",
+            $r,
+            $b,
+            ", ",
+            $r,
+            $c,
+            "\n",
+            "vshufps ",
+            $r,
+            $nd,
+            ", ",
+            $r,
+            "12, ",
+            $r,
+            "13, {next_d}\n",
+        )
+    };
+}
+
+/// `Rotate::rounds_one_row_state` in assembly on registers `$r` (`zmm`, `ymm` or `xmm`): the
+/// rows pinned to registers 0-3, the message to 4-7, the seven rounds unrolled, each round's
+/// permuted message going to the other set of four (8-11, then back), so that no register is
+/// copied. LLVM's schedule of the row functions spent three register copies and a blend more a
+/// round (`vpternlogd` overwrites an operand), in a loop whose 46 or so µops a round on the two
+/// 512-bit ports about match its chain of 24 dependent instructions: every µop counts.
+macro_rules! vprord_row_fn {
+    ($v:ty, $feature:literal, $r:literal, [$r0:tt, $r1:tt, $r2:tt, $r3:tt,
+     $r4:tt, $r5:tt, $r6:tt, $r7:tt, $r8:tt, $r9:tt, $r10:tt,
+     $r11:tt, $r12:tt, $r13:tt]) => {
+        #[inline]
+        #[target_feature(enable = $feature)]
+        unsafe fn rounds_one_row_state(rows: &mut [$v; 4], m: RowMessage<$v>) {
+            // SAFETY: the features are enabled here and present (the trait's contract). The
+            // text reads and writes only its register operands: no memory, stack or flags.
+            unsafe {
+                core::arch::asm!(
+                    row_round_vprord!($r, ["4", "5", "6", "7"]),
+                    row_permute_vprord!($r, ["4", "5", "6", "7"], ["8", "9", "10", "11"]),
+                    row_round_vprord!($r, ["8", "9", "10", "11"]),
+                    row_permute_vprord!($r, ["8", "9", "10", "11"], ["4", "5", "6", "7"]),
+                    row_round_vprord!($r, ["4", "5", "6", "7"]),
+                    row_permute_vprord!($r, ["4", "5", "6", "7"], ["8", "9", "10", "11"]),
+                    row_round_vprord!($r, ["8", "9", "10", "11"]),
+                    row_permute_vprord!($r, ["8", "9", "10", "11"], ["4", "5", "6", "7"]),
+                    row_round_vprord!($r, ["4", "5", "6", "7"]),
+                    row_permute_vprord!($r, ["4", "5", "6", "7"], ["8", "9", "10", "11"]),
+                    row_round_vprord!($r, ["8", "9", "10", "11"]),
+                    row_permute_vprord!($r, ["8", "9", "10", "11"], ["4", "5", "6", "7"]),
+                    row_round_vprord!($r, ["4", "5", "6", "7"]),
+                    left = const simd::WORDS_LEFT,
+                    right = const simd::WORDS_RIGHT,
+                    swap = const simd::WORDS_SWAP,
+                    next_a = const simd::NEXT_A,
+                    next_b = const simd::NEXT_B,
+                    next_c = const simd::NEXT_C,
+                    next_d = const simd::NEXT_D,
+                    w0 = in(kreg) 0x1111u16,
+                    w1 = in(kreg) 0x2222u16,
+                    w2 = in(kreg) 0x4444u16,
+                    w3 = in(kreg) 0x8888u16,
+                    inout($r0) rows[0],
+                    inout($r1) rows[1],
+                    inout($r2) rows[2],
+                    inout($r3) rows[3],
+                    inout($r4) m[0] => _,
+                    inout($r5) m[1] => _,
+                    inout($r6) m[2] => _,
+                    inout($r7) m[3] => _,
+                    out($r8) _,
+                    out($r9) _,
+                    out($r10) _,
+                    out($r11) _,
+                    out($r12) _,
+                    out($r13) _,
+                    options(pure, nomem, nostack, preserves_flags),
+                );
+            }
+        }
+    };
+}
+
 impl Rotate<__m128i> for Ror {
+    vprord_row_fn!(
+        __m128i,
+        "avx512f,avx512vl",
+        "xmm",
+        [
+            "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8", "xmm9",
+            "xmm10", "xmm11", "xmm12", "xmm13"
+        ]
+    );
+
     #[inline(always)]
     unsafe fn rot16(x: __m128i) -> __m128i {
         // SAFETY: AVX-512F + VL; see the trait.
@@ -233,6 +487,16 @@ impl Rotate<__m128i> for Ror {
 }
 
 impl Rotate<__m256i> for Ror {
+    vprord_row_fn!(
+        __m256i,
+        "avx512f,avx512vl",
+        "ymm",
+        [
+            "ymm0", "ymm1", "ymm2", "ymm3", "ymm4", "ymm5", "ymm6", "ymm7", "ymm8", "ymm9",
+            "ymm10", "ymm11", "ymm12", "ymm13"
+        ]
+    );
+
     vprord_block_fns!(
         __m256i,
         "avx512f,avx512vl",
@@ -304,6 +568,16 @@ impl Rotate<__m256i> for Ror {
 }
 
 impl Rotate<__m512i> for Ror {
+    vprord_row_fn!(
+        __m512i,
+        "avx512f",
+        "zmm",
+        [
+            "zmm0", "zmm1", "zmm2", "zmm3", "zmm4", "zmm5", "zmm6", "zmm7", "zmm8", "zmm9",
+            "zmm10", "zmm11", "zmm12", "zmm13"
+        ]
+    );
+
     vprord_block_fns!(
         __m512i,
         "avx512f",
