@@ -34,21 +34,14 @@ macro_rules! asm_with_upper_scratch {
 }
 
 /// `asm!` of the row-state rounds (one or two states): the template, then the operands they
-/// share, the constants' address `k`, the round counter `n` and the shuffle immediates, then the
-/// caller's own operands.
+/// share, the constants' address `k` and the round counter `n` (the shuffle immediates come
+/// from [`simd::asm_row_consts`]), then the caller's own operands.
 macro_rules! asm_row_rounds {
     ($($template:expr),+; $($operands:tt)*) => {
-        core::arch::asm!(
-            $($template),+,
+        simd::asm_row_consts!(
+            $($template),+;
             k = in(reg) &ASM_CONSTS,
             n = out(reg) _,
-            left = const simd::WORDS_LEFT,
-            right = const simd::WORDS_RIGHT,
-            swap = const simd::WORDS_SWAP,
-            next_a = const simd::NEXT_A,
-            next_b = const simd::NEXT_B,
-            next_c = const simd::NEXT_C,
-            next_d = const simd::NEXT_D,
             $($operands)*
         )
     };
@@ -99,11 +92,21 @@ macro_rules! half_g {
 /// `[1, 6, 11, 12]` (the one with word 8 first, see `half_g`).
 macro_rules! round_text {
     ([$s0:literal, $s1:literal, $s2:literal, $s3:literal, $s4:literal, $s5:literal,
-      $s6:literal, $s7:literal, $s8:literal, $s9:literal, $s10:literal, $s11:literal,
-      $s12:literal, $s13:literal, $s14:literal, $s15:literal]) => {
+      $s6:literal, $($rest:literal),*]) => {
         concat!(
             half_g!((0, 4, 8, 12, $s0), (1, 5, 9, 13, $s2), (2, 6, 10, 14, $s4),
                 (3, 7, 11, 15, $s6); "{k}", 12, 20),
+            round_rest_text!([$s0, $s1, $s2, $s3, $s4, $s5, $s6, $($rest),*]),
+        )
+    };
+}
+
+/// [`round_text`] after its first half G: the second half on the columns and the diagonals.
+macro_rules! round_rest_text {
+    ([$s0:literal, $s1:literal, $s2:literal, $s3:literal, $s4:literal, $s5:literal,
+      $s6:literal, $s7:literal, $s8:literal, $s9:literal, $s10:literal, $s11:literal,
+      $s12:literal, $s13:literal, $s14:literal, $s15:literal]) => {
+        concat!(
             half_g!((0, 4, 8, 12, $s1), (1, 5, 9, 13, $s3), (2, 6, 10, 14, $s5),
                 (3, 7, 11, 15, $s7); "{k} + 32", 7, 25),
             half_g!((2, 7, 8, 13, $s12), (3, 4, 9, 14, $s14), (0, 5, 10, 15, $s8),
@@ -129,11 +132,11 @@ macro_rules! rounds_text {
 /// and `d` of the initial state (the IV's first words, the counter, the block length and the
 /// flags) from memory where they are first used, as the blake3 crate's assembly does, rather
 /// than loading them into `ymm8-15` first (eight instructions a block fewer). The first row
-/// `c` (word 8) goes to the spill slot as in [`half_g`].
+/// `c` (word 8) goes to the spill slot as in [`half_g`]; the rest of the round is
+/// [`round_rest_text`].
 macro_rules! block_rounds_text {
     ([$s0:literal, $s1:literal, $s2:literal, $s3:literal, $s4:literal, $s5:literal,
-      $s6:literal, $s7:literal, $s8:literal, $s9:literal, $s10:literal, $s11:literal,
-      $s12:literal, $s13:literal, $s14:literal, $s15:literal], $($s:tt),*) => {
+      $s6:literal, $($rest:literal),*], $($s:tt),*) => {
         concat!(
             "vpaddd ymm0, ymm0, ymmword ptr [{m} + 32 * ", $s0, "]\n",
             "vpaddd ymm1, ymm1, ymmword ptr [{m} + 32 * ", $s2, "]\n",
@@ -173,12 +176,7 @@ macro_rules! block_rounds_text {
             "vpsrld ymm8, ymm7, 12\n",
             "vpslld ymm7, ymm7, 20\n",
             "vpor ymm7, ymm7, ymm8\n",
-            half_g!((0, 4, 8, 12, $s1), (1, 5, 9, 13, $s3), (2, 6, 10, 14, $s5),
-                (3, 7, 11, 15, $s7); "{k} + 32", 7, 25),
-            half_g!((2, 7, 8, 13, $s12), (3, 4, 9, 14, $s14), (0, 5, 10, 15, $s8),
-                (1, 6, 11, 12, $s10); "{k}", 12, 20),
-            half_g!((2, 7, 8, 13, $s13), (3, 4, 9, 14, $s15), (0, 5, 10, 15, $s9),
-                (1, 6, 11, 12, $s11); "{k} + 32", 7, 25),
+            round_rest_text!([$s0, $s1, $s2, $s3, $s4, $s5, $s6, $($rest),*]),
             $(round_text!($s),)*
             "vmovdqu ymm8, ymmword ptr [{spill}]\n",
         )
@@ -579,9 +577,9 @@ impl Rotate<__m256i> for Shuffles {
     }
 
     /// The whole block in assembly, the rounds as in [`Self::rounds`] but for the first half
-    /// G, which reads the state's other half from memory ([`block_rounds_text`]): the chaining values
-    /// stay in `ymm0-7` from one block's last XOR to the next block's rounds, rather than
-    /// going through the stack around LLVM's code for the state's other half.
+    /// G, which reads the state's other half from memory ([`block_rounds_text`]): the chaining
+    /// values stay in `ymm0-7` from one block's last XOR to the next block's rounds, rather
+    /// than going through the stack around LLVM's code for the state's other half.
     #[inline]
     #[target_feature(enable = "avx2")]
     unsafe fn compress_block(

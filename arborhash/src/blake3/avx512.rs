@@ -210,6 +210,17 @@ macro_rules! vprord_block_fns {
     };
 }
 
+/// The assembly text of one instruction `op` on registers named `r` followed by the given
+/// numbers (the destination first, perhaps with a mask), then an immediate if one is given.
+macro_rules! row_op {
+    ($op:literal $r:literal: $dst:literal $(, $src:literal)+) => {
+        concat!($op, " ", $r, $dst, $(", ", $r, $src,)+ "\n")
+    };
+    ($op:literal $r:literal: $dst:literal $(, $src:literal)+; $imm:literal) => {
+        concat!($op, " ", $r, $dst, $(", ", $r, $src,)+ ", ", $imm, "\n")
+    };
+}
+
 /// The assembly text of half a G in the row form, on registers named `$r` followed by a
 /// number: rows `a`, `b`, `c`, `d` in registers 0-3, the message row in register `$x`. `a` +=
 /// message + `b` (the message first, so that one addition waits for `b`), `d` = (`d` ^ `a`)
@@ -217,10 +228,13 @@ macro_rules! vprord_block_fns {
 macro_rules! row_half_g_vprord {
     ($r:literal, $x:literal, $rd:literal, $rb:literal) => {
         concat!(
-            "vpaddd ", $r, "0, ", $r, "0, ", $r, $x, "\n", "vpaddd ", $r, "0, ", $r, "0, ", $r,
-            "1\n", "vpxord ", $r, "3, ", $r, "3, ", $r, "0\n", "vprord ", $r, "3, ", $r, "3, ",
-            $rd, "\n", "vpaddd ", $r, "2, ", $r, "2, ", $r, "3\n", "vpxord ", $r, "1, ", $r, "1, ",
-            $r, "2\n", "vprord ", $r, "1, ", $r, "1, ", $rb, "\n",
+            row_op!("vpaddd" $r: "0", "0", $x),
+            row_op!("vpaddd" $r: "0", "0", "1"),
+            row_op!("vpxord" $r: "3", "3", "0"),
+            row_op!("vprord" $r: "3", "3"; $rd),
+            row_op!("vpaddd" $r: "2", "2", "3"),
+            row_op!("vpxord" $r: "1", "1", "2"),
+            row_op!("vprord" $r: "1", "1"; $rb),
         )
     };
 }
@@ -233,38 +247,14 @@ macro_rules! row_round_vprord {
         concat!(
             row_half_g_vprord!($r, $a, 16, 12),
             row_half_g_vprord!($r, $b, 8, 7),
-            "vpshufd ",
-            $r,
-            "0, ",
-            $r,
-            "0, {right}\n",
-            "vpshufd ",
-            $r,
-            "2, ",
-            $r,
-            "2, {left}\n",
-            "vpshufd ",
-            $r,
-            "3, ",
-            $r,
-            "3, {swap}\n",
+            row_op!("vpshufd" $r: "0", "0"; "{right}"),
+            row_op!("vpshufd" $r: "2", "2"; "{left}"),
+            row_op!("vpshufd" $r: "3", "3"; "{swap}"),
             row_half_g_vprord!($r, $c, 16, 12),
             row_half_g_vprord!($r, $d, 8, 7),
-            "vpshufd ",
-            $r,
-            "0, ",
-            $r,
-            "0, {left}\n",
-            "vpshufd ",
-            $r,
-            "2, ",
-            $r,
-            "2, {right}\n",
-            "vpshufd ",
-            $r,
-            "3, ",
-            $r,
-            "3, {swap}\n",
+            row_op!("vpshufd" $r: "0", "0"; "{left}"),
+            row_op!("vpshufd" $r: "2", "2"; "{right}"),
+            row_op!("vpshufd" $r: "3", "3"; "{swap}"),
         )
     };
 }
@@ -280,113 +270,21 @@ macro_rules! row_permute_vprord {
      [$na:literal, $nb:literal, $nc:literal, $nd:literal]) => {
         concat!(
             // (A0,B0,A1,B1) and (A0,A1,A2,B3).
-            "vpunpckldq ",
-            $r,
-            "12, ",
-            $r,
-            $a,
-            ", ",
-            $r,
-            $b,
-            "\n",
-            "vpblendmd ",
-            $r,
-            "13{{{w3}}}, ",
-            $r,
-            $a,
-            ", ",
-            $r,
-            $b,
-            "\n",
-            "vshufps ",
-            $r,
-            $na,
-            ", ",
-            $r,
-            "12, ",
-            $r,
-            "13, {next_a}\n",
+            row_op!("vpunpckldq" $r: "12", $a, $b),
+            row_op!("vpblendmd" $r: "13{{{w3}}}", $a, $b),
+            row_op!("vshufps" $r: $na, "12", "13"; "{next_a}"),
             // (A0,A1,C'2,A3) and (A0,A1,A2,D'3).
-            "vpblendmd ",
-            $r,
-            "12{{{w2}}}, ",
-            $r,
-            $a,
-            ", ",
-            $r,
-            $c,
-            "\n",
-            "vpblendmd ",
-            $r,
-            "13{{{w3}}}, ",
-            $r,
-            $a,
-            ", ",
-            $r,
-            $d,
-            "\n",
-            "vshufps ",
-            $r,
-            $nb,
-            ", ",
-            $r,
-            "12, ",
-            $r,
-            "13, {next_b}\n",
+            row_op!("vpblendmd" $r: "12{{{w2}}}", $a, $c),
+            row_op!("vpblendmd" $r: "13{{{w3}}}", $a, $d),
+            row_op!("vshufps" $r: $nb, "12", "13"; "{next_b}"),
             // (D'0,B0,D'1,B1) and (C'0,D'1,C'2,C'3).
-            "vpunpckldq ",
-            $r,
-            "12, ",
-            $r,
-            $d,
-            ", ",
-            $r,
-            $b,
-            "\n",
-            "vpblendmd ",
-            $r,
-            "13{{{w1}}}, ",
-            $r,
-            $c,
-            ", ",
-            $r,
-            $d,
-            "\n",
-            "vshufps ",
-            $r,
-            $nc,
-            ", ",
-            $r,
-            "12, ",
-            $r,
-            "13, {next_c}\n",
+            row_op!("vpunpckldq" $r: "12", $d, $b),
+            row_op!("vpblendmd" $r: "13{{{w1}}}", $c, $d),
+            row_op!("vshufps" $r: $nc, "12", "13"; "{next_c}"),
             // (C'0,C'1,D'2,C'3) and (C'0,B1,B2,B3).
-            "vpblendmd ",
-            $r,
-            "12{{{w2}}}, ",
-            $r,
-            $c,
-            ", ",
-            $r,
-            $d,
-            "\n",
-            "vpblendmd ",
-            $r,
-            "13{{{w0}}}, ",
-            $r,
-            $b,
-            ", ",
-            $r,
-            $c,
-            "\n",
-            "vshufps ",
-            $r,
-            $nd,
-            ", ",
-            $r,
-            "12, ",
-            $r,
-            "13, {next_d}\n",
+            row_op!("vpblendmd" $r: "12{{{w2}}}", $c, $d),
+            row_op!("vpblendmd" $r: "13{{{w0}}}", $b, $c),
+            row_op!("vshufps" $r: $nd, "12", "13"; "{next_d}"),
         )
     };
 }
@@ -407,7 +305,7 @@ macro_rules! vprord_row_fn {
             // SAFETY: the features are enabled here and present (the trait's contract). The
             // text reads and writes only its register operands: no memory, stack or flags.
             unsafe {
-                core::arch::asm!(
+                simd::asm_row_consts!(
                     row_round_vprord!($r, ["4", "5", "6", "7"]),
                     row_permute_vprord!($r, ["4", "5", "6", "7"], ["8", "9", "10", "11"]),
                     row_round_vprord!($r, ["8", "9", "10", "11"]),
@@ -420,14 +318,7 @@ macro_rules! vprord_row_fn {
                     row_permute_vprord!($r, ["4", "5", "6", "7"], ["8", "9", "10", "11"]),
                     row_round_vprord!($r, ["8", "9", "10", "11"]),
                     row_permute_vprord!($r, ["8", "9", "10", "11"], ["4", "5", "6", "7"]),
-                    row_round_vprord!($r, ["4", "5", "6", "7"]),
-                    left = const simd::WORDS_LEFT,
-                    right = const simd::WORDS_RIGHT,
-                    swap = const simd::WORDS_SWAP,
-                    next_a = const simd::NEXT_A,
-                    next_b = const simd::NEXT_B,
-                    next_c = const simd::NEXT_C,
-                    next_d = const simd::NEXT_D,
+                    row_round_vprord!($r, ["4", "5", "6", "7"]);
                     w0 = in(kreg) 0x1111u16,
                     w1 = in(kreg) 0x2222u16,
                     w2 = in(kreg) 0x4444u16,

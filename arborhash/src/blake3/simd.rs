@@ -74,6 +74,26 @@ pub(super) const NEXT_B: i32 = pick(3, 2, 0, 3);
 pub(super) const NEXT_C: i32 = pick(0, 1, 3, 1);
 pub(super) const NEXT_D: i32 = pick(1, 2, 2, 0);
 
+/// `asm!` of the rounds of row states in assembly (AVX2 and AVX-512): the template, the
+/// shuffle immediates above as `left`, `right`, `swap` and `next_a`-`next_d`, then the
+/// caller's own operands.
+macro_rules! asm_row_consts {
+    ($($template:expr),+; $($operands:tt)*) => {
+        core::arch::asm!(
+            $($template),+,
+            left = const $crate::blake3::simd::WORDS_LEFT,
+            right = const $crate::blake3::simd::WORDS_RIGHT,
+            swap = const $crate::blake3::simd::WORDS_SWAP,
+            next_a = const $crate::blake3::simd::NEXT_A,
+            next_b = const $crate::blake3::simd::NEXT_B,
+            next_c = const $crate::blake3::simd::NEXT_C,
+            next_d = const $crate::blake3::simd::NEXT_D,
+            $($operands)*
+        )
+    };
+}
+pub(super) use asm_row_consts;
+
 /// Defines `$name`, the 4x4 word transpose within each 128-bit lane of four vectors of type `$t`
 /// (word `j` of row `i` becomes word `i` of row `j`), from that type's unpack intrinsics.
 macro_rules! transpose4_fn {
