@@ -62,13 +62,13 @@ pub(super) const fn pick(w: i32, x: i32, y: i32, z: i32) -> i32 {
 /// The word rotations of the row rounds: `WORDS_RIGHT` moves word `j - 1` into word `j`,
 /// `WORDS_LEFT` word `j + 1`, `WORDS_SWAP` word `j + 2`; diagonalising applies right, left and
 /// swap to rows a, c and d, and undoing it left, right and swap. Named once for the Rust row
-/// functions and the AVX2 assembly.
+/// functions and the AVX2 and AVX-512 assembly.
 pub(super) const WORDS_RIGHT: i32 = pick(3, 0, 1, 2);
 pub(super) const WORDS_LEFT: i32 = pick(1, 2, 3, 0);
 pub(super) const WORDS_SWAP: i32 = pick(2, 3, 0, 1);
 
 /// The `shufps` picks of [`permute_row_message`]'s four rows, for the Rust row functions and the
-/// AVX2 assembly.
+/// AVX2 and AVX-512 assembly.
 pub(super) const NEXT_A: i32 = pick(2, 3, 3, 2);
 pub(super) const NEXT_B: i32 = pick(3, 2, 0, 3);
 pub(super) const NEXT_C: i32 = pick(0, 1, 3, 1);
