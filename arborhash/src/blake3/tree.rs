@@ -442,11 +442,20 @@ struct Pending {
 /// hasher's buffer, while few entries are ever in use.
 impl Clone for Tree {
     fn clone(&self) -> Tree {
-        let mut copy = Tree::new(self.params, self.first_chunk);
-        copy.chunks = self.chunks;
-        copy.stack[..self.depth].copy_from_slice(&self.stack[..self.depth]);
-        copy.depth = self.depth;
-        copy.pending = [self.pending[0].clone(), self.pending[1].clone()];
+        // Every field named, so that one added later cannot be left out of the copy.
+        let Tree {
+            params,
+            first_chunk,
+            chunks,
+            ref stack,
+            depth,
+            ref pending,
+        } = *self;
+        let mut copy = Tree::new(params, first_chunk);
+        copy.chunks = chunks;
+        copy.stack[..depth].copy_from_slice(&stack[..depth]);
+        copy.depth = depth;
+        copy.pending = pending.clone();
         copy
     }
 }
