@@ -455,17 +455,15 @@ impl Clone for Tree {
         copy.chunks = chunks;
         copy.stack[..depth].copy_from_slice(&stack[..depth]);
         copy.depth = depth;
-        copy.pending = pending.clone();
-        copy
-    }
-}
-
-/// Copies only the initialised nodes, as [`Tree`]'s `Clone` does.
-impl Clone for Pending {
-    fn clone(&self) -> Pending {
-        let mut copy = Pending::new();
-        copy.nodes[..self.len].copy_from_slice(&self.nodes[..self.len]);
-        copy.len = self.len;
+        // In place, initialised nodes only: cloning the array built each 4 KiB `Pending` on the
+        // stack and moved it whole, a `memcpy` that glibc makes with `rep movsb`, which on Zen 3
+        // runs at about a byte a cycle when the destination is 1 to 31 bytes past the source
+        // modulo 4 KiB, as it was there. Hashing 64 KiB in 1 KiB writes took 1.7 times as long
+        // as one-shot that way, 1.1-1.15 times in place (fastest calls 62 600 -> 40 900 cycles,
+        // one-shot 37 200).
+        for (to, from) in copy.pending.iter_mut().zip(pending) {
+            to.copy_from(from);
+        }
         copy
     }
 }
@@ -480,6 +478,13 @@ impl Pending {
             },
             len: 0,
         }
+    }
+
+    /// Makes this store hold what `other` holds, copying only the initialised nodes, as
+    /// [`Tree`]'s `Clone` does.
+    fn copy_from(&mut self, other: &Pending) {
+        self.nodes[..other.len].copy_from_slice(&other.nodes[..other.len]);
+        self.len = other.len;
     }
 
     /// Appends a group of nodes to a store that is not full; returns whether it is full now.
