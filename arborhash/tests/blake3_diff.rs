@@ -217,6 +217,37 @@ fn every_small_write_size_matches_one_shot() {
     });
 }
 
+/// Writes long enough for the buffer's block-by-block copy (from 2 KiB, `hasher::REP_MOVSB_MIN`)
+/// and just short of it: lengths that are whole blocks and not, after a lead of 0, 1 or 63 bytes
+/// so that the copies land at every kind of offset in the buffer, and over its end.
+#[test]
+fn long_write_sizes_match_one_shot() {
+    let mut rng = ChaCha8Rng::seed_from_u64(9);
+    let input = random_bytes(&mut rng, 3 * 16384 + 500);
+    let want = ::blake3::hash(&input);
+    for_each_backend(|backend| {
+        for lead in [0, 1, 63] {
+            for size in [
+                2047, 2048, 2049, 2111, 2112, 2113, 4095, 4096, 4097, 5000, 16320, 16383,
+            ] {
+                let mut first = true;
+                let hasher = update_in_pieces(Hasher::new(), &input, || {
+                    if std::mem::take(&mut first) && lead > 0 {
+                        lead
+                    } else {
+                        size
+                    }
+                });
+                assert_eq!(
+                    hasher.finalize(),
+                    *want.as_bytes(),
+                    "{backend} lead {lead} size {size}"
+                );
+            }
+        }
+    });
+}
+
 #[test]
 fn update_splits_match_one_shot() {
     let mut rng = ChaCha8Rng::seed_from_u64(3);
