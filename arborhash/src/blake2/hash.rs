@@ -26,7 +26,11 @@ impl<V: Variant> Hash<V> {
         {
             w.write_le(out);
         }
-        bytes.as_mut()[len..].fill(0);
+        // Bytes past `len` read as zero. A full-length hash has none, and skipping the empty fill
+        // saves a `memset` call per hash (measurable in batches of short messages).
+        if len < bytes.as_ref().len() {
+            bytes.as_mut()[len..].fill(0);
+        }
         Hash {
             bytes,
             len: len as u8,

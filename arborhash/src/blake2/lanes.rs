@@ -13,27 +13,41 @@ pub(crate) fn compress_lane_list<'a, V: Variant>(
     blocks: usize,
     stride: usize,
 ) -> [u128; MAX_LANES] {
-    // The kernel wants a slice; unused slots of this fixed array point at scratch words and are
-    // never passed to it.
     let mut scratch = [[V::Word::default(); 8]; MAX_LANES];
-    let mut list = scratch.each_mut().map(|h| Lane {
-        h,
-        input: &[],
-        count: 0,
-        last: None,
-    });
+    let mut list = idle_lanes(&mut scratch);
     let mut used = 0;
     for lane in lanes {
         list[used] = lane;
         used += 1;
     }
-    match &mut list[..used] {
+    compress_lane_slice::<V>(p, &mut list[..used], blocks, stride);
+    list.map(|lane| lane.count)
+}
+
+/// A fixed array to gather lanes in for a kernel, which wants a slice: entries not (yet) holding
+/// a lane point at `scratch` words and are never passed to it.
+fn idle_lanes<W>(scratch: &mut [[W; 8]; MAX_LANES]) -> [Lane<'_, W>; MAX_LANES] {
+    scratch.each_mut().map(|h| Lane {
+        h,
+        input: &[],
+        count: 0,
+        last: None,
+    })
+}
+
+/// Compresses `blocks` blocks (`stride` bytes apart) in each lane of `lanes` with one kernel call.
+fn compress_lane_slice<V: Variant>(
+    p: Platform,
+    lanes: &mut [Lane<'_, V::Word>],
+    blocks: usize,
+    stride: usize,
+) {
+    match lanes {
         [lane] if blocks == 1 || stride == V::BLOCKBYTES => {
             compress_lone_lane::<V>(p, lane, blocks)
         }
         lanes => V::compress_lanes(p, lanes, blocks, stride),
     }
-    list.map(|lane| lane.count)
 }
 
 /// One lane on the single-stream kernels, which beat a multi-lane kernel with idle lanes. The
@@ -84,20 +98,27 @@ pub(crate) fn run_jobs<V: Variant, J: Job<V::Word>>(
         for slot in slots[..degree].iter_mut().filter(|s| s.is_none()) {
             *slot = jobs.next();
         }
-        let mut runs: [Option<Run<'_, V::Word>>; MAX_LANES] = core::array::from_fn(|_| None);
-        for (run, slot) in runs.iter_mut().zip(slots.iter_mut()) {
-            *run = slot.as_mut().map(|job| job.run());
+        // The active jobs' runs, gathered straight into the kernel's lane array.
+        let mut scratch = [[V::Word::default(); 8]; MAX_LANES];
+        let mut lanes = idle_lanes(&mut scratch);
+        let mut run_blocks = [0; MAX_LANES];
+        let mut used = 0;
+        for job in slots.iter_mut().flatten() {
+            let run = job.run();
+            lanes[used] = run.lane;
+            run_blocks[used] = run.blocks;
+            used += 1;
         }
-        let Some(blocks) = runs.iter().flatten().map(|r| r.blocks).min() else {
+        let Some(&blocks) = run_blocks[..used].iter().min() else {
             return;
         };
-        let lanes = runs.into_iter().flatten().map(|mut run| {
-            if run.blocks > blocks {
-                run.lane.last = None;
+        for (lane, &run) in lanes.iter_mut().zip(&run_blocks[..used]) {
+            if run > blocks {
+                lane.last = None;
             }
-            run.lane
-        });
-        let counts = compress_lane_list::<V>(p, lanes, blocks, V::BLOCKBYTES);
+        }
+        compress_lane_slice::<V>(p, &mut lanes[..used], blocks, V::BLOCKBYTES);
+        let counts = lanes.map(|lane| lane.count);
         let active = slots.iter_mut().filter(|s| s.is_some());
         for (slot, count) in active.zip(counts) {
             if slot.as_mut().is_some_and(|job| job.advance(blocks, count)) {

@@ -69,9 +69,17 @@ impl<V: Variant> Job<V::Word> for &mut HashManyJob<'_, V> {
                 last_node: job.last_node,
             });
             (job.block.as_ref(), 1, last)
+        } else if !job.input.is_empty() && job.input.len().is_multiple_of(block) {
+            // Whole blocks only: all of them, the final one too, straight from the caller's
+            // buffer, so that the kernel call that compresses the message also finishes it.
+            let last = Some(LastBlock {
+                len: block,
+                last_node: job.last_node,
+            });
+            (job.input, job.input.len() / block, last)
         } else if job.input.len() > block {
-            // Every whole block but the last, straight from the caller's buffer.
-            (job.input, (job.input.len() - 1) / block, None)
+            // Every whole block before the partial last one, straight from the caller's buffer.
+            (job.input, job.input.len() / block, None)
         } else {
             job.block = V::ZERO_BLOCK;
             job.block.as_mut()[..job.input.len()].copy_from_slice(job.input);
@@ -97,8 +105,10 @@ impl<V: Variant> Job<V::Word> for &mut HashManyJob<'_, V> {
         if self.key_pending {
             self.key_pending = false;
             self.finished = self.input.is_empty();
-        } else if self.input.len() > V::BLOCKBYTES {
+        } else if self.input.len() >= V::BLOCKBYTES {
+            // The run read the caller's buffer; it ended the message if it took all of it.
             self.input = &self.input[blocks * V::BLOCKBYTES..];
+            self.finished = self.input.is_empty();
         } else {
             self.input = &[];
             self.finished = true;

@@ -11,7 +11,7 @@
 //! Both are generic over the [`Rotate`] strategy: avx512.rs compiles them again with the AVX-512VL
 //! rotate instructions.
 
-use super::sse41::{self, Inserts, Message, Shuffles};
+use super::sse41::{self, Loads, Shuffles};
 use super::BLOCKBYTES;
 use crate::blake2::simd::{compress_group, LaneWords, Rotate};
 use crate::blake2::variant::Blake2s;
@@ -26,7 +26,7 @@ use core::arch::x86_64::*;
 #[target_feature(enable = "avx2")]
 pub(crate) unsafe fn compress_blocks(h: &mut [u32; 8], blocks: &[u8], count: &mut u128) {
     // SAFETY: AVX2 implies SSE4.1, all the row kernel needs.
-    unsafe { sse41::rows_compress_blocks::<Shuffles, Inserts>(h, blocks, count) }
+    unsafe { sse41::rows_compress_blocks::<Shuffles, Loads>(h, blocks, count) }
 }
 
 /// Compresses the final block with f0 set (and f1 when `last_node`); the semantics of
@@ -42,7 +42,7 @@ pub(crate) unsafe fn compress_final(
     last_node: bool,
 ) {
     // SAFETY: AVX2 implies SSE4.1, all the row kernel needs.
-    unsafe { sse41::rows_compress_final::<Shuffles, Permutes>(h, block, count, last_node) }
+    unsafe { sse41::rows_compress_final::<Shuffles, Loads>(h, block, count, last_node) }
 }
 
 /// Compresses `blocks` blocks in every lane, eight lanes at a time; the semantics of
@@ -77,36 +77,6 @@ pub(super) unsafe fn lanes_compress<R: Rotate<__m128i> + Rotate<__m256i>>(
             } else {
                 compress_group::<Blake2s, __m256i, R, 8>(group, blocks, stride)
             }
-        }
-    }
-}
-
-/// Gathers of four message words by permuting the block held in two 256-bit vectors
-/// (`vpermd` of each half and a blend). Used for the final block only: a lone block's latency
-/// starts with its first gathers, and a permutation has less of it than a load-insert chain
-/// (BLAKE2s of 64 bytes about 10 % faster), while in a stream of blocks the gathers run in the
-/// shadow of the previous block and the inserts measured faster (1 MiB about 7 % faster).
-pub(super) struct Permutes;
-
-impl Message for Permutes {
-    type Words = [__m256i; 2];
-    #[inline(always)]
-    unsafe fn load(block: *const u8) -> [__m256i; 2] {
-        let p = block as *const __m256i;
-        // SAFETY: the caller's contract: AVX2, 64 readable bytes.
-        unsafe { [_mm256_loadu_si256(p), _mm256_loadu_si256(p.add(1))] }
-    }
-    #[inline(always)]
-    unsafe fn gather(m: &[__m256i; 2], i: u8, j: u8, k: u8, l: u8) -> __m128i {
-        let high = |n: u8| -i32::from(n >= 8);
-        // SAFETY: the caller guarantees AVX2.
-        unsafe {
-            // `vpermd` reads the low three bits of each index.
-            let index = _mm256_setr_epi32(i as i32, j as i32, k as i32, l as i32, 0, 0, 0, 0);
-            let low_half = _mm256_permutevar8x32_epi32(m[0], index);
-            let high_half = _mm256_permutevar8x32_epi32(m[1], index);
-            let pick = _mm256_setr_epi32(high(i), high(j), high(k), high(l), 0, 0, 0, 0);
-            _mm256_castsi256_si128(_mm256_blendv_epi8(low_half, high_half, pick))
         }
     }
 }

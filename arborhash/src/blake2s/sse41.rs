@@ -6,14 +6,13 @@
 //! diagonal G functions and rotates back. Row b stays put: it is the last one G computes, so
 //! rotating it would put a shuffle's latency on the critical path of every G.
 //!
-//! Message words are gathered from the block in memory with one load and three inserts per
-//! vector. That costs more instructions than hand-written shuffle sequences per round, but a
-//! single stream is bound by the latency of the G chain (about 30 cycles a round against fewer
-//! than 20 cycles of issue for all its instructions, gathers included), and the gathers do not
-//! depend on the state, so they run in its shadow: on the development machine this kernel hashes
-//! 1 MiB at 0.44 GB/s, the `blake2s_simd` crate (hand-scheduled shuffles) at 0.45. A lone final
-//! block is different: its first gathers start its latency chain, so the row kernel is generic
-//! over the [`Message`] strategy and AVX2 gathers a final block's words with `vpermd` instead.
+//! Message words are gathered from the block in memory ([`Loads`]): each word loaded alone into a
+//! vector and four of them blended. That costs more instructions than hand-written shuffle
+//! sequences per round, but a single stream is bound by the latency of the G chain (about 30
+//! cycles a round against fewer than 20 cycles of issue for all its instructions, gathers
+//! included), and the gathers do not depend on the state, so they run in its shadow. The row
+//! kernel is generic over the [`Message`] strategy because the AVX-512 backend keeps the
+//! strategies measured best on the Intel machine it was tuned on (avx512.rs).
 //!
 //! Multi-lane (`compress_lanes`): four independent states, one per 32-bit element of each vector
 //! ("transposed"): no diagonalisation and no message shuffling beyond a 4x4 transpose per block.
@@ -40,7 +39,7 @@ use core::arch::x86_64::*;
 #[target_feature(enable = "sse4.1")]
 pub(crate) unsafe fn compress_blocks(h: &mut [u32; 8], blocks: &[u8], count: &mut u128) {
     // SAFETY: SSE4.1 is enabled here, which is all the row kernel needs.
-    unsafe { rows_compress_blocks::<Shuffles, Inserts>(h, blocks, count) }
+    unsafe { rows_compress_blocks::<Shuffles, Loads>(h, blocks, count) }
 }
 
 /// Compresses the final block with f0 set (and f1 when `last_node`); the semantics of
@@ -56,7 +55,7 @@ pub(crate) unsafe fn compress_final(
     last_node: bool,
 ) {
     // SAFETY: SSE4.1 is enabled here, which is all the row kernel needs.
-    unsafe { rows_compress_final::<Shuffles, Inserts>(h, block, count, last_node) }
+    unsafe { rows_compress_final::<Shuffles, Loads>(h, block, count, last_node) }
 }
 
 /// Compresses `blocks` blocks in every lane, four lanes at a time; the semantics of
@@ -191,25 +190,57 @@ pub(super) trait Message {
     /// Also: `block` readable for 64 bytes.
     unsafe fn load(block: *const u8) -> Self::Words;
     /// (m[i], m[j], m[k], m[l]).
+    ///
+    /// # Safety
+    /// Also: `m` comes from `load` of a block that is still readable (`Loads` reads it again).
     unsafe fn gather(m: &Self::Words, i: u8, j: u8, k: u8, l: u8) -> __m128i;
 }
 
-/// Gathers of four words from the block in memory: one load and three inserts per vector (SSE4.1).
-pub(super) struct Inserts;
+/// Gathers of four words from the block in memory: each word loaded alone (`movd`) and spread
+/// over the vector (`pshufd`; one `vpbroadcastd` when compiled with AVX2), then the four blended
+/// (`pblendw`, `vpblendd`). No word passes through a general-purpose register. Inserts
+/// (`pinsrd`, kept by avx512.rs) made LLVM load the sixteen words into general-purpose registers
+/// once a block, spill most of them and move them into vectors one by one: on Zen 3 that kernel
+/// hashed 64 KiB about 15 % slower than `blake2s_simd`, this one about 5 % faster, and a lone
+/// block (the final one) 20 % sooner (probe of both kernels in one process, 200 runs in turn).
+/// LLVM keeps the spread words of a block on the stack and reads them as blend operands.
+pub(super) struct Loads;
 
-impl Message for Inserts {
-    type Words = [i32; 16];
+impl Message for Loads {
+    type Words = *const u8;
     #[inline(always)]
-    unsafe fn load(block: *const u8) -> [i32; 16] {
-        // SAFETY: the caller's contract.
-        core::array::from_fn(|i| unsafe { (block.add(4 * i) as *const i32).read_unaligned() })
+    unsafe fn load(block: *const u8) -> *const u8 {
+        block
     }
     #[inline(always)]
-    unsafe fn gather(m: &[i32; 16], i: u8, j: u8, k: u8, l: u8) -> __m128i {
-        let w = |n: u8| m[n as usize];
-        // SAFETY: the caller guarantees SSE4.1.
-        unsafe { _mm_set_epi32(w(l), w(k), w(j), w(i)) }
+    unsafe fn gather(block: &*const u8, i: u8, j: u8, k: u8, l: u8) -> __m128i {
+        // SAFETY: the caller guarantees SSE4.1 and that the block is readable.
+        unsafe {
+            let x = _mm_blend_epi16::<0b0000_1100>(load_word(*block, i), spread_word(*block, j));
+            let x = _mm_blend_epi16::<0b0011_0000>(x, spread_word(*block, k));
+            _mm_blend_epi16::<0b1100_0000>(x, spread_word(*block, l))
+        }
     }
+}
+
+/// Word `n` of the block at `block` in element 0.
+///
+/// # Safety
+/// `block` readable for 64 bytes; `n < 16`.
+#[inline(always)]
+unsafe fn load_word(block: *const u8, n: u8) -> __m128i {
+    // SAFETY: the caller's contract; SSE2 is part of x86-64.
+    unsafe { _mm_loadu_si32(block.add(4 * n as usize)) }
+}
+
+/// Word `n` of the block at `block` in every element.
+///
+/// # Safety
+/// As for [`load_word`].
+#[inline(always)]
+unsafe fn spread_word(block: *const u8, n: u8) -> __m128i {
+    // SAFETY: the caller's contract.
+    unsafe { _mm_shuffle_epi32::<0>(load_word(block, n)) }
 }
 
 /// Round `ROUND` on the rows `v` = [a, b, c, d].
