@@ -7,8 +7,8 @@
 //! of at most one chunk gets ROOT on its only chunk. Messages are sorted by shape in windows so
 //! that lanes of equal length meet (a window of one length is taken in order); a partial last
 //! block is zero-padded in a small stack buffer. Messages of more than twice as many chunks as
-//! the backend has lanes, or of a multiple of that many, fill the lanes on their own and are
-//! hashed one by one.
+//! the backend has lanes fill the lanes on their own and are hashed one by one; those of a
+//! multiple of that many have their chunks hashed one message at a time, and share parents.
 //!
 //! ```
 //! use arborhash::blake3::{self, many};
@@ -73,12 +73,11 @@ fn batch(params: Params, inputs: &[&[u8]], mut output: impl FnMut(usize, [u8; 32
     let p = Platform::current();
     let lanes = kernels::degree(p);
     debug_assert!(2 * lanes <= WAVE_CHUNKS);
-    // A message that fills whole groups of lanes on its own is hashed faster alone: its chunks'
-    // lanes sit at constant offsets from one pointer, where gathered lanes each need their own
-    // (16 x 16 KiB on AVX-512: 0.89-0.91 of the blake3 crate one by one batched, 0.96 alone; on
-    // AVX2, 8 and 16 KiB messages take 3 % and 6 % fewer instructions alone, 12 KiB 6 % more).
-    // So is one of more than twice as many chunks as lanes.
-    let alone = |chunks: usize| chunks > 2 * lanes || chunks.is_multiple_of(lanes);
+    // A message of more than twice as many chunks as lanes is hashed alone: its own parent
+    // levels are full but for the last few. (One that fills whole groups of lanes on its own
+    // has its chunks hashed at its own pointer in the wave, see `Wave::whole_chunks`, and
+    // shares only the parent levels.)
+    let alone = |chunks: usize| chunks > 2 * lanes;
     // One wave, emptied after each `hash` and reused, rather than a new 4.5 KiB one each time.
     let mut wave = Wave::new(params);
     for (window_start, window) in (0..).step_by(WINDOW).zip(inputs.chunks(WINDOW)) {
@@ -238,10 +237,26 @@ impl<'a> Wave<'a> {
     fn whole_chunks(&mut self, p: Platform) {
         const RUN_LEN: usize = 4 * CHUNK_LEN;
         let per_group = (kernels::degree(p) / 4).max(1);
+        // A message whose runs fill whole groups of lanes (8 and 16 KiB on AVX2) is hashed
+        // faster on its own: its chunks' lanes sit at constant offsets from one pointer, where
+        // gathered lanes each need their own (16 x 16 KiB on AVX-512: 0.89-0.91 of the blake3
+        // crate one by one gathered, 0.96 alone; on AVX2, 8 and 16 KiB messages took 3 % and 6 %
+        // fewer instructions alone). When every message's whole chunks are such runs, each
+        // message's go in one `hash_run` call, straight into its slots.
+        let fills_groups = |m: &Message<'_>| (m.input.len() / RUN_LEN).is_multiple_of(per_group);
         let (mut all_runs, mut other_chunks) = (0, 0);
         for m in &self.messages[..self.count] {
             all_runs += m.input.len() / RUN_LEN;
             other_chunks += m.input.len() % RUN_LEN / CHUNK_LEN;
+        }
+        let messages = &self.messages[..self.count];
+        if other_chunks == 0 && messages.iter().all(fills_groups) {
+            for m in messages {
+                let runs = &m.input[..m.input.len() / RUN_LEN * RUN_LEN];
+                let run = chunk_run(runs, &self.params.key, 0, self.params.flags);
+                kernels::hash_run(p, run, &mut self.cvs[m.slot..]);
+            }
+            return;
         }
         let mut runs_left = if other_chunks == 0 {
             all_runs
