@@ -244,14 +244,16 @@ impl<'a> Wave<'a> {
         // fewer instructions alone). When every message's whole chunks are such runs, each
         // message's go in one `hash_run` call, straight into its slots.
         let fills_groups = |m: &Message<'_>| (m.input.len() / RUN_LEN).is_multiple_of(per_group);
+        let messages = &self.messages[..self.count];
         let (mut all_runs, mut other_chunks) = (0, 0);
-        for m in &self.messages[..self.count] {
+        for m in messages {
             all_runs += m.input.len() / RUN_LEN;
             other_chunks += m.input.len() % RUN_LEN / CHUNK_LEN;
         }
-        let messages = &self.messages[..self.count];
+        // A wave of messages shorter than a chunk (no runs, no other whole chunks) takes this
+        // path too, with nothing to hash here: no run or lane arrays are set up for it.
         if other_chunks == 0 && messages.iter().all(fills_groups) {
-            for m in messages {
+            for m in messages.iter().filter(|m| m.input.len() >= RUN_LEN) {
                 let runs = &m.input[..m.input.len() / RUN_LEN * RUN_LEN];
                 let run = chunk_run(runs, &self.params.key, 0, self.params.flags);
                 kernels::hash_run(p, run, &mut self.cvs[m.slot..]);
