@@ -122,6 +122,15 @@ fn uniform_batches() {
         "8, 16 and 32 KiB among short messages",
     );
     check(&messages(&mut rng, &[100; 70]), "70 x 100 B");
+    // More last chunks of one shape in a wave than one call's lanes take (16), some of whole
+    // blocks, some with a partial block.
+    let lens: Vec<usize> = (0..64)
+        .map(|i| [65, 128, 1000, 2048 + 100, 64, 0][i % 6])
+        .collect();
+    check(
+        &messages(&mut rng, &lens),
+        "64 short and partial, lanes in batches",
+    );
     check(&messages(&mut rng, &[64 * 1024 + 1; 3]), "3 x 64 KiB + 1");
     check(&messages(&mut rng, &[0; 20]), "20 empty");
     // A window of one length (hashed without sorting) between windows of several, which share
