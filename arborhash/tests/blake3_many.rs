@@ -111,7 +111,26 @@ fn uniform_batches() {
     // Runs of four chunks, some beside the lanes of the other three.
     check(&messages(&mut rng, &[7 * 1024; 19]), "19 x 7 KiB");
     check(&messages(&mut rng, &[12 * 1024; 11]), "11 x 12 KiB");
+    // Whole groups of lanes per message (AVX2: 8 and 16 KiB; SSE4.1: 4 KiB on; AVX-512: 16
+    // KiB), hashed one message to a call, beside messages of no whole run.
+    check(&messages(&mut rng, &[16 * 1024; 9]), "9 x 16 KiB");
+    let lens: Vec<usize> = (0..30)
+        .map(|i| [16 * 1024, 8 * 1024, 100, 8 * 1024 + 65, 32 * 1024, 0][i % 6])
+        .collect();
+    check(
+        &messages(&mut rng, &lens),
+        "8, 16 and 32 KiB among short messages",
+    );
     check(&messages(&mut rng, &[100; 70]), "70 x 100 B");
+    // More last chunks of one shape in a wave than one call's lanes take (16), some of whole
+    // blocks, some with a partial block.
+    let lens: Vec<usize> = (0..64)
+        .map(|i| [65, 128, 1000, 2048 + 100, 64, 0][i % 6])
+        .collect();
+    check(
+        &messages(&mut rng, &lens),
+        "64 short and partial, lanes in batches",
+    );
     check(&messages(&mut rng, &[64 * 1024 + 1; 3]), "3 x 64 KiB + 1");
     check(&messages(&mut rng, &[0; 20]), "20 empty");
     // A window of one length (hashed without sorting) between windows of several, which share

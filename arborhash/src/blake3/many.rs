@@ -7,8 +7,8 @@
 //! of at most one chunk gets ROOT on its only chunk. Messages are sorted by shape in windows so
 //! that lanes of equal length meet (a window of one length is taken in order); a partial last
 //! block is zero-padded in a small stack buffer. Messages of more than twice as many chunks as
-//! the backend has lanes, or of a multiple of that many, fill the lanes on their own and are
-//! hashed one by one.
+//! the backend has lanes fill the lanes on their own and are hashed one by one; those of a
+//! multiple of that many have their chunks hashed one message at a time, and share parents.
 //!
 //! ```
 //! use arborhash::blake3::{self, many};
@@ -31,6 +31,11 @@ use crate::platform::Platform;
 const WAVE_CHUNKS: usize = 64;
 /// Messages sorted by shape at a time.
 const WINDOW: usize = 64;
+/// Most lanes hashed in one `hash_lanes` call for the last chunks: a whole group of the widest
+/// backend (AVX-512), so that no lanes are lost, while each call's arrays stay a quarter of a
+/// wave's (1 KiB of lanes rather than 4, and 1 KiB of padded blocks rather than 4, set up for
+/// every call: 16 x 100 B messages took about a quarter fewer instructions, 16 x 1000 B a tenth).
+const LANE_BATCH: usize = 16;
 
 /// Hashes every input: `outputs[i] = hash(inputs[i])`. Panics if the slices' lengths differ.
 pub fn hash_many(inputs: &[&[u8]], outputs: &mut [Hash]) {
@@ -73,12 +78,11 @@ fn batch(params: Params, inputs: &[&[u8]], mut output: impl FnMut(usize, [u8; 32
     let p = Platform::current();
     let lanes = kernels::degree(p);
     debug_assert!(2 * lanes <= WAVE_CHUNKS);
-    // A message that fills whole groups of lanes on its own is hashed faster alone: its chunks'
-    // lanes sit at constant offsets from one pointer, where gathered lanes each need their own
-    // (16 x 16 KiB on AVX-512: 0.89-0.91 of the blake3 crate one by one batched, 0.96 alone; on
-    // AVX2, 8 and 16 KiB messages take 3 % and 6 % fewer instructions alone, 12 KiB 6 % more).
-    // So is one of more than twice as many chunks as lanes.
-    let alone = |chunks: usize| chunks > 2 * lanes || chunks.is_multiple_of(lanes);
+    // A message of more than twice as many chunks as lanes is hashed alone: its own parent
+    // levels are full but for the last few. (One that fills whole groups of lanes on its own
+    // has its chunks hashed at its own pointer in the wave, see `Wave::whole_chunks`, and
+    // shares only the parent levels.)
+    let alone = |chunks: usize| chunks > 2 * lanes;
     // One wave, emptied after each `hash` and reused, rather than a new 4.5 KiB one each time.
     let mut wave = Wave::new(params);
     for (window_start, window) in (0..).step_by(WINDOW).zip(inputs.chunks(WINDOW)) {
@@ -238,10 +242,28 @@ impl<'a> Wave<'a> {
     fn whole_chunks(&mut self, p: Platform) {
         const RUN_LEN: usize = 4 * CHUNK_LEN;
         let per_group = (kernels::degree(p) / 4).max(1);
+        // A message whose runs fill whole groups of lanes (8 and 16 KiB on AVX2) is hashed
+        // faster on its own: its chunks' lanes sit at constant offsets from one pointer, where
+        // gathered lanes each need their own (16 x 16 KiB on AVX-512: 0.89-0.91 of the blake3
+        // crate one by one gathered, 0.96 alone; on AVX2, 8 and 16 KiB messages took 3 % and 6 %
+        // fewer instructions alone). When every message's whole chunks are such runs, each
+        // message's go in one `hash_run` call, straight into its slots.
+        let fills_groups = |m: &Message<'_>| (m.input.len() / RUN_LEN).is_multiple_of(per_group);
+        let messages = &self.messages[..self.count];
         let (mut all_runs, mut other_chunks) = (0, 0);
-        for m in &self.messages[..self.count] {
+        for m in messages {
             all_runs += m.input.len() / RUN_LEN;
             other_chunks += m.input.len() % RUN_LEN / CHUNK_LEN;
+        }
+        // A wave of messages shorter than a chunk (no runs, no other whole chunks) takes this
+        // path too, with nothing to hash here: no run or lane arrays are set up for it.
+        if other_chunks == 0 && messages.iter().all(fills_groups) {
+            for m in messages.iter().filter(|m| m.input.len() >= RUN_LEN) {
+                let runs = &m.input[..m.input.len() / RUN_LEN * RUN_LEN];
+                let run = chunk_run(runs, &self.params.key, 0, self.params.flags);
+                kernels::hash_run(p, run, &mut self.cvs[m.slot..]);
+            }
+            return;
         }
         let mut runs_left = if other_chunks == 0 {
             all_runs
@@ -322,8 +344,9 @@ impl<'a> Wave<'a> {
         }
     }
 
-    /// Partial last chunks: the blocks before the last, grouped by count. A chunk of whole
-    /// blocks is finished here; otherwise its chaining value so far goes to `last_cvs`.
+    /// Partial last chunks: the blocks before the last, grouped by count, [`LANE_BATCH`] lanes
+    /// to a call. A chunk of whole blocks is finished here; otherwise its chaining value so far
+    /// goes to `last_cvs`.
     fn last_chunk_prefixes(&mut self, p: Platform, last_cvs: &mut [[u32; 8]; WAVE_CHUNKS]) {
         let mut pending = [false; WAVE_CHUNKS];
         for (k, m) in self.messages[..self.count].iter().enumerate() {
@@ -333,16 +356,18 @@ impl<'a> Wave<'a> {
         while let Some(first) = pending.iter().position(|&x| x) {
             // Whole blocks before the last (all of them when the chunk is whole blocks).
             let blocks = self.messages[first].last_chunk().len() / BLOCK_LEN;
-            let mut lanes = [EMPTY_LANE; WAVE_CHUNKS];
-            let mut which = [0usize; WAVE_CHUNKS];
+            let mut lanes = [EMPTY_LANE; LANE_BATCH];
+            let mut which = [0usize; LANE_BATCH];
             let mut n = 0;
-            for (k, m) in self.messages[..self.count].iter().enumerate() {
+            let candidates = pending.iter_mut().enumerate().take(self.count).skip(first);
+            for (k, pending) in candidates {
+                let m = self.messages[k];
                 let chunk = m.last_chunk();
-                if !pending[k] || chunk.len() / BLOCK_LEN != blocks {
+                if !*pending || chunk.len() / BLOCK_LEN != blocks {
                     continue;
                 }
-                pending[k] = false;
-                let finished = chunk.len() % BLOCK_LEN == 0;
+                *pending = false;
+                let finished = chunk.len().is_multiple_of(BLOCK_LEN);
                 lanes[n] = Lane {
                     input: &chunk[..blocks * BLOCK_LEN],
                     cv: self.params.key,
@@ -357,43 +382,84 @@ impl<'a> Wave<'a> {
                 };
                 which[n] = k;
                 n += 1;
-            }
-            let mut out = [[0u8; 32]; WAVE_CHUNKS];
-            kernels::hash_lanes(p, &lanes[..n], blocks, self.params.flags, &mut out);
-            for (cv, &k) in out.iter().zip(&which[..n]) {
-                let m = &self.messages[k];
-                if m.last_chunk().len().is_multiple_of(BLOCK_LEN) {
-                    self.cvs[m.slot + m.chunks - 1] = *cv;
-                } else {
-                    last_cvs[k] = words_from_le(cv);
+                if n == LANE_BATCH {
+                    self.prefix_lanes(p, &lanes, blocks, &which, last_cvs);
+                    n = 0;
                 }
+            }
+            self.prefix_lanes(p, &lanes[..n], blocks, &which[..n], last_cvs);
+        }
+    }
+
+    /// Hashes [`Self::last_chunk_prefixes`]' lanes, lane `i` the last chunk of message
+    /// `which[i]`.
+    fn prefix_lanes(
+        &mut self,
+        p: Platform,
+        lanes: &[Lane<'_>],
+        blocks: usize,
+        which: &[usize],
+        last_cvs: &mut [[u32; 8]; WAVE_CHUNKS],
+    ) {
+        if lanes.is_empty() {
+            return;
+        }
+        let mut out = [[0u8; 32]; LANE_BATCH];
+        kernels::hash_lanes(p, lanes, blocks, self.params.flags, &mut out);
+        for (cv, &k) in out.iter().zip(which) {
+            let m = &self.messages[k];
+            if m.last_chunk().len().is_multiple_of(BLOCK_LEN) {
+                self.cvs[m.slot + m.chunks - 1] = *cv;
+            } else {
+                last_cvs[k] = words_from_le(cv);
             }
         }
     }
 
-    /// Partial last blocks, zero-padded, all in one call.
+    /// Partial last blocks, zero-padded, [`LANE_BATCH`] to a call.
     fn last_blocks(&mut self, p: Platform, last_cvs: &[[u32; 8]; WAVE_CHUNKS]) {
         let messages = &self.messages[..self.count];
-        // Messages of whole blocks (the usual sizes) skip zeroing the 4 KiB of padded blocks.
+        // Messages of whole blocks (the usual sizes) skip zeroing the padded blocks.
         if messages.iter().all(|m| m.partial_last_block().is_none()) {
             return;
         }
-        let mut padded = [[0u8; BLOCK_LEN]; WAVE_CHUNKS];
-        let mut which = [0usize; WAVE_CHUNKS];
+        let mut padded = [[0u8; BLOCK_LEN]; LANE_BATCH];
+        let mut which = [0usize; LANE_BATCH];
         let mut n = 0;
-        for (k, m) in messages.iter().enumerate() {
-            if let Some(block) = m.partial_last_block() {
-                padded[n][..block.len()].copy_from_slice(block);
-                which[n] = k;
-                n += 1;
+        for k in 0..self.count {
+            let Some(block) = self.messages[k].partial_last_block() else {
+                continue;
+            };
+            // A block used before holds the previous batch's bytes: zero its tail.
+            padded[n] = [0; BLOCK_LEN];
+            padded[n][..block.len()].copy_from_slice(block);
+            which[n] = k;
+            n += 1;
+            if n == LANE_BATCH {
+                self.padded_lanes(p, &padded, &which, last_cvs);
+                n = 0;
             }
         }
-        let mut lanes = [EMPTY_LANE; WAVE_CHUNKS];
-        let mut slots = [0usize; WAVE_CHUNKS];
+        self.padded_lanes(p, &padded[..n], &which[..n], last_cvs);
+    }
+
+    /// Hashes [`Self::last_blocks`]' padded blocks, block `i` the last of message `which[i]`.
+    fn padded_lanes(
+        &mut self,
+        p: Platform,
+        padded: &[[u8; BLOCK_LEN]],
+        which: &[usize],
+        last_cvs: &[[u32; 8]; WAVE_CHUNKS],
+    ) {
+        if which.is_empty() {
+            return;
+        }
+        let mut lanes = [EMPTY_LANE; LANE_BATCH];
+        let mut slots = [0usize; LANE_BATCH];
         for ((lane, block), (&k, slot)) in lanes
             .iter_mut()
-            .zip(&padded)
-            .zip(which[..n].iter().zip(&mut slots))
+            .zip(padded)
+            .zip(which.iter().zip(&mut slots))
         {
             let m = &self.messages[k];
             let len = m.last_chunk().len();
@@ -407,7 +473,7 @@ impl<'a> Wave<'a> {
             };
             *slot = m.slot + m.chunks - 1;
         }
-        self.hash_into_slots(p, &lanes[..n], 1, &slots);
+        self.hash_into_slots(p, &lanes[..which.len()], 1, &slots);
     }
 
     /// Parents level by level, every message's pairs of one level in one call; a message's
