@@ -352,6 +352,32 @@ fn subtree_wide(
     parent_level(p, cvs, params, out)
 }
 
+/// The root hash of a whole input, the one-shot functions' result. An input of one block is
+/// compressed here, from the input itself when it is a whole block, rather than through
+/// [`chunk_output`] and an [`Output`]: each copy of the key and the block on the way (two or
+/// three, between frames) is a store that the compression's first loads wait on, and a single
+/// compression is one long chain of latencies that nothing else overlaps.
+#[inline]
+pub(crate) fn root_hash_all(p: Platform, input: &[u8], params: Params) -> [u8; 32] {
+    if input.len() > BLOCK_LEN {
+        return hash_all(p, input, params, 0).root_hash(p);
+    }
+    let padded;
+    let block = match input.try_into() {
+        Ok(whole) => whole,
+        Err(_) => {
+            let mut block = [0u8; BLOCK_LEN];
+            block[..input.len()].copy_from_slice(input);
+            padded = block;
+            &padded
+        }
+    };
+    let mut cv = params.key;
+    let flags = params.flags | CHUNK_START | CHUNK_END | ROOT;
+    kernels::compress_in_place(p, &mut cv, block, input.len() as u8, 0, flags);
+    le_from_words(&cv)
+}
+
 /// The top node of a whole input (or of a subtree starting at chunk `first_chunk`).
 pub(crate) fn hash_all(p: Platform, input: &[u8], params: Params, first_chunk: u64) -> Output {
     if input.len() <= CHUNK_LEN {
