@@ -54,20 +54,30 @@ fn one_shot_matches_reference_and_crate() {
     }
     for_each_backend(|backend| {
         for (input, want) in inputs.iter().zip(&expected) {
-            let len = input.len();
-            assert_eq!(blake3::hash(input), *want, "{backend} hash len {len}");
             assert_eq!(
-                blake3::keyed_hash(&KEY, input),
-                reference::keyed_hash(&KEY, input),
-                "{backend} keyed len {len}"
+                blake3::hash(input),
+                *want,
+                "{backend} hash len {}",
+                input.len()
             );
-            assert_eq!(
-                blake3::derive_key(CONTEXT, input),
-                reference::derive_key(CONTEXT, input),
-                "{backend} derive len {len}"
-            );
+            modes_match_reference(backend, input);
         }
     });
+}
+
+/// The keyed and derive-key one-shot functions on `input` against the reference.
+fn modes_match_reference(backend: Backend, input: &[u8]) {
+    let len = input.len();
+    assert_eq!(
+        blake3::keyed_hash(&KEY, input),
+        reference::keyed_hash(&KEY, input),
+        "{backend} keyed len {len}"
+    );
+    assert_eq!(
+        blake3::derive_key(CONTEXT, input),
+        reference::derive_key(CONTEXT, input),
+        "{backend} derive len {len}"
+    );
 }
 
 /// Every length up to one block and just past it: the one-shot functions compress a single
@@ -84,16 +94,7 @@ fn single_block_lengths_match_reference() {
                 reference::hash(input),
                 "{backend} hash len {len}"
             );
-            assert_eq!(
-                blake3::keyed_hash(&KEY, input),
-                reference::keyed_hash(&KEY, input),
-                "{backend} keyed len {len}"
-            );
-            assert_eq!(
-                blake3::derive_key(CONTEXT, input),
-                reference::derive_key(CONTEXT, input),
-                "{backend} derive len {len}"
-            );
+            modes_match_reference(backend, input);
         }
     });
 }
