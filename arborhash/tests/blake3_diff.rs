@@ -54,18 +54,47 @@ fn one_shot_matches_reference_and_crate() {
     }
     for_each_backend(|backend| {
         for (input, want) in inputs.iter().zip(&expected) {
-            let len = input.len();
-            assert_eq!(blake3::hash(input), *want, "{backend} hash len {len}");
             assert_eq!(
-                blake3::keyed_hash(&KEY, input),
-                reference::keyed_hash(&KEY, input),
-                "{backend} keyed len {len}"
+                blake3::hash(input),
+                *want,
+                "{backend} hash len {}",
+                input.len()
             );
+            modes_match_reference(backend, input);
+        }
+    });
+}
+
+/// The keyed and derive-key one-shot functions on `input` against the reference.
+fn modes_match_reference(backend: Backend, input: &[u8]) {
+    let len = input.len();
+    assert_eq!(
+        blake3::keyed_hash(&KEY, input),
+        reference::keyed_hash(&KEY, input),
+        "{backend} keyed len {len}"
+    );
+    assert_eq!(
+        blake3::derive_key(CONTEXT, input),
+        reference::derive_key(CONTEXT, input),
+        "{backend} derive len {len}"
+    );
+}
+
+/// Every length up to one block and just past it: the one-shot functions compress a single
+/// block on their own path (from the input when it is a whole block, else a padded copy).
+#[test]
+fn single_block_lengths_match_reference() {
+    let mut rng = ChaCha8Rng::seed_from_u64(7);
+    let input = random_bytes(&mut rng, 65);
+    for_each_backend(|backend| {
+        for len in 0..=65 {
+            let input = &input[..len];
             assert_eq!(
-                blake3::derive_key(CONTEXT, input),
-                reference::derive_key(CONTEXT, input),
-                "{backend} derive len {len}"
+                blake3::hash(input),
+                reference::hash(input),
+                "{backend} hash len {len}"
             );
+            modes_match_reference(backend, input);
         }
     });
 }

@@ -953,20 +953,24 @@ impl RowWords for __m256i {
     simd::opaque_fn!("avx", ymm_reg);
 }
 
-/// Compresses one block into `cv`: the SSE4.1 row-vectorised compression, compiled with AVX2.
+/// Compresses `blocks` into `cv`, one after another (see `portable::compress_in_place`): the
+/// SSE4.1 row-vectorised compression, compiled with AVX2.
 ///
 /// # Safety
 /// The CPU must support AVX2.
 #[target_feature(enable = "avx2")]
 pub(crate) unsafe fn compress_in_place(
     cv: &mut [u32; 8],
-    block: &[u8; BLOCK_LEN],
+    blocks: &[[u8; BLOCK_LEN]],
     block_len: u8,
     counter: u64,
     flags: u8,
+    flags_start: u8,
 ) {
     // SAFETY: AVX2, hence SSE4.1, is enabled here and present (our contract).
-    unsafe { simd::compress_rows_in_place::<Shuffles>(cv, block, block_len, counter, flags) }
+    unsafe {
+        simd::compress_rows_in_place::<Shuffles>(cv, blocks, block_len, counter, flags, flags_start)
+    }
 }
 
 /// Hashes every lane, eight at a time: the AVX2 form of `portable::hash_lanes`. A last group of

@@ -809,20 +809,24 @@ impl RowWords for __m512i {
     simd::opaque_fn!("avx512f", zmm_reg);
 }
 
-/// Compresses one block into `cv`: the row-vectorised form of `portable::compress_in_place`.
+/// Compresses `blocks` into `cv`, one after another: the row-vectorised form of
+/// `portable::compress_in_place`.
 ///
 /// # Safety
 /// The CPU must support AVX-512F, AVX-512VL and AVX2.
 #[target_feature(enable = "avx512f,avx512vl,avx2")]
 pub(crate) unsafe fn compress_in_place(
     cv: &mut [u32; 8],
-    block: &[u8; BLOCK_LEN],
+    blocks: &[[u8; BLOCK_LEN]],
     block_len: u8,
     counter: u64,
     flags: u8,
+    flags_start: u8,
 ) {
     // SAFETY: the features are enabled here and present (our contract).
-    unsafe { simd::compress_rows_in_place::<Ror>(cv, block, block_len, counter, flags) }
+    unsafe {
+        simd::compress_rows_in_place::<Ror>(cv, blocks, block_len, counter, flags, flags_start)
+    }
 }
 
 /// Hashes every lane, sixteen at a time: the AVX-512 form of `portable::hash_lanes`. A last group

@@ -13,7 +13,7 @@ pub(crate) struct Kernels {
     pub supported: bool,
     /// Lanes the backend hashes at once.
     pub degree: usize,
-    pub compress_in_place: unsafe fn(&mut [u32; 8], &[u8; BLOCK_LEN], u8, u64, u8),
+    pub compress_in_place: CompressInPlace,
     pub hash_lanes: unsafe fn(&[Lane<'_>], usize, u8, &mut [[u8; 32]]),
     pub xof_many: XofMany,
     pub hash_run: HashRun,
@@ -21,6 +21,10 @@ pub(crate) struct Kernels {
     /// them one by one through `hash_run` otherwise).
     pub hash_chunk_runs: Option<HashChunkRuns>,
 }
+
+/// `compress_in_place`'s signature: chaining value, blocks, block length, counter, flags, flags
+/// of the first block.
+type CompressInPlace = unsafe fn(&mut [u32; 8], &[[u8; BLOCK_LEN]], u8, u64, u8, u8);
 
 /// A backend's `hash_chunk_runs`.
 type HashChunkRuns = unsafe fn(&[Run<'_>], &mut [[u8; 32]]);
@@ -67,23 +71,33 @@ fn random_block(rng: &mut ChaCha8Rng) -> [u8; BLOCK_LEN] {
     block
 }
 
+/// Single blocks, and runs of up to a chunk's blocks, each against the portable compression
+/// block by block.
 fn check_compress(k: &Kernels) {
     let mut rng = rng(k);
-    for _ in 0..2000 {
+    for i in 0..2000 {
+        let blocks: Vec<[u8; BLOCK_LEN]> = (0..1 + i % (CHUNK_LEN / BLOCK_LEN))
+            .map(|_| random_block(&mut rng))
+            .collect();
         let cv: [u32; 8] = rng.gen();
-        let block = random_block(&mut rng);
         let len = rng.gen_range(0..=64);
         let counter = interesting_counter(&mut rng);
         let flags = rng.gen();
+        let flags_start = rng.gen();
         let mut expected = cv;
-        portable::compress_in_place(&mut expected, &block, len, counter, flags);
+        for (j, block) in blocks.iter().enumerate() {
+            let block_flags = if j == 0 { flags | flags_start } else { flags };
+            portable::compress_in_place(&mut expected, &[*block], len, counter, block_flags, 0);
+        }
         let mut got = cv;
         // SAFETY: `check` tested `supported`.
-        unsafe { (k.compress_in_place)(&mut got, &block, len, counter, flags) };
+        unsafe { (k.compress_in_place)(&mut got, &blocks, len, counter, flags, flags_start) };
         assert_eq!(
-            got, expected,
-            "{}: len {len} counter {counter:#x} flags {flags:#x}",
-            k.name
+            got,
+            expected,
+            "{}: {} blocks len {len} counter {counter:#x} flags {flags:#x} {flags_start:#x}",
+            k.name,
+            blocks.len()
         );
     }
 }
@@ -298,7 +312,7 @@ fn check_empty_input(k: &Kernels) {
     let mut cv = iv;
     // SAFETY (all three calls): `check` tested `supported`; one lane of one block with one
     // output; whole output blocks.
-    unsafe { (k.compress_in_place)(&mut cv, &zeros, 0, 0, 11) };
+    unsafe { (k.compress_in_place)(&mut cv, &[zeros], 0, 0, 11, 0) };
     let bytes: Vec<u8> = cv.iter().flat_map(|w| w.to_le_bytes()).collect();
     assert_eq!(hex(&bytes), EMPTY_HASH, "{} compress_in_place", k.name);
 

@@ -30,26 +30,31 @@ pub(crate) struct Lane<'a> {
     pub last_block_len: u8,
 }
 
-/// Compresses one block into `cv`.
+/// Compresses `blocks` into `cv`, one after another, each with `block_len`, `counter` and
+/// `flags`, the first with `flags_start` too (see `portable::compress_in_place`).
 #[inline]
 pub(crate) fn compress_in_place(
     p: Platform,
     cv: &mut [u32; 8],
-    block: &[u8; BLOCK_LEN],
+    blocks: &[[u8; BLOCK_LEN]],
     block_len: u8,
     counter: u64,
     flags: u8,
+    flags_start: u8,
 ) {
+    let (len, start) = (block_len, flags_start);
     match p.backend() {
-        Backend::Portable => portable::compress_in_place(cv, block, block_len, counter, flags),
+        Backend::Portable => portable::compress_in_place(cv, blocks, len, counter, flags, start),
         #[cfg(target_arch = "x86_64")]
         // SAFETY: a `Platform` for this backend proves the CPU supports it.
-        Backend::Sse41 => unsafe { sse41::compress_in_place(cv, block, block_len, counter, flags) },
+        Backend::Sse41 => unsafe {
+            sse41::compress_in_place(cv, blocks, len, counter, flags, start)
+        },
         #[cfg(target_arch = "x86_64")]
-        Backend::Avx2 => unsafe { avx2::compress_in_place(cv, block, block_len, counter, flags) },
+        Backend::Avx2 => unsafe { avx2::compress_in_place(cv, blocks, len, counter, flags, start) },
         #[cfg(target_arch = "x86_64")]
         Backend::Avx512 => unsafe {
-            avx512::compress_in_place(cv, block, block_len, counter, flags)
+            avx512::compress_in_place(cv, blocks, len, counter, flags, start)
         },
         #[cfg(not(target_arch = "x86_64"))]
         Backend::Sse41 | Backend::Avx2 | Backend::Avx512 => {

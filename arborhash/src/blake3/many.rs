@@ -21,7 +21,7 @@
 
 use super::kernels::{self, Lane, BLOCK_LEN, EMPTY_LANE};
 use super::tree::{
-    chunk_run, hash_all, parent_lane, parent_run, words_from_le, CvBytes, Params, CHUNK_END,
+    chunk_run, parent_lane, parent_run, root_hash_all, words_from_le, CvBytes, Params, CHUNK_END,
     CHUNK_LEN, CHUNK_START, PARENT, ROOT,
 };
 use super::{context_key, Hash, KEY_LEN, OUT_LEN};
@@ -92,7 +92,7 @@ fn batch(params: Params, inputs: &[&[u8]], mut output: impl FnMut(usize, [u8; 32
         if window.iter().all(|input| input.len() == len) {
             if alone(chunk_count(len)) {
                 for (i, input) in window.iter().enumerate() {
-                    output(window_start + i, hash_all(p, input, params, 0).root_hash(p));
+                    output(window_start + i, root_hash_all(p, input, params));
                 }
             } else {
                 wave.hash_in_waves(p, window_start, window, 0..window.len(), &mut output);
@@ -103,7 +103,7 @@ fn batch(params: Params, inputs: &[&[u8]], mut output: impl FnMut(usize, [u8; 32
         let mut batched = 0;
         for (i, input) in window.iter().enumerate() {
             if alone(chunk_count(input.len())) {
-                output(window_start + i, hash_all(p, input, params, 0).root_hash(p));
+                output(window_start + i, root_hash_all(p, input, params));
             } else {
                 order[batched] = i;
                 batched += 1;

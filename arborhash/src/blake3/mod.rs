@@ -37,7 +37,9 @@ pub use output::OutputReader;
 
 use crate::blake2s::IV;
 use crate::platform::Platform;
-use tree::{hash_all, words_from_le, Params, DERIVE_KEY_CONTEXT, DERIVE_KEY_MATERIAL, KEYED_HASH};
+use tree::{
+    root_hash_all, words_from_le, Params, DERIVE_KEY_CONTEXT, DERIVE_KEY_MATERIAL, KEYED_HASH,
+};
 
 /// Bytes in the default output.
 pub const OUT_LEN: usize = 32;
@@ -72,20 +74,20 @@ fn context_key(p: Platform, context: &str) -> [u8; 32] {
         key: IV,
         flags: DERIVE_KEY_CONTEXT,
     };
-    hash_all(p, context.as_bytes(), params, 0).root_hash(p)
+    root_hash_all(p, context.as_bytes(), params)
 }
 
 /// The default hash of `input`.
 pub fn hash(input: &[u8]) -> Hash {
     let p = Platform::current();
-    Hash::from_bytes(hash_all(p, input, Params::HASH, 0).root_hash(p))
+    Hash::from_bytes(root_hash_all(p, input, Params::HASH))
 }
 
 /// The keyed hash of `input` (a MAC or PRF). Compare the result with `==`, which is constant
 /// time.
 pub fn keyed_hash(key: &[u8; KEY_LEN], input: &[u8]) -> Hash {
     let p = Platform::current();
-    Hash::from_bytes(hash_all(p, input, Params::keyed(key), 0).root_hash(p))
+    Hash::from_bytes(root_hash_all(p, input, Params::keyed(key)))
 }
 
 /// Derives a 32-byte key from `key_material` for the use named by `context`, which should be
@@ -94,5 +96,5 @@ pub fn keyed_hash(key: &[u8; KEY_LEN], input: &[u8]) -> Hash {
 pub fn derive_key(context: &str, key_material: &[u8]) -> [u8; OUT_LEN] {
     let p = Platform::current();
     let params = Params::derive_key_material(&context_key(p, context));
-    hash_all(p, key_material, params, 0).root_hash(p)
+    root_hash_all(p, key_material, params)
 }

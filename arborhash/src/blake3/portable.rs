@@ -73,16 +73,24 @@ fn rounds(
     v
 }
 
+/// Compresses `blocks` into `cv`, one after another, each with `block_len`, `counter` and
+/// `flags`, the first with `flags_start` too: the blocks of one chunk but its last (the tree
+/// keeps a chunk's last block for the node's output), or a single block.
 pub(crate) fn compress_in_place(
     cv: &mut [u32; 8],
-    block: &[u8; BLOCK_LEN],
+    blocks: &[[u8; BLOCK_LEN]],
     block_len: u8,
     counter: u64,
     flags: u8,
+    flags_start: u8,
 ) {
-    let v = rounds(cv, block, block_len, counter, flags);
-    for i in 0..8 {
-        cv[i] = v[i] ^ v[i + 8];
+    let mut block_flags = flags | flags_start;
+    for block in blocks {
+        let v = rounds(cv, block, block_len, counter, block_flags);
+        for i in 0..8 {
+            cv[i] = v[i] ^ v[i + 8];
+        }
+        block_flags = flags;
     }
 }
 
@@ -118,10 +126,11 @@ pub(crate) fn hash_lanes(lanes: &[Lane<'_>], blocks: usize, flags: u8, out: &mut
             }
             compress_in_place(
                 &mut cv,
-                block.try_into().unwrap(),
+                core::slice::from_ref(block.try_into().unwrap()),
                 block_len,
                 lane.counter,
                 block_flags,
+                0,
             );
         }
         for (bytes, word) in out.chunks_exact_mut(4).zip(cv) {

@@ -1113,40 +1113,47 @@ unsafe fn rounds_one_state<V: RowWords, R: Rotate<V>>(
     }
 }
 
-/// Row-vectorised `compress_in_place`: compresses one block into `cv`.
+/// Row-vectorised `compress_in_place`: compresses `blocks` into `cv`, one after another, each
+/// with `block_len`, `counter` and `flags`, the first with `flags_start` too. The chaining
+/// value stays in registers from block to block: stored after each block and loaded for the
+/// next, it put a store-to-load forwarding on the chain of latencies that a row compression is.
 ///
 /// # Safety
 /// `R`'s features (which include SSE4.1) must be enabled and present.
 #[inline(always)]
 pub(super) unsafe fn compress_rows_in_place<R: Rotate<__m128i>>(
     cv: &mut [u32; 8],
-    block: &[u8; BLOCK_LEN],
+    blocks: &[[u8; BLOCK_LEN]],
     block_len: u8,
     counter: u64,
     flags: u8,
+    flags_start: u8,
 ) {
-    // SAFETY: forwarded from the caller; each load reads 16 bytes inside `cv` or `block`, each
+    // SAFETY: forwarded from the caller; each load reads 16 bytes inside `cv` or a block, each
     // store writes 16 bytes inside `cv`.
     unsafe {
-        let cv_rows = [
+        let mut cv_rows = [
             load128(cv.as_ptr().cast()),
             load128(cv[4..].as_ptr().cast()),
         ];
-        let mut natural = [_mm_setzero_si128(); 4];
-        for (i, row) in natural.iter_mut().enumerate() {
-            *row = load128(block[16 * i..].as_ptr());
+        let counter_row = _mm_cvtsi64_si128(counter as i64);
+        let mut block_flags = flags | flags_start;
+        for block in blocks {
+            let mut natural = [_mm_setzero_si128(); 4];
+            for (i, row) in natural.iter_mut().enumerate() {
+                *row = load128(block[16 * i..].as_ptr());
+            }
+            // Two 64-bit moves and an unpack: `_mm_setr_epi32` of the four words compiles to
+            // a move and two `pinsrd` (two µops and about three cycles each), a chain that
+            // delays the first G, which needs this row after two additions.
+            let len_flags = u64::from(block_len) | (u64::from(block_flags) << 32);
+            let last_row = _mm_unpacklo_epi64(counter_row, _mm_cvtsi64_si128(len_flags as i64));
+            let r = rounds_one_state::<__m128i, R>(cv_rows, natural, last_row);
+            cv_rows = [r[0].xor(r[2]), r[1].xor(r[3])];
+            block_flags = flags;
         }
-        // Two 64-bit moves and an unpack: `_mm_setr_epi32` of the four words compiles to a move
-        // and two `pinsrd` (two µops and about three cycles each), a chain that delays the
-        // first G, which needs this row after two additions.
-        let len_flags = u64::from(block_len) | (u64::from(flags) << 32);
-        let last_row = _mm_unpacklo_epi64(
-            _mm_cvtsi64_si128(counter as i64),
-            _mm_cvtsi64_si128(len_flags as i64),
-        );
-        let r = rounds_one_state::<__m128i, R>(cv_rows, natural, last_row);
-        store128(cv.as_mut_ptr().cast(), r[0].xor(r[2]));
-        store128(cv[4..].as_mut_ptr().cast(), r[1].xor(r[3]));
+        store128(cv.as_mut_ptr().cast(), cv_rows[0]);
+        store128(cv[4..].as_mut_ptr().cast(), cv_rows[1]);
     }
 }
 

@@ -198,20 +198,24 @@ impl RowWords for __m128i {
     simd::opaque_fn!("sse2", xmm_reg);
 }
 
-/// Compresses one block into `cv`: the SSE4.1 form of `portable::compress_in_place`.
+/// Compresses `blocks` into `cv`, one after another: the SSE4.1 form of
+/// `portable::compress_in_place`.
 ///
 /// # Safety
 /// The CPU must support SSE4.1.
 #[target_feature(enable = "sse4.1")]
 pub(crate) unsafe fn compress_in_place(
     cv: &mut [u32; 8],
-    block: &[u8; BLOCK_LEN],
+    blocks: &[[u8; BLOCK_LEN]],
     block_len: u8,
     counter: u64,
     flags: u8,
+    flags_start: u8,
 ) {
     // SAFETY: SSE4.1 is enabled here and present (our contract).
-    unsafe { simd::compress_rows_in_place::<Shuffles>(cv, block, block_len, counter, flags) }
+    unsafe {
+        simd::compress_rows_in_place::<Shuffles>(cv, blocks, block_len, counter, flags, flags_start)
+    }
 }
 
 /// Hashes every lane, four at a time: the SSE4.1 form of `portable::hash_lanes`. A last group of

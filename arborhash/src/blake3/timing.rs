@@ -112,7 +112,16 @@ pub(super) fn print_times(ours: &[Ours], peer: &Peer) {
             let f = o.kernels.compress_in_place;
             fs.push(Box::new(move || {
                 for _ in 0..CHAIN {
-                    unsafe { f(black_box(&mut *cv), &block, 64, 0, 0) }
+                    unsafe {
+                        f(
+                            black_box(&mut *cv),
+                            core::slice::from_ref(&block),
+                            64,
+                            0,
+                            0,
+                            0,
+                        )
+                    }
                 }
             }));
         }

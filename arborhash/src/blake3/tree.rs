@@ -94,10 +94,11 @@ impl Output {
         kernels::compress_in_place(
             p,
             &mut cv,
-            &self.block,
+            core::slice::from_ref(&self.block),
             self.block_len,
             self.counter,
             self.flags,
+            0,
         );
         le_from_words(&cv)
     }
@@ -108,10 +109,11 @@ impl Output {
         kernels::compress_in_place(
             p,
             &mut cv,
-            &self.block,
+            core::slice::from_ref(&self.block),
             self.block_len,
             0,
             self.flags | ROOT,
+            0,
         );
         le_from_words(&cv)
     }
@@ -151,19 +153,20 @@ pub(crate) fn chunk_output(p: Platform, chunk: &[u8], counter: u64, params: Para
     let blocks = chunk.len().div_ceil(BLOCK_LEN).max(1);
     let prefix = (blocks - 1) * BLOCK_LEN;
     let mut input_cv = params.key;
-    // Block by block, as one lane: setting up `kernels::hash_lanes` for a single lane costs
-    // about a compression, which 2- to 8-block messages felt (0.81-0.96 of the blake3 crate
-    // that way, 0.99-1.00 this way, `arbor bench pairs`).
-    for (i, block) in chunk[..prefix].chunks_exact(BLOCK_LEN).enumerate() {
-        let start = if i == 0 { CHUNK_START } else { 0 };
-        let block = block.try_into().expect("a whole block");
+    // One kernel call for the blocks before the last, as one lane, the chaining value kept in
+    // registers: `kernels::hash_lanes` or `hash_run` for a single lane cost about a compression
+    // to set up, which 2- to 8-block messages felt (0.81-0.96 of the blake3 crate through
+    // `hash_lanes`, Sapphire Rapids; 128 bytes 168 ns through `hash_run` against 140, Zen 3).
+    let (whole, _) = chunk[..prefix].as_chunks::<BLOCK_LEN>();
+    if !whole.is_empty() {
         kernels::compress_in_place(
             p,
             &mut input_cv,
-            block,
+            whole,
             BLOCK_LEN as u8,
             counter,
-            params.flags | start,
+            params.flags,
+            CHUNK_START,
         );
     }
     let last = &chunk[prefix..];
@@ -350,6 +353,33 @@ fn subtree_wide(
     debug_assert!(left_n == WIDE && right_n <= WIDE);
     let cvs = &children.as_flattened()[..left_n + right_n];
     parent_level(p, cvs, params, out)
+}
+
+/// The root hash of a whole input, the one-shot functions' result. An input of one block is
+/// compressed here, from the input itself when it is a whole block, rather than through
+/// [`chunk_output`] and an [`Output`]: each copy of the key and the block on the way (two or
+/// three, between frames) is a store that the compression's first loads wait on, and a single
+/// compression is one long chain of latencies that nothing else overlaps.
+#[inline]
+pub(crate) fn root_hash_all(p: Platform, input: &[u8], params: Params) -> [u8; 32] {
+    if input.len() > BLOCK_LEN {
+        return hash_all(p, input, params, 0).root_hash(p);
+    }
+    let padded;
+    let block = match input.try_into() {
+        Ok(whole) => whole,
+        Err(_) => {
+            let mut block = [0u8; BLOCK_LEN];
+            block[..input.len()].copy_from_slice(input);
+            padded = block;
+            &padded
+        }
+    };
+    let mut cv = params.key;
+    let flags = params.flags | CHUNK_START | CHUNK_END | ROOT;
+    let blocks = core::slice::from_ref(block);
+    kernels::compress_in_place(p, &mut cv, blocks, input.len() as u8, 0, flags, 0);
+    le_from_words(&cv)
 }
 
 /// The top node of a whole input (or of a subtree starting at chunk `first_chunk`).
