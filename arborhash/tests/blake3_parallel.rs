@@ -19,13 +19,16 @@ fn input(len: usize) -> Vec<u8> {
 #[test]
 fn update_rayon_matches_crate() {
     // Exact powers of two end the input with a pushed subtree; odd lengths split unevenly.
+    // Around the threads' threshold (1 MiB) and with a right half shorter than one task.
     for len in [
         0,
         1025,
         100_000,
         256 * 1024,
         (512 << 10) + 3072,
+        (1 << 20) - 1,
         1 << 20,
+        (1 << 20) + (33 << 10) + 7,
         2 << 20,
         (3 << 20) + 1,
     ] {

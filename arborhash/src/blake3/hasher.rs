@@ -283,10 +283,10 @@ impl Hasher {
     }
 
     /// Like [`update`](Hasher::update), but hashes a large input on several threads (rayon's
-    /// global pool). Subtrees are split across threads only from 256 KiB on (halves of at least
-    /// 128 KiB, see `benches/blake3.rs`, group `blake3/rayon_threshold`); shorter inputs are
-    /// hashed on the calling thread, exactly like `update`. The backend is the caller's, also on
-    /// the pool's threads.
+    /// global pool). Inputs of 1 MiB and more are split into subtrees of at least 128 KiB hashed
+    /// on the pool's threads; shorter inputs are hashed on the calling thread, exactly like
+    /// `update`, since waking the pool costs more than it saves there (see `PARALLEL_MIN_INPUT`
+    /// in tree.rs for the measurements). The backend is the caller's, also on the pool's threads.
     #[cfg(feature = "rayon")]
     pub fn update_rayon(&mut self, input: &[u8]) -> &mut Hasher {
         self.update_with(Platform::current(), input, true);

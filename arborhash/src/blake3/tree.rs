@@ -27,15 +27,23 @@ pub(crate) const DERIVE_KEY_MATERIAL: u8 = 1 << 6;
 /// are small: up to the next multiple of 32 chunks, all at once.
 const BATCH_CHUNKS: usize = 32;
 
-/// Subtrees at least this long are split into halves hashed on two threads by the rayon
-/// variants, so no task is shorter than 128 KiB. On the shared 2-core development machine
-/// (AVX2, heavily loaded while measured) neither this crate's nor the `blake3` crate's
-/// `update_rayon` beat `update` at any size from 64 KiB to 4 MiB, so the threshold could not be
-/// placed by measurement there; 128 KiB per task keeps the rayon hand-off (a few µs) below 5 %
-/// of a task (about 60 µs at 2.2 GB/s). `benches/blake3.rs`, group `blake3/rayon_threshold`,
-/// measures it on a quiet machine.
+/// Inputs at least this long are hashed on several threads by the rayon variants; shorter ones
+/// on the calling thread. On the 2-vCPU AMD EPYC (Zen 3) development VM, waking rayon's pool
+/// after serial work costs about 100 µs: both this crate's and the `blake3` crate's
+/// `update_rayon` took 2 to 2.7 times as long as hashing on one thread at 256 KiB, 1.8 times at
+/// 512 KiB and 1.3 times at 1 MiB, and were level to 1.2 times faster at 4 and 16 MiB; with the
+/// pool still awake from a call just before, threads were level at 512 KiB and 1.1-1.2 times
+/// faster at 1 MiB. 1 MiB keeps inputs below it on one thread, where threads lose either
+/// way (probe of `update_rayon` against `update`, session 10; `benches/blake3.rs`, group
+/// `blake3/rayon_threshold`, measures the warm case).
 #[cfg(feature = "rayon")]
-pub(crate) const PARALLEL_MIN_SUBTREE: usize = 256 * 1024;
+pub(crate) const PARALLEL_MIN_INPUT: usize = 1 << 20;
+
+/// Once an input is hashed on several threads, its subtrees are split into tasks of at least
+/// this size. Tasks of 32 and 64 KiB, which let work stealing even out a late thread's share,
+/// measured no better on the development VM at 1-16 MiB, within its noise.
+#[cfg(feature = "rayon")]
+const PARALLEL_TASK: usize = 128 * 1024;
 
 /// Chunk CVs a [`Tree`] holds back unreduced when chunks arrive [`WIDE`] at a time (the
 /// incremental hasher's buffer): reducing each group of `WIDE` on its own runs its upper parent
@@ -394,9 +402,21 @@ pub(crate) fn hash_all(p: Platform, input: &[u8], params: Params, first_chunk: u
     parent_output(&cvs[0], &cvs[1], params)
 }
 
+/// Whether the rayon variants hash an input of `len` bytes on several threads.
+#[cfg(feature = "rayon")]
+fn uses_threads(len: usize) -> bool {
+    len >= PARALLEL_MIN_INPUT
+}
+
+#[cfg(not(feature = "rayon"))]
+fn uses_threads(_len: usize) -> bool {
+    false
+}
+
+/// Whether a subtree of `len` bytes hashed on several threads is split into two tasks.
 #[cfg(feature = "rayon")]
 fn should_split(len: usize) -> bool {
-    len >= PARALLEL_MIN_SUBTREE
+    len >= 2 * PARALLEL_TASK
 }
 
 #[cfg(not(feature = "rayon"))]
@@ -619,6 +639,7 @@ impl Tree {
         prefetch_offset: usize,
     ) {
         debug_assert_eq!(input.len() % CHUNK_LEN, 0);
+        let parallel = parallel && uses_threads(input.len());
         if input.len() == WIDE * CHUNK_LEN
             && (self.pending[0].len > 0 || self.chunks().is_multiple_of(PENDING as u64))
         {
