@@ -183,11 +183,7 @@ pub(crate) fn chunk_output(p: Platform, chunk: &[u8], counter: u64, params: Para
     // (AVX-512), through a `Hasher` 1.09-1.32 s against 1.26-1.54 s.
     let block = match last.try_into() {
         Ok(whole) => whole,
-        Err(_) => {
-            let mut block = [0u8; BLOCK_LEN];
-            block[..last.len()].copy_from_slice(last);
-            block
-        }
+        Err(_) => padded_block(last),
     };
     Output {
         input_cv,
@@ -196,6 +192,65 @@ pub(crate) fn chunk_output(p: Platform, chunk: &[u8], counter: u64, params: Para
         counter,
         flags: params.flags | CHUNK_END | if blocks == 1 { CHUNK_START } else { 0 },
     }
+}
+
+/// `bytes` (less than a block) zero-padded to a block, built in registers from loads within
+/// `bytes` and stored 16 bytes at a time, where the kernels load it. Copied into a zeroed
+/// block, its bytes arrive in stores of other sizes and places (`memcpy`'s overlapping pieces
+/// over the zeroing), and a load that spans more than one store is not forwarded from them: it
+/// waits for them to reach the cache. On the Zen 3 VM a one-block hash of 1 to 63 bytes took
+/// about 86 ns that way against 63 ns for a whole block.
+#[inline(always)]
+pub(crate) fn padded_block(bytes: &[u8]) -> [u8; BLOCK_LEN] {
+    debug_assert!(bytes.len() < BLOCK_LEN);
+    let len = bytes.len();
+    let read_u64 = |at: usize| u64::from_le_bytes(bytes[at..at + 8].try_into().unwrap());
+    let mut words = [0u64; BLOCK_LEN / 8];
+    if len >= 8 {
+        // Word `j` from the eight bytes at `8 * j`, or, for the partial last word, from the
+        // last eight of `bytes` shifted down past the bytes before the word.
+        for (j, word) in words.iter_mut().enumerate() {
+            let at = 8 * j;
+            if at < len {
+                let from = at.min(len - 8);
+                *word = read_u64(from) >> (8 * (at - from));
+            }
+        }
+    } else if len >= 4 {
+        // Two overlapping four-byte loads; the bytes they share are the same in both.
+        let read_u32 = |at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap());
+        words[0] = u64::from(read_u32(0)) | u64::from(read_u32(len - 4)) << (8 * (len - 4));
+    } else if len > 0 {
+        // The first, middle and last bytes: all three of one to three.
+        let byte = |at: usize| u64::from(bytes[at]) << (8 * at);
+        words[0] = byte(0) | byte(len / 2) | byte(len - 1);
+    }
+    block_from_words(&words)
+}
+
+/// The block of eight little-endian words, stored as four 16-byte pieces (see
+/// [`padded_block`]).
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn block_from_words(words: &[u64; BLOCK_LEN / 8]) -> [u8; BLOCK_LEN] {
+    use core::arch::x86_64::{__m128i, _mm_set_epi64x};
+    // Each piece is two 64-bit moves and an unpack, then one store.
+    // SAFETY: SSE2 is part of x86-64.
+    let pieces: [__m128i; 4] = core::array::from_fn(|i| unsafe {
+        _mm_set_epi64x(words[2 * i + 1] as i64, words[2 * i] as i64)
+    });
+    // SAFETY: four `__m128i` are 64 plain bytes, every bit pattern a valid `[u8; 64]`.
+    unsafe { core::mem::transmute::<[__m128i; 4], [u8; BLOCK_LEN]>(pieces) }
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+#[inline(always)]
+fn block_from_words(words: &[u64; BLOCK_LEN / 8]) -> [u8; BLOCK_LEN] {
+    let mut block = [0u8; BLOCK_LEN];
+    for (bytes, word) in block.chunks_exact_mut(8).zip(words) {
+        bytes.copy_from_slice(&word.to_le_bytes());
+    }
+    block
 }
 
 /// The whole chunks `chunks` as a run, the first with index `counter`, `flags` on every block.
@@ -377,9 +432,7 @@ pub(crate) fn root_hash_all(p: Platform, input: &[u8], params: Params) -> [u8; 3
     let block = match input.try_into() {
         Ok(whole) => whole,
         Err(_) => {
-            let mut block = [0u8; BLOCK_LEN];
-            block[..input.len()].copy_from_slice(input);
-            padded = block;
+            padded = padded_block(input);
             &padded
         }
     };
@@ -768,5 +821,22 @@ impl Tree {
             right = parent_output(left, &right, self.params).chaining_value(p);
         }
         parent_output(&entries[0], &right, self.params)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn padded_block_is_the_bytes_then_zeros() {
+        let bytes: Vec<u8> = (1..=BLOCK_LEN as u8).collect();
+        for len in 0..BLOCK_LEN {
+            // The slice ends where the vector's bytes do, so a load past it would be caught.
+            let tail = &bytes[BLOCK_LEN - len..];
+            let mut want = [0u8; BLOCK_LEN];
+            want[..len].copy_from_slice(tail);
+            assert_eq!(padded_block(tail), want, "len {len}");
+        }
     }
 }
