@@ -101,6 +101,32 @@ fn every_length_to_a_chunk_matches_reference() {
     });
 }
 
+/// Every chunk count to 16 and a few past it, a few blocks either side of each chunk boundary:
+/// the one-shot functions compress the root of a multi-chunk input where its children's level
+/// was hashed, after one chunk call and up to four parent levels of every width.
+#[test]
+fn small_trees_match_reference() {
+    let mut rng = ChaCha8Rng::seed_from_u64(9);
+    let input = random_bytes(&mut rng, 33 * 1024 + 200);
+    let mut lens = Vec::new();
+    for chunks in (1..=17).chain([24, 31, 32, 33]) {
+        for delta in [-129isize, -64, -63, -1, 0, 1, 63, 64, 65, 129] {
+            lens.push((chunks * 1024usize).wrapping_add_signed(delta));
+        }
+    }
+    for_each_backend(|backend| {
+        for &len in &lens {
+            let input = &input[..len];
+            assert_eq!(
+                blake3::hash(input),
+                reference::hash(input),
+                "{backend} hash len {len}"
+            );
+            modes_match_reference(backend, input);
+        }
+    });
+}
+
 #[test]
 fn megabyte_inputs_match_crate() {
     let mut rng = ChaCha8Rng::seed_from_u64(2);

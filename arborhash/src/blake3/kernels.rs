@@ -295,6 +295,10 @@ fn for_each_group(
     mut f: impl FnMut(Run<'_>, &mut [[u8; 32]]),
 ) {
     let n = run.len();
+    // The tree's small runs are a single group, passed on as they are.
+    if n <= width {
+        return f(run, out);
+    }
     let mut first = 0;
     while first < n {
         f(run.part(first, width), &mut out[first..]);

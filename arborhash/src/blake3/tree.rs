@@ -145,6 +145,11 @@ pub(crate) fn parent_output(left: &CvBytes, right: &CvBytes, params: Params) -> 
     let mut block = [0u8; BLOCK_LEN];
     block[..32].copy_from_slice(left);
     block[32..].copy_from_slice(right);
+    parent_block_output(block, params)
+}
+
+/// The parent node whose block (its children's chaining values) is `block`.
+fn parent_block_output(block: [u8; BLOCK_LEN], params: Params) -> Output {
     Output {
         input_cv: params.key,
         block,
@@ -333,9 +338,19 @@ fn parent_level(p: Platform, cvs: &[CvBytes], params: Params, out: &mut [CvBytes
 fn reduce_to_two(p: Platform, cvs: &mut [CvBytes], params: Params) -> usize {
     let mut n = cvs.len();
     let mut parents = [[0u8; 32]; WIDE];
+    // Two levels a round, the second back into `cvs`: only the last level's two nodes (or
+    // one) are copied.
     while n > 2 {
         n = parent_level(p, &cvs[..n], params, &mut parents);
-        cvs[..n].copy_from_slice(&parents[..n]);
+        if n <= 2 {
+            // One or two nodes, copied as such rather than by a call of `memcpy`.
+            cvs[0] = parents[0];
+            if n == 2 {
+                cvs[1] = parents[1];
+            }
+            break;
+        }
+        n = parent_level(p, &parents[..n], params, cvs);
     }
     n
 }
@@ -422,11 +437,21 @@ fn subtree_wide(
 /// compressed here, from the input itself when it is a whole block, rather than through
 /// [`chunk_output`] and an [`Output`]: each copy of the key and the block on the way (two or
 /// three, between frames) is a store that the compression's first loads wait on, and a single
-/// compression is one long chain of latencies that nothing else overlaps.
+/// compression is one long chain of latencies that nothing else overlaps. So is the root of
+/// more than one chunk, from the buffer that its children's level was hashed into.
 #[inline]
 pub(crate) fn root_hash_all(p: Platform, input: &[u8], params: Params) -> [u8; 32] {
+    if input.len() > CHUNK_LEN {
+        let mut cvs = [[0u8; 32]; WIDE];
+        let block = top_block(p, input, params, 0, &mut cvs);
+        let mut cv = params.key;
+        let flags = params.flags | PARENT | ROOT;
+        let blocks = core::slice::from_ref(block);
+        kernels::compress_in_place(p, &mut cv, blocks, BLOCK_LEN as u8, 0, flags, 0);
+        return le_from_words(&cv);
+    }
     if input.len() > BLOCK_LEN {
-        return hash_all(p, input, params, 0).root_hash(p);
+        return chunk_output(p, input, 0, params).root_hash(p);
     }
     let padded;
     let block = match input.try_into() {
@@ -449,10 +474,24 @@ pub(crate) fn hash_all(p: Platform, input: &[u8], params: Params, first_chunk: u
         return chunk_output(p, input, first_chunk, params);
     }
     let mut cvs = [[0u8; 32]; WIDE];
-    let n = subtree_wide(p, input, first_chunk, params, false, &mut cvs);
+    parent_block_output(*top_block(p, input, params, first_chunk, &mut cvs), params)
+}
+
+/// The block of the top node of the tree over `input` (more than a chunk, the first with index
+/// `first_chunk`): its children's chaining values, reduced in `cvs`.
+#[inline(always)]
+fn top_block<'a>(
+    p: Platform,
+    input: &[u8],
+    params: Params,
+    first_chunk: u64,
+    cvs: &'a mut [CvBytes; WIDE],
+) -> &'a [u8; BLOCK_LEN] {
+    debug_assert!(input.len() > CHUNK_LEN);
+    let n = subtree_wide(p, input, first_chunk, params, false, cvs);
     let n = reduce_to_two(p, &mut cvs[..n], params);
     debug_assert_eq!(n, 2);
-    parent_output(&cvs[0], &cvs[1], params)
+    cvs[..2].as_flattened().try_into().unwrap()
 }
 
 /// Whether the rayon variants hash an input of `len` bytes on several threads.
