@@ -174,7 +174,7 @@ impl<'a> Run<'a> {
 /// run's lanes, which is what the portable backend does; the x86 backends build the parameters
 /// of such groups from broadcasts.
 /// Panics if `run.input` is not whole lanes of at least one block or `out` is too short.
-#[inline]
+#[inline(always)]
 pub(crate) fn hash_run(p: Platform, run: Run<'_>, out: &mut [[u8; 32]]) {
     assert!(run.blocks > 0 && run.step <= 1, "run shape");
     assert_eq!(
