@@ -386,6 +386,37 @@ pub(crate) fn parent_lane(pair: &[u8], params: Params, flags_end: u8) -> Lane<'_
 /// the widest backend (AVX-512's 16 lanes; two of AVX2's 8) hashes a whole level of parents.
 const WIDE: usize = 16;
 
+/// The chaining values of the chunks of `input` (at most [`WIDE`] chunks, only the last
+/// partial), the first with index `counter`, in one call; returns how many.
+fn chunk_level(
+    p: Platform,
+    input: &[u8],
+    counter: u64,
+    params: Params,
+    out: &mut [CvBytes],
+) -> usize {
+    let n = input.len().div_ceil(CHUNK_LEN);
+    let whole = input.len() / CHUNK_LEN;
+    chunk_cvs(p, &input[..whole * CHUNK_LEN], counter, params, out);
+    if whole < n {
+        let last = &input[whole * CHUNK_LEN..];
+        out[whole] = chunk_output(p, last, counter + whole as u64, params).chaining_value(p);
+    }
+    n
+}
+
+/// Chunks at the bottom of [`subtree_wide`]: as many as one kernel call hashes at once (the
+/// portable backend's calls take [`WIDE`], one after another), so that each level above, over
+/// two halves' nodes, is one call too. A left half of `WIDE` chunks beside a smaller right
+/// half made levels that fill AVX2's eight lanes badly: 24 chunks' parents ran as 12 (8 + 4
+/// lanes), 6, 3 and 1 lanes, against 8 (left), 8, 4 and 2.
+fn leaf_chunks(p: Platform) -> usize {
+    match kernels::degree(p) {
+        1 => WIDE,
+        lanes => lanes.min(WIDE),
+    }
+}
+
 /// Bytes in the left subtree of a node over `len > CHUNK_LEN` bytes: the largest power of two of
 /// whole chunks that leaves at least one byte for the right.
 pub(crate) fn left_len(len: u64) -> u64 {
@@ -394,33 +425,37 @@ pub(crate) fn left_len(len: u64) -> u64 {
 }
 
 /// The nodes of the (sub)tree over `input` (at least one byte; only its last chunk may be
-/// partial), the first chunk with index `counter`, at the lowest level that has at most [`WIDE`]
-/// nodes; returns how many. Up to `WIDE` chunks are hashed in one call; above that the halves
-/// (on two rayon threads with `parallel`, if large) each return `WIDE` nodes or fewer, and one
-/// `WIDE`-lane call hashes the parents over both, so every level of a large tree runs full width.
+/// partial), the first chunk with index `counter`, at the lowest level that has at most
+/// [`leaf_chunks`] nodes (`width`, at most [`WIDE`]), into `out` (room for `width`); returns how
+/// many. Up to `width` chunks are hashed in one call; above that the halves (on two rayon
+/// threads with `parallel`, if large) each return `width` nodes or fewer, and one `width`-lane
+/// call hashes the parents over both, so every level of a large tree runs full width.
 fn subtree_wide(
     p: Platform,
     input: &[u8],
     counter: u64,
     params: Params,
     parallel: bool,
-    out: &mut [CvBytes; WIDE],
+    out: &mut [CvBytes],
 ) -> usize {
     debug_assert!(!input.is_empty());
     let n = input.len().div_ceil(CHUNK_LEN);
-    if n <= WIDE {
-        let whole = input.len() / CHUNK_LEN;
-        chunk_cvs(p, &input[..whole * CHUNK_LEN], counter, params, out);
-        if whole < n {
-            let last = &input[whole * CHUNK_LEN..];
-            out[whole] = chunk_output(p, last, counter + whole as u64, params).chaining_value(p);
-        }
-        return n;
+    let width = leaf_chunks(p);
+    if n <= width {
+        return chunk_level(p, input, counter, params, out);
+    }
+    if n <= (2 * width).min(WIDE) {
+        // Up to two calls' worth of chunks in one call, then their parents in one: as the
+        // halves would, without splitting (16 KiB on AVX2 was 0.5-0.7 % slower split).
+        let mut cvs = [[0u8; 32]; WIDE];
+        let n = chunk_level(p, input, counter, params, &mut cvs);
+        return parent_level(p, &cvs[..n], params, out);
     }
     let (left, right) = input.split_at(left_len(input.len() as u64) as usize);
     let right_counter = counter + (left.len() / CHUNK_LEN) as u64;
-    let mut children = [[[0u8; 32]; WIDE]; 2];
-    let [left_out, right_out] = &mut children;
+    // The halves' nodes side by side: the left's `width`, then the right's.
+    let mut children = [[0u8; 32]; 2 * WIDE];
+    let (left_out, right_out) = children.split_at_mut(width);
     let (left_n, right_n) = join(
         parallel && should_split(input.len()),
         || subtree_wide(p, left, counter, params, parallel, left_out),
@@ -428,9 +463,8 @@ fn subtree_wide(
     );
     // The left half is complete, so it returns a full `WIDE` nodes, as many as or more than the
     // right: its pairs never straddle the halves.
-    debug_assert!(left_n == WIDE && right_n <= WIDE);
-    let cvs = &children.as_flattened()[..left_n + right_n];
-    parent_level(p, cvs, params, out)
+    debug_assert!(left_n == width && right_n <= width);
+    parent_level(p, &children[..left_n + right_n], params, out)
 }
 
 /// The root hash of a whole input, the one-shot functions' result. An input of one block is
