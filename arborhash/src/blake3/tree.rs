@@ -1,8 +1,9 @@
 //! The BLAKE3 tree, written once over the kernels in [`super::kernels`].
 //!
 //! Chunks are hashed many at a time (one `hash_lanes` call for up to [`WIDE`] chunks) and their
-//! parents level by level, also as lanes: a large subtree is reduced to its `WIDE` nodes at the
-//! level where they fit in one call ([`subtree_wide`]), so every level below runs full width.
+//! parents level by level, also as lanes: a large subtree is reduced to as many nodes as the
+//! backend has lanes (at most `WIDE`), at the level where they fit in one call
+//! ([`subtree_wide`]), so every level below runs full width.
 //! Complete subtrees are pushed on a stack ([`Tree`]) that merges them lazily, so that the last
 //! node can still become the root. The one-shot functions, the incremental hasher, the rayon
 //! variants and the subtree API all go through [`hash_all`] or [`Tree`].
@@ -382,8 +383,10 @@ pub(crate) fn parent_lane(pair: &[u8], params: Params, flags_end: u8) -> Lane<'_
     }
 }
 
-/// Nodes a subtree is reduced to before the levels above it narrow: one full `hash_lanes` call of
-/// the widest backend (AVX-512's 16 lanes; two of AVX2's 8) hashes a whole level of parents.
+/// The most nodes of one level hashed at once: one full `hash_lanes` call of the widest backend
+/// (AVX-512's 16 lanes; two of AVX2's 8); [`subtree_wide`] reduces a subtree to at most this
+/// many (to the backend's lanes, see [`leaf_chunks`]), and the held-back levels of a [`Tree`]
+/// come in groups of this many.
 const WIDE: usize = 16;
 
 /// The chaining values of the chunks of `input` (at most [`WIDE`] chunks, only the last
