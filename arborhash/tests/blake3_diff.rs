@@ -302,6 +302,35 @@ fn long_write_sizes_match_one_shot() {
     });
 }
 
+/// A write after a partial fill of the 16 KiB buffer that ends one byte short of its end (the
+/// last to stay in it), exactly at its end, one past it, one buffer on, or a large write hashed
+/// from the caller's memory; then finalizing, and more writes, all give the crate's hash.
+#[test]
+fn writes_around_the_buffer_end() {
+    const BUF: usize = 16 * 1024;
+    let mut rng = ChaCha8Rng::seed_from_u64(10);
+    let input = random_bytes(&mut rng, 4 * BUF);
+    let check = |hasher: &Hasher, len: usize, what: &str| {
+        assert_eq!(
+            hasher.finalize(),
+            *::blake3::hash(&input[..len]).as_bytes(),
+            "{what} at {len}"
+        );
+    };
+    for_each_backend(|backend| {
+        for lead in [1, 63, 64, 1000, 1024, BUF - 64, BUF - 1] {
+            for end in [BUF - 1, BUF, BUF + 1, 2 * BUF, 2 * BUF + 1, 3 * BUF + 100] {
+                let what = format!("{backend} lead {lead} to {end}");
+                let mut hasher = Hasher::new();
+                hasher.update(&input[..lead]).update(&input[lead..end]);
+                check(&hasher, end, &what);
+                hasher.update(&input[end..end + 64]);
+                check(&hasher, end + 64, &format!("{what}, + 64"));
+            }
+        }
+    });
+}
+
 #[test]
 fn update_splits_match_one_shot() {
     let mut rng = ChaCha8Rng::seed_from_u64(3);

@@ -75,11 +75,15 @@ impl Buffer {
         // SAFETY: `len <= BUF_LEN` always: it grows only by what fits, and is otherwise set to
         // 0. Telling the compiler saves the bounds check below.
         unsafe { core::hint::assert_unchecked(len <= BUF_LEN) };
-        if input.len() >= BUF_LEN - len {
+        // The new length, compared with the buffer's: the sum is needed anyway, where testing
+        // the room left (`BUF_LEN - len`) took two more instructions a write. It cannot wrap:
+        // a slice holds at most `isize::MAX` bytes.
+        let end = len + input.len();
+        if end >= BUF_LEN {
             return false;
         }
-        copy(input, &mut self.bytes[len..len + input.len()]);
-        self.len = len + input.len();
+        copy(input, &mut self.bytes[len..end]);
+        self.len = end;
         true
     }
 
