@@ -114,6 +114,16 @@ fn uniform_batches() {
     // Whole groups of lanes per message (AVX2: 8 and 16 KiB; SSE4.1: 4 KiB on; AVX-512: 16
     // KiB), hashed one message to a call, beside messages of no whole run.
     check(&messages(&mut rng, &[16 * 1024; 9]), "9 x 16 KiB");
+    // Runs and a partial last chunk, no other whole chunk: the runs are hashed apart from their
+    // messages' slots, and no lanes are set up (AVX2, AVX-512).
+    check(&messages(&mut rng, &[4096 + 1; 26]), "26 x 4 KiB + 1 B");
+    let lens: Vec<usize> = (0..24)
+        .map(|i| [4096 + 1, 12 * 1024 + 1000, 8 * 1024 + 64][i % 3])
+        .collect();
+    check(
+        &messages(&mut rng, &lens),
+        "runs and a partial chunk, mixed",
+    );
     let lens: Vec<usize> = (0..30)
         .map(|i| [16 * 1024, 8 * 1024, 100, 8 * 1024 + 65, 32 * 1024, 0][i % 6])
         .collect();

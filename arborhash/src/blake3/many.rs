@@ -295,6 +295,18 @@ impl<'a> Wave<'a> {
             kernels::hash_chunk_runs(p, &runs[..r], &mut self.cvs);
             return;
         }
+        if r > 0 {
+            let mut out = [[0u8; 32]; WAVE_CHUNKS];
+            kernels::hash_chunk_runs(p, &runs[..r], &mut out);
+            for (cvs, &slot) in out.chunks_exact(4).zip(&run_slots[..r]) {
+                self.cvs[slot..slot + 4].copy_from_slice(cvs);
+            }
+        }
+        if other_chunks == 0 {
+            // Every whole chunk was in a run, the rest of each message is a partial last
+            // chunk (4 KiB + 1 B): no lanes to set up.
+            return;
+        }
         // The chunks after each message's runs, as the loop above took them.
         let mut runs_left = r;
         let mut lanes = [EMPTY_LANE; WAVE_CHUNKS];
@@ -322,13 +334,6 @@ impl<'a> Wave<'a> {
             // in place.
             kernels::hash_lanes(p, &lanes[..n], blocks, self.params.flags, &mut self.cvs);
             return;
-        }
-        if r > 0 {
-            let mut out = [[0u8; 32]; WAVE_CHUNKS];
-            kernels::hash_chunk_runs(p, &runs[..r], &mut out);
-            for (cvs, &slot) in out.chunks_exact(4).zip(&run_slots[..r]) {
-                self.cvs[slot..slot + 4].copy_from_slice(cvs);
-            }
         }
         self.hash_into_slots(p, &lanes[..n], blocks, &slots);
     }
