@@ -116,6 +116,28 @@ static ROTR16: __m256i = {
     unsafe { core::mem::transmute::<[[u8; 16]; 2], __m256i>([half, half]) }
 };
 
+/// The 4x4 transpose of 32-bit words within each 128-bit half of four vectors: element j of
+/// vector i goes to element i of vector j. It is its own inverse.
+///
+/// # Safety
+/// AVX2.
+#[inline(always)]
+unsafe fn transpose_4x4([a, b, c, d]: [__m256i; 4]) -> [__m256i; 4] {
+    // SAFETY: the caller's contract.
+    unsafe {
+        let ab_lo = _mm256_unpacklo_epi32(a, b);
+        let ab_hi = _mm256_unpackhi_epi32(a, b);
+        let cd_lo = _mm256_unpacklo_epi32(c, d);
+        let cd_hi = _mm256_unpackhi_epi32(c, d);
+        [
+            _mm256_unpacklo_epi64(ab_lo, cd_lo),
+            _mm256_unpackhi_epi64(ab_lo, cd_lo),
+            _mm256_unpacklo_epi64(ab_hi, cd_hi),
+            _mm256_unpackhi_epi64(ab_hi, cd_hi),
+        ]
+    }
+}
+
 impl LaneWords<u32, 8> for __m256i {
     // SAFETY (every method): the caller guarantees AVX2; `load_transposed` and
     // `store_transposed` also rely on their pointers being readable or writable for `M` words.
@@ -145,14 +167,7 @@ impl LaneWords<u32, 8> for __m256i {
                 let b = _mm256_loadu2_m128i(p[5].add(k), p[1].add(k));
                 let c = _mm256_loadu2_m128i(p[6].add(k), p[2].add(k));
                 let d = _mm256_loadu2_m128i(p[7].add(k), p[3].add(k));
-                let ab_lo = _mm256_unpacklo_epi32(a, b);
-                let ab_hi = _mm256_unpackhi_epi32(a, b);
-                let cd_lo = _mm256_unpacklo_epi32(c, d);
-                let cd_hi = _mm256_unpackhi_epi32(c, d);
-                m[4 * k] = _mm256_unpacklo_epi64(ab_lo, cd_lo);
-                m[4 * k + 1] = _mm256_unpackhi_epi64(ab_lo, cd_lo);
-                m[4 * k + 2] = _mm256_unpacklo_epi64(ab_hi, cd_hi);
-                m[4 * k + 3] = _mm256_unpackhi_epi64(ab_hi, cd_hi);
+                m[4 * k..4 * k + 4].copy_from_slice(&transpose_4x4([a, b, c, d]));
             }
             m
         }
@@ -163,19 +178,9 @@ impl LaneWords<u32, 8> for __m256i {
         let p = rows.map(|b| b as *mut __m128i);
         unsafe {
             for k in 0..M / 4 {
-                // The 4x4 transpose within each half is its own inverse: it gives words
-                // 4k..4k+4 of lane i in the low half and of lane i + 4 in the high half.
-                let [a, b, c, d] = [0, 1, 2, 3].map(|i| words[4 * k + i]);
-                let ab_lo = _mm256_unpacklo_epi32(a, b);
-                let ab_hi = _mm256_unpackhi_epi32(a, b);
-                let cd_lo = _mm256_unpacklo_epi32(c, d);
-                let cd_hi = _mm256_unpackhi_epi32(c, d);
-                let lanes = [
-                    _mm256_unpacklo_epi64(ab_lo, cd_lo),
-                    _mm256_unpackhi_epi64(ab_lo, cd_lo),
-                    _mm256_unpacklo_epi64(ab_hi, cd_hi),
-                    _mm256_unpackhi_epi64(ab_hi, cd_hi),
-                ];
+                // The transpose is its own inverse: it gives words 4k..4k+4 of lane i in the low
+                // half and of lane i + 4 in the high half.
+                let lanes = transpose_4x4([0, 1, 2, 3].map(|i| words[4 * k + i]));
                 for (i, v) in lanes.into_iter().enumerate() {
                     _mm256_storeu2_m128i(p[i + 4].add(k), p[i].add(k), v);
                 }

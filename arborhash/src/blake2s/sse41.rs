@@ -334,6 +334,28 @@ static ROTR16: __m128i = {
 // ---------------------------------------------------------------------------------------------
 // Multi-lane: transposed compression, one lane per 32-bit element.
 
+/// The 4x4 transpose of 32-bit words of four vectors: element j of
+/// vector i goes to element i of vector j. It is its own inverse.
+///
+/// # Safety
+/// SSE4.1.
+#[inline(always)]
+unsafe fn transpose_4x4([a, b, c, d]: [__m128i; 4]) -> [__m128i; 4] {
+    // SAFETY: the caller's contract.
+    unsafe {
+        let ab_lo = _mm_unpacklo_epi32(a, b);
+        let ab_hi = _mm_unpackhi_epi32(a, b);
+        let cd_lo = _mm_unpacklo_epi32(c, d);
+        let cd_hi = _mm_unpackhi_epi32(c, d);
+        [
+            _mm_unpacklo_epi64(ab_lo, cd_lo),
+            _mm_unpackhi_epi64(ab_lo, cd_lo),
+            _mm_unpacklo_epi64(ab_hi, cd_hi),
+            _mm_unpackhi_epi64(ab_hi, cd_hi),
+        ]
+    }
+}
+
 impl LaneWords<u32, 4> for __m128i {
     // SAFETY (every method): the caller guarantees SSE4.1; `load_transposed` and
     // `store_transposed` also rely on their pointers being readable or writable for `M` words.
@@ -358,14 +380,7 @@ impl LaneWords<u32, 4> for __m128i {
             for k in 0..M / 4 {
                 // A 4x4 transpose of words 4k..4k+4 of the four lanes.
                 let [a, b, c, d] = p.map(|q| _mm_loadu_si128(q.add(k)));
-                let ab_lo = _mm_unpacklo_epi32(a, b);
-                let ab_hi = _mm_unpackhi_epi32(a, b);
-                let cd_lo = _mm_unpacklo_epi32(c, d);
-                let cd_hi = _mm_unpackhi_epi32(c, d);
-                m[4 * k] = _mm_unpacklo_epi64(ab_lo, cd_lo);
-                m[4 * k + 1] = _mm_unpackhi_epi64(ab_lo, cd_lo);
-                m[4 * k + 2] = _mm_unpacklo_epi64(ab_hi, cd_hi);
-                m[4 * k + 3] = _mm_unpackhi_epi64(ab_hi, cd_hi);
+                m[4 * k..4 * k + 4].copy_from_slice(&transpose_4x4([a, b, c, d]));
             }
             m
         }
@@ -376,16 +391,11 @@ impl LaneWords<u32, 4> for __m128i {
         let p = rows.map(|b| b as *mut __m128i);
         unsafe {
             for k in 0..M / 4 {
-                // The 4x4 transpose is its own inverse.
-                let [a, b, c, d] = [0, 1, 2, 3].map(|i| words[4 * k + i]);
-                let ab_lo = _mm_unpacklo_epi32(a, b);
-                let ab_hi = _mm_unpackhi_epi32(a, b);
-                let cd_lo = _mm_unpacklo_epi32(c, d);
-                let cd_hi = _mm_unpackhi_epi32(c, d);
-                _mm_storeu_si128(p[0].add(k), _mm_unpacklo_epi64(ab_lo, cd_lo));
-                _mm_storeu_si128(p[1].add(k), _mm_unpackhi_epi64(ab_lo, cd_lo));
-                _mm_storeu_si128(p[2].add(k), _mm_unpacklo_epi64(ab_hi, cd_hi));
-                _mm_storeu_si128(p[3].add(k), _mm_unpackhi_epi64(ab_hi, cd_hi));
+                // The transpose is its own inverse.
+                let lanes = transpose_4x4([0, 1, 2, 3].map(|i| words[4 * k + i]));
+                for (q, v) in p.iter().zip(lanes) {
+                    _mm_storeu_si128(q.add(k), v);
+                }
             }
         }
     }
