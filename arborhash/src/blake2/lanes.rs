@@ -94,12 +94,12 @@ pub(crate) fn run_jobs<V: Variant, J: Job<V::Word>>(
     let mut jobs = jobs.into_iter();
     let degree = V::degree(p).clamp(1, MAX_LANES);
     let mut slots: [Option<J>; MAX_LANES] = core::array::from_fn(|_| None);
+    let mut scratch = [[V::Word::default(); 8]; MAX_LANES];
     loop {
         for slot in slots[..degree].iter_mut().filter(|s| s.is_none()) {
             *slot = jobs.next();
         }
         // The active jobs' runs, gathered straight into the kernel's lane array.
-        let mut scratch = [[V::Word::default(); 8]; MAX_LANES];
         let mut lanes = idle_lanes(&mut scratch);
         let mut run_blocks = [0; MAX_LANES];
         let mut used = 0;
@@ -118,7 +118,11 @@ pub(crate) fn run_jobs<V: Variant, J: Job<V::Word>>(
             }
         }
         compress_lane_slice::<V>(p, &mut lanes[..used], blocks, V::BLOCKBYTES);
-        let counts = lanes.map(|lane| lane.count);
+        // Only the counters of the lanes in use (moving the whole lane array costs more).
+        let mut counts = [0u128; MAX_LANES];
+        for (count, lane) in counts.iter_mut().zip(&lanes[..used]) {
+            *count = lane.count;
+        }
         let active = slots.iter_mut().filter(|s| s.is_some());
         for (slot, count) in active.zip(counts) {
             if slot.as_mut().is_some_and(|job| job.advance(blocks, count)) {

@@ -9,7 +9,7 @@
 //! is `#[inline(always)]`: it compiles into each backend's `#[target_feature]` function.
 
 use super::variant::{Variant, Word};
-use super::{Lane, LastBlock, SIGMA};
+use super::{Lane, SIGMA};
 
 /// G's four rotations of each word of a vector `V`, right, in the order G applies them: R1..R4
 /// of RFC 7693 (32, 24, 16, 63 for BLAKE2b; 16, 12, 8, 7 for BLAKE2s). The kernels are generic
@@ -34,18 +34,23 @@ pub(crate) trait LaneWords<W, const N: usize>: Copy {
     unsafe fn xor(self, other: Self) -> Self;
     /// Lane k gets `words[k]`.
     unsafe fn from_words(words: [W; N]) -> Self;
-    unsafe fn to_words(self) -> [W; N];
-    /// The 16 message words of one block per lane, transposed: element k of word i is word i of
-    /// the block at `blocks[k]`.
+    /// `M` consecutive words at each of `rows`, transposed: element k of vector i is word i
+    /// at `rows[k]`. `M = 16` loads a message block per lane, `M = 8` a chaining value.
     ///
     /// # Safety
-    /// Also: each pointer readable for a block.
-    unsafe fn load_message(blocks: [*const u8; N]) -> [Self; 16];
+    /// Also: each pointer readable for `M` words.
+    unsafe fn load_transposed<const M: usize>(rows: [*const u8; N]) -> [Self; M];
+    /// The inverse of `load_transposed`: word i at `rows[k]` gets element k of `words[i]`.
+    ///
+    /// # Safety
+    /// Also: each pointer writable for `M` words. Where pointers coincide, which of their lanes'
+    /// words end up there is unspecified (the missing lanes of a group share one dump).
+    unsafe fn store_transposed<const M: usize>(words: [Self; M], rows: [*mut u8; N]);
 }
 
 /// Compresses `blocks` blocks of variant `B` in each of `lanes` (1 to `N` of them) with `V`'s
 /// `N` lanes; the state stays transposed in registers for the whole call. Missing lanes are
-/// filled with a copy of lane 0's input (in bounds) whose results are dropped.
+/// filled with a copy of lane 0's input and chaining value (in bounds) whose results are dropped.
 ///
 /// # Safety
 /// `V`'s and `R`'s CPU feature; every lane's input holds `(blocks - 1) * stride + BLOCKBYTES`
@@ -67,36 +72,48 @@ pub(crate) unsafe fn compress_group<B, V, R, const N: usize>(
     let zero = B::Word::default();
     let ones = B::Word::truncate(u128::MAX);
     let word_bits = 8 * <B::Word as Word>::BYTES;
+    // Missing lanes read lane 0's input and chaining value and write their results to `spare`.
+    let mut spare = [zero; 8];
     let mut inputs = [lanes[0].input.as_ptr(); N];
-    let mut h = [[zero; 8]; N];
+    let mut h_in = [lanes[0].h.as_ptr() as *const u8; N];
+    let mut h_out = [spare.as_mut_ptr() as *mut u8; N];
     let mut count = [0u128; N];
-    let mut last: [Option<LastBlock>; N] = [None; N];
-    for (k, lane) in lanes.iter().enumerate() {
+    // The final block's counter increments and finalization flags, set once per call.
+    let mut final_add = [B::BLOCKBYTES as u128; N];
+    let mut f0 = [zero; N];
+    let mut f1 = [zero; N];
+    for (k, lane) in lanes.iter_mut().enumerate() {
         inputs[k] = lane.input.as_ptr();
-        h[k] = *lane.h;
+        h_out[k] = lane.h.as_mut_ptr() as *mut u8;
+        h_in[k] = h_out[k];
         count[k] = lane.count;
-        last[k] = lane.last;
+        if let Some(l) = lane.last {
+            final_add[k] = l.len as u128;
+            f0[k] = ones;
+            f1[k] = if l.last_node { ones } else { zero };
+        }
     }
     // SAFETY: `V`'s feature is the caller's contract; block j of lane k starts at
-    // inputs[k] + j * stride and is in bounds by the input-length contract.
+    // inputs[k] + j * stride and is in bounds by the input-length contract; `h_in` and `h_out`
+    // point at chaining values (8 words): the lanes' own, which are distinct `&mut` borrows, and
+    // `spare` for the missing lanes, written one after the other.
     unsafe {
-        let mut hv: [V; 8] = core::array::from_fn(|i| V::from_words(h.map(|hk| hk[i])));
+        let mut hv: [V; 8] = V::load_transposed(h_in);
         let iv: [V; 8] = B::IV.map(|w| V::from_words([w; N]));
+        let none = V::from_words([zero; N]);
+        let (f0, f1) = (V::from_words(f0), V::from_words(f1));
         for j in 0..blocks {
             let is_final = j + 1 == blocks;
-            let mut f0 = [zero; N];
-            let mut f1 = [zero; N];
+            let (f0, f1) = if is_final { (f0, f1) } else { (none, none) };
             for k in 0..N {
-                match last[k].filter(|_| is_final) {
-                    Some(l) => {
-                        count[k] = count[k].wrapping_add(l.len as u128);
-                        f0[k] = ones;
-                        f1[k] = if l.last_node { ones } else { zero };
-                    }
-                    None => count[k] = count[k].wrapping_add(B::BLOCKBYTES as u128),
-                }
+                let add = if is_final {
+                    final_add[k]
+                } else {
+                    B::BLOCKBYTES as u128
+                };
+                count[k] = count[k].wrapping_add(add);
             }
-            let m = V::load_message(inputs.map(|p| p.add(j * stride)));
+            let m = V::load_transposed::<16>(inputs.map(|p| p.add(j * stride)));
             let mut v = [
                 hv[0],
                 hv[1],
@@ -114,8 +131,8 @@ pub(crate) unsafe fn compress_group<B, V, R, const N: usize>(
                 iv[5].xor(V::from_words(
                     count.map(|c| B::Word::truncate(c >> word_bits)),
                 )),
-                iv[6].xor(V::from_words(f0)),
-                iv[7].xor(V::from_words(f1)),
+                iv[6].xor(f0),
+                iv[7].xor(f1),
             ];
             // Unrolled, so that every message index is a constant.
             lanes_round::<B::Word, V, R, N, 0>(&mut v, &m);
@@ -137,15 +154,9 @@ pub(crate) unsafe fn compress_group<B, V, R, const N: usize>(
                 hv[i] = hv[i].xor(v[i]).xor(v[i + 8]);
             }
         }
-        for i in 0..8 {
-            let words = hv[i].to_words();
-            for k in 0..N {
-                h[k][i] = words[k];
-            }
-        }
+        V::store_transposed(hv, h_out);
     }
     for (k, lane) in lanes.iter_mut().enumerate() {
-        *lane.h = h[k];
         lane.count = count[k];
     }
 }

@@ -282,8 +282,8 @@ static ROTR16: __m256i = {
 };
 
 impl LaneWords<u64, 4> for __m256i {
-    // SAFETY (every method): the caller guarantees AVX2; `load_message` also relies on its
-    // pointers being readable for a block.
+    // SAFETY (every method): the caller guarantees AVX2; `load_transposed` and
+    // `store_transposed` also rely on their pointers being readable or writable for `M` words.
     #[inline(always)]
     unsafe fn add(self, other: Self) -> Self {
         unsafe { _mm256_add_epi64(self, other) }
@@ -297,17 +297,12 @@ impl LaneWords<u64, 4> for __m256i {
         unsafe { _mm256_set_epi64x(w[3] as i64, w[2] as i64, w[1] as i64, w[0] as i64) }
     }
     #[inline(always)]
-    unsafe fn to_words(self) -> [u64; 4] {
-        let mut w = [0u64; 4];
-        unsafe { _mm256_storeu_si256(w.as_mut_ptr() as *mut __m256i, self) };
-        w
-    }
-    #[inline(always)]
-    unsafe fn load_message(blocks: [*const u8; 4]) -> [Self; 16] {
-        let [p0, p1, p2, p3] = blocks.map(|b| b as *const __m128i);
+    unsafe fn load_transposed<const M: usize>(rows: [*const u8; 4]) -> [Self; M] {
+        const { assert!(M.is_multiple_of(2)) };
+        let [p0, p1, p2, p3] = rows.map(|b| b as *const __m128i);
         unsafe {
-            let mut m = [_mm256_setzero_si256(); 16];
-            for k in 0..8 {
+            let mut m = [_mm256_setzero_si256(); M];
+            for k in 0..M / 2 {
                 // Words 2k and 2k+1 of lanes 0 and 2 in one vector, of lanes 1 and 3 in another;
                 // unpacking them gives word 2k and word 2k+1 of the four lanes in order.
                 let a = _mm256_loadu2_m128i(p2.add(k), p0.add(k));
@@ -316,6 +311,20 @@ impl LaneWords<u64, 4> for __m256i {
                 m[2 * k + 1] = _mm256_unpackhi_epi64(a, b);
             }
             m
+        }
+    }
+    #[inline(always)]
+    unsafe fn store_transposed<const M: usize>(words: [Self; M], rows: [*mut u8; 4]) {
+        const { assert!(M.is_multiple_of(2)) };
+        let [p0, p1, p2, p3] = rows.map(|b| b as *mut __m128i);
+        unsafe {
+            for k in 0..M / 2 {
+                // The unpacks undo themselves: words 2k and 2k+1 of lanes 0 and 2, then of
+                // lanes 1 and 3.
+                let (a, b) = (words[2 * k], words[2 * k + 1]);
+                _mm256_storeu2_m128i(p2.add(k), p0.add(k), _mm256_unpacklo_epi64(a, b));
+                _mm256_storeu2_m128i(p3.add(k), p1.add(k), _mm256_unpackhi_epi64(a, b));
+            }
         }
     }
 }

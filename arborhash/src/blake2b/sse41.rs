@@ -282,8 +282,8 @@ static ROTR16: __m128i = {
 // Multi-lane: transposed compression, one lane per 64-bit element.
 
 impl LaneWords<u64, 2> for __m128i {
-    // SAFETY (every method): the caller guarantees SSE4.1; `load_message` also relies on its
-    // pointers being readable for a block.
+    // SAFETY (every method): the caller guarantees SSE4.1; `load_transposed` and
+    // `store_transposed` also rely on their pointers being readable or writable for `M` words.
     #[inline(always)]
     unsafe fn add(self, other: Self) -> Self {
         unsafe { _mm_add_epi64(self, other) }
@@ -297,25 +297,29 @@ impl LaneWords<u64, 2> for __m128i {
         unsafe { _mm_set_epi64x(words[1] as i64, words[0] as i64) }
     }
     #[inline(always)]
-    unsafe fn to_words(self) -> [u64; 2] {
+    unsafe fn load_transposed<const M: usize>(rows: [*const u8; 2]) -> [Self; M] {
+        const { assert!(M.is_multiple_of(2)) };
+        let [p, q] = rows.map(|b| b as *const __m128i);
         unsafe {
-            [
-                _mm_extract_epi64(self, 0) as u64,
-                _mm_extract_epi64(self, 1) as u64,
-            ]
-        }
-    }
-    #[inline(always)]
-    unsafe fn load_message(blocks: [*const u8; 2]) -> [Self; 16] {
-        let [p, q] = blocks.map(|b| b as *const __m128i);
-        unsafe {
-            let mut m = [_mm_setzero_si128(); 16];
-            for k in 0..8 {
+            let mut m = [_mm_setzero_si128(); M];
+            for k in 0..M / 2 {
                 let (a, b) = (_mm_loadu_si128(p.add(k)), _mm_loadu_si128(q.add(k)));
                 m[2 * k] = _mm_unpacklo_epi64(a, b);
                 m[2 * k + 1] = _mm_unpackhi_epi64(a, b);
             }
             m
+        }
+    }
+    #[inline(always)]
+    unsafe fn store_transposed<const M: usize>(words: [Self; M], rows: [*mut u8; 2]) {
+        const { assert!(M.is_multiple_of(2)) };
+        let [p, q] = rows.map(|b| b as *mut __m128i);
+        unsafe {
+            for k in 0..M / 2 {
+                let (a, b) = (words[2 * k], words[2 * k + 1]);
+                _mm_storeu_si128(p.add(k), _mm_unpacklo_epi64(a, b));
+                _mm_storeu_si128(q.add(k), _mm_unpackhi_epi64(a, b));
+            }
         }
     }
 }

@@ -116,9 +116,31 @@ static ROTR16: __m256i = {
     unsafe { core::mem::transmute::<[[u8; 16]; 2], __m256i>([half, half]) }
 };
 
+/// The 4x4 transpose of 32-bit words within each 128-bit half of four vectors: element j of
+/// vector i goes to element i of vector j. It is its own inverse.
+///
+/// # Safety
+/// AVX2.
+#[inline(always)]
+unsafe fn transpose_4x4([a, b, c, d]: [__m256i; 4]) -> [__m256i; 4] {
+    // SAFETY: the caller's contract.
+    unsafe {
+        let ab_lo = _mm256_unpacklo_epi32(a, b);
+        let ab_hi = _mm256_unpackhi_epi32(a, b);
+        let cd_lo = _mm256_unpacklo_epi32(c, d);
+        let cd_hi = _mm256_unpackhi_epi32(c, d);
+        [
+            _mm256_unpacklo_epi64(ab_lo, cd_lo),
+            _mm256_unpackhi_epi64(ab_lo, cd_lo),
+            _mm256_unpacklo_epi64(ab_hi, cd_hi),
+            _mm256_unpackhi_epi64(ab_hi, cd_hi),
+        ]
+    }
+}
+
 impl LaneWords<u32, 8> for __m256i {
-    // SAFETY (every method): the caller guarantees AVX2; `load_message` also relies on its
-    // pointers being readable for a block.
+    // SAFETY (every method): the caller guarantees AVX2; `load_transposed` and
+    // `store_transposed` also rely on their pointers being readable or writable for `M` words.
     #[inline(always)]
     unsafe fn add(self, other: Self) -> Self {
         unsafe { _mm256_add_epi32(self, other) }
@@ -132,17 +154,12 @@ impl LaneWords<u32, 8> for __m256i {
         unsafe { _mm256_loadu_si256(w.as_ptr() as *const __m256i) }
     }
     #[inline(always)]
-    unsafe fn to_words(self) -> [u32; 8] {
-        let mut w = [0u32; 8];
-        unsafe { _mm256_storeu_si256(w.as_mut_ptr() as *mut __m256i, self) };
-        w
-    }
-    #[inline(always)]
-    unsafe fn load_message(blocks: [*const u8; 8]) -> [Self; 16] {
-        let p = blocks.map(|b| b as *const __m128i);
+    unsafe fn load_transposed<const M: usize>(rows: [*const u8; 8]) -> [Self; M] {
+        const { assert!(M.is_multiple_of(4)) };
+        let p = rows.map(|b| b as *const __m128i);
         unsafe {
-            let mut m = [_mm256_setzero_si256(); 16];
-            for k in 0..4 {
+            let mut m = [_mm256_setzero_si256(); M];
+            for k in 0..M / 4 {
                 // Words 4k..4k+4 of lane i in the low half and of lane i + 4 in the high half,
                 // then a 4x4 transpose within each half.
                 // (No closure here: closures do not inherit `target_feature`.)
@@ -150,16 +167,24 @@ impl LaneWords<u32, 8> for __m256i {
                 let b = _mm256_loadu2_m128i(p[5].add(k), p[1].add(k));
                 let c = _mm256_loadu2_m128i(p[6].add(k), p[2].add(k));
                 let d = _mm256_loadu2_m128i(p[7].add(k), p[3].add(k));
-                let ab_lo = _mm256_unpacklo_epi32(a, b);
-                let ab_hi = _mm256_unpackhi_epi32(a, b);
-                let cd_lo = _mm256_unpacklo_epi32(c, d);
-                let cd_hi = _mm256_unpackhi_epi32(c, d);
-                m[4 * k] = _mm256_unpacklo_epi64(ab_lo, cd_lo);
-                m[4 * k + 1] = _mm256_unpackhi_epi64(ab_lo, cd_lo);
-                m[4 * k + 2] = _mm256_unpacklo_epi64(ab_hi, cd_hi);
-                m[4 * k + 3] = _mm256_unpackhi_epi64(ab_hi, cd_hi);
+                m[4 * k..4 * k + 4].copy_from_slice(&transpose_4x4([a, b, c, d]));
             }
             m
+        }
+    }
+    #[inline(always)]
+    unsafe fn store_transposed<const M: usize>(words: [Self; M], rows: [*mut u8; 8]) {
+        const { assert!(M.is_multiple_of(4)) };
+        let p = rows.map(|b| b as *mut __m128i);
+        unsafe {
+            for k in 0..M / 4 {
+                // The transpose is its own inverse: it gives words 4k..4k+4 of lane i in the low
+                // half and of lane i + 4 in the high half.
+                let lanes = transpose_4x4([0, 1, 2, 3].map(|i| words[4 * k + i]));
+                for (i, v) in lanes.into_iter().enumerate() {
+                    _mm256_storeu2_m128i(p[i + 4].add(k), p[i].add(k), v);
+                }
+            }
         }
     }
 }

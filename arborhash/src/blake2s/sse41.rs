@@ -334,9 +334,31 @@ static ROTR16: __m128i = {
 // ---------------------------------------------------------------------------------------------
 // Multi-lane: transposed compression, one lane per 32-bit element.
 
+/// The 4x4 transpose of 32-bit words of four vectors: element j of
+/// vector i goes to element i of vector j. It is its own inverse.
+///
+/// # Safety
+/// SSE4.1.
+#[inline(always)]
+unsafe fn transpose_4x4([a, b, c, d]: [__m128i; 4]) -> [__m128i; 4] {
+    // SAFETY: the caller's contract.
+    unsafe {
+        let ab_lo = _mm_unpacklo_epi32(a, b);
+        let ab_hi = _mm_unpackhi_epi32(a, b);
+        let cd_lo = _mm_unpacklo_epi32(c, d);
+        let cd_hi = _mm_unpackhi_epi32(c, d);
+        [
+            _mm_unpacklo_epi64(ab_lo, cd_lo),
+            _mm_unpackhi_epi64(ab_lo, cd_lo),
+            _mm_unpacklo_epi64(ab_hi, cd_hi),
+            _mm_unpackhi_epi64(ab_hi, cd_hi),
+        ]
+    }
+}
+
 impl LaneWords<u32, 4> for __m128i {
-    // SAFETY (every method): the caller guarantees SSE4.1; `load_message` also relies on its
-    // pointers being readable for a block.
+    // SAFETY (every method): the caller guarantees SSE4.1; `load_transposed` and
+    // `store_transposed` also rely on their pointers being readable or writable for `M` words.
     #[inline(always)]
     unsafe fn add(self, other: Self) -> Self {
         unsafe { _mm_add_epi32(self, other) }
@@ -350,29 +372,31 @@ impl LaneWords<u32, 4> for __m128i {
         unsafe { _mm_loadu_si128(w.as_ptr() as *const __m128i) }
     }
     #[inline(always)]
-    unsafe fn to_words(self) -> [u32; 4] {
-        let mut w = [0u32; 4];
-        unsafe { _mm_storeu_si128(w.as_mut_ptr() as *mut __m128i, self) };
-        w
-    }
-    #[inline(always)]
-    unsafe fn load_message(blocks: [*const u8; 4]) -> [Self; 16] {
-        let p = blocks.map(|b| b as *const __m128i);
+    unsafe fn load_transposed<const M: usize>(rows: [*const u8; 4]) -> [Self; M] {
+        const { assert!(M.is_multiple_of(4)) };
+        let p = rows.map(|b| b as *const __m128i);
         unsafe {
-            let mut m = [_mm_setzero_si128(); 16];
-            for k in 0..4 {
+            let mut m = [_mm_setzero_si128(); M];
+            for k in 0..M / 4 {
                 // A 4x4 transpose of words 4k..4k+4 of the four lanes.
                 let [a, b, c, d] = p.map(|q| _mm_loadu_si128(q.add(k)));
-                let ab_lo = _mm_unpacklo_epi32(a, b);
-                let ab_hi = _mm_unpackhi_epi32(a, b);
-                let cd_lo = _mm_unpacklo_epi32(c, d);
-                let cd_hi = _mm_unpackhi_epi32(c, d);
-                m[4 * k] = _mm_unpacklo_epi64(ab_lo, cd_lo);
-                m[4 * k + 1] = _mm_unpackhi_epi64(ab_lo, cd_lo);
-                m[4 * k + 2] = _mm_unpacklo_epi64(ab_hi, cd_hi);
-                m[4 * k + 3] = _mm_unpackhi_epi64(ab_hi, cd_hi);
+                m[4 * k..4 * k + 4].copy_from_slice(&transpose_4x4([a, b, c, d]));
             }
             m
+        }
+    }
+    #[inline(always)]
+    unsafe fn store_transposed<const M: usize>(words: [Self; M], rows: [*mut u8; 4]) {
+        const { assert!(M.is_multiple_of(4)) };
+        let p = rows.map(|b| b as *mut __m128i);
+        unsafe {
+            for k in 0..M / 4 {
+                // The transpose is its own inverse.
+                let lanes = transpose_4x4([0, 1, 2, 3].map(|i| words[4 * k + i]));
+                for (q, v) in p.iter().zip(lanes) {
+                    _mm_storeu_si128(q.add(k), v);
+                }
+            }
         }
     }
 }
