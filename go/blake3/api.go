@@ -145,11 +145,12 @@ func chunkRoot(data []byte, key *[8]uint32, flags uint32, out *[BlockSize]byte) 
 // hashed in place without the Hasher's buffer.
 func sumOutput(o *output, data []byte) {
 	h := tree{key: iv}
-	for len(data) > bufSize {
-		c := subtreeChunks(h.counter, len(data))
-		cv := subtreeCV(data[:c*ChunkSize], h.counter, &iv, 0)
-		h.pushSubtree(&cv, c)
-		data = data[c*ChunkSize:]
+	// Whole subtrees of maxSubtreeChunks chunks, and a tail of at most as
+	// many, whose parent levels are batched too.
+	for len(data) > maxSubtreeChunks*ChunkSize {
+		cv := subtreeCV(data[:maxSubtreeChunks*ChunkSize], h.counter, &iv, 0)
+		h.pushSubtree(&cv, maxSubtreeChunks)
+		data = data[maxSubtreeChunks*ChunkSize:]
 	}
 	finish(o, data, h.stack[:h.stackLen], h.counter, &iv, 0)
 }

@@ -217,6 +217,29 @@ func TestSumMany(t *testing.T) {
 	})
 }
 
+// TestTailChunkCounts checks Sum256 and the Hasher against zeebo/blake3
+// for every number of chunks after the last whole subtree of sumOutput
+// (odd parent counts on every level of the batched reduction), with the
+// last chunk full, one byte short and one byte long.
+func TestTailChunkCounts(t *testing.T) {
+	in := pattern((2*maxSubtreeChunks + 2) * ChunkSize)
+	forEachBackend(t, func(t *testing.T) {
+		for chunks := 1; chunks <= 2*maxSubtreeChunks+1; chunks++ {
+			for _, n := range []int{chunks*ChunkSize - 1, chunks * ChunkSize, chunks*ChunkSize + 1} {
+				want := zeebo.Sum256(in[:n])
+				if Sum256(in[:n]) != want {
+					t.Fatalf("Sum256 len %d differs", n)
+				}
+				h := New()
+				_, _ = h.Write(in[:n])
+				if !bytes.Equal(h.Sum(nil), want[:]) {
+					t.Fatalf("Hasher len %d differs", n)
+				}
+			}
+		}
+	})
+}
+
 func FuzzBlake3(f *testing.F) {
 	f.Add([]byte("abc"), uint16(1))
 	f.Add(pattern(3000), uint16(1024))

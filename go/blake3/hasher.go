@@ -86,8 +86,8 @@ func (h *hasher) flushPending() {
 		for n > h.npending-done || h.counter%uint64(n) != 0 {
 			n /= 2
 		}
-		cv := reduceCVs(h.pending[done:done+n], &h.key, h.flags)
-		h.pushSubtree(&cv, n)
+		reduceCVs(h.pending[done:done+n], 1, &h.key, h.flags)
+		h.pushSubtree(&h.pending[done], n)
 		done += n
 	}
 	h.npending = 0
@@ -133,12 +133,13 @@ func (h *hasher) rootOutput(o *output) {
 	finish(o, h.buf[:h.bufLen], h.stack[:h.stackLen], h.counter, &h.key, h.flags)
 }
 
-// finish hashes the tail of the input (at most bufSize bytes, empty only
-// for an empty message) that follows counter chunks summarised by the
-// merged subtree CVs in stack, and sets o to the root output. The tail has
-// at most bufChunks chunks and every stack entry covers at least bufChunks,
-// so the tail is a subtree of its own and the root is found by folding the
-// stack onto the tail's output from the top.
+// finish hashes the tail of the input (at most maxSubtreeChunks chunks,
+// empty only for an empty message) that follows counter chunks summarised
+// by the merged subtree CVs in stack, and sets o to the root output. No
+// stack entry covers fewer chunks than the tail (the Hasher's tail is at
+// most bufChunks long, sumOutput's at most maxSubtreeChunks, the size of
+// its subtrees), so the tail is a subtree of its own and the root is found
+// by folding the stack onto the tail's output from the top.
 func finish(o *output, tail []byte, stack [][8]uint32, counter uint64, key *[8]uint32, flags uint32) {
 	if counter == 0 && len(tail) <= ChunkSize {
 		o.setChunk(tail, 0, key, flags)
@@ -152,49 +153,20 @@ func finish(o *output, tail []byte, stack [][8]uint32, counter uint64, key *[8]u
 }
 
 // tailOutput sets o to the output of the subtree over the chunks of tail
-// (1 to bufChunks chunks, all full but maybe the last) starting at chunk
-// counter.
+// (1 to maxSubtreeChunks chunks, all full but maybe the last) starting at
+// chunk counter.
 func tailOutput(o *output, tail []byte, counter uint64, key *[8]uint32, flags uint32) {
 	if len(tail) <= ChunkSize {
 		o.setChunk(tail, counter, key, flags)
 		return
 	}
-	var cvs [maxLanes][8]uint32
-	full := len(tail) / ChunkSize
-	var j laneJob
-	for i := 0; i < full; i++ {
-		j.inputs[j.n], j.counters[j.n] = tail[i*ChunkSize:(i+1)*ChunkSize], counter+uint64(i)
-		j.n++
-	}
-	hashChunkLanes(&j, key, flags, &cvs)
-	k := full
-	if len(tail)%ChunkSize != 0 {
-		o.setChunk(tail[full*ChunkSize:], counter+uint64(full), key, flags)
+	var cvs [maxSubtreeChunks][8]uint32
+	k := chunkCVs(tail, counter, key, flags, &cvs)
+	if rest := tail[k*ChunkSize:]; len(rest) > 0 {
+		o.setChunk(rest, counter+uint64(k), key, flags)
 		cvs[k] = o.chainingValue()
 		k++
 	}
-	left := largestPowerOfTwoBelow(k)
-	l, r := treeCV(cvs[:left], key, flags), treeCV(cvs[left:k], key, flags)
-	o.setParent(&l, &r, key, flags)
-}
-
-// treeCV returns the chaining value of the (non-root) subtree over the chunk
-// CVs cvs: the left part holds the largest power of two of chunks that leaves
-// at least one chunk for the right part.
-func treeCV(cvs [][8]uint32, key *[8]uint32, flags uint32) [8]uint32 {
-	if len(cvs) == 1 {
-		return cvs[0]
-	}
-	left := largestPowerOfTwoBelow(len(cvs))
-	l, r := treeCV(cvs[:left], key, flags), treeCV(cvs[left:], key, flags)
-	return parentCV(&l, &r, key, flags)
-}
-
-// largestPowerOfTwoBelow returns the largest power of two less than n (n >= 2).
-func largestPowerOfTwoBelow(n int) int {
-	p := 1
-	for 2*p < n {
-		p *= 2
-	}
-	return p
+	reduceCVs(cvs[:k], 2, key, flags)
+	o.setParent(&cvs[0], &cvs[1], key, flags)
 }
