@@ -219,22 +219,37 @@ func TestSumMany(t *testing.T) {
 
 // TestTailChunkCounts checks Sum256 and the Hasher against zeebo/blake3
 // for every number of chunks after the last whole subtree of sumOutput
-// (odd parent counts on every level of the batched reduction), with the
-// last chunk full, one byte short and one byte long.
+// (odd parent counts on every level of the batched reduction), and for
+// counts around the tops of sumLong (a tail right after a pushed top, a top
+// cut short in every group), with the last chunk full, one byte short and
+// one byte long.
 func TestTailChunkCounts(t *testing.T) {
-	in := pattern((2*maxSubtreeChunks + 2) * ChunkSize)
+	var counts []int
+	for c := 1; c <= 2*maxSubtreeChunks+1; c++ {
+		counts = append(counts, c)
+	}
+	for _, d := range []int{-maxSubtreeChunks - 1, -maxSubtreeChunks, -groupChunks - 1, -1, 0, 1, groupChunks + 1, maxSubtreeChunks, maxSubtreeChunks + 1} {
+		counts = append(counts, topChunks+d)
+	}
+	counts = append(counts, 2*topChunks+1, 3*topChunks+groupChunks+1)
+	in := pattern((counts[len(counts)-1] + 1) * ChunkSize)
+	var lengths []int
+	var want [][32]byte
+	for _, c := range counts {
+		for _, n := range []int{c*ChunkSize - 1, c * ChunkSize, c*ChunkSize + 1} {
+			lengths = append(lengths, n)
+			want = append(want, zeebo.Sum256(in[:n]))
+		}
+	}
 	forEachBackend(t, func(t *testing.T) {
-		for chunks := 1; chunks <= 2*maxSubtreeChunks+1; chunks++ {
-			for _, n := range []int{chunks*ChunkSize - 1, chunks * ChunkSize, chunks*ChunkSize + 1} {
-				want := zeebo.Sum256(in[:n])
-				if Sum256(in[:n]) != want {
-					t.Fatalf("Sum256 len %d differs", n)
-				}
-				h := New()
-				_, _ = h.Write(in[:n])
-				if !bytes.Equal(h.Sum(nil), want[:]) {
-					t.Fatalf("Hasher len %d differs", n)
-				}
+		for i, n := range lengths {
+			if Sum256(in[:n]) != want[i] {
+				t.Fatalf("Sum256 len %d differs", n)
+			}
+			h := New()
+			_, _ = h.Write(in[:n])
+			if !bytes.Equal(h.Sum(nil), want[i][:]) {
+				t.Fatalf("Hasher len %d differs", n)
 			}
 		}
 	})

@@ -133,19 +133,21 @@ func (h *hasher) rootOutput(o *output) {
 	finish(o, h.buf[:h.bufLen], h.stack[:h.stackLen], h.counter, &h.key, h.flags)
 }
 
-// finish hashes the tail of the input (at most maxSubtreeChunks chunks,
-// empty only for an empty message) that follows counter chunks summarised
-// by the merged subtree CVs in stack, and sets o to the root output. No
-// stack entry covers fewer chunks than the tail (the Hasher's tail is at
-// most bufChunks long, sumOutput's at most maxSubtreeChunks, the size of
-// its subtrees), so the tail is a subtree of its own and the root is found
-// by folding the stack onto the tail's output from the top.
+// finish hashes the tail of the input (at most bufChunks chunks, empty
+// only for an empty message) that follows counter chunks summarised by the
+// merged subtree CVs in stack, and sets o to the root output. Every stack
+// entry covers at least bufChunks chunks, so the tail is a subtree of its
+// own.
 func finish(o *output, tail []byte, stack [][8]uint32, counter uint64, key *[8]uint32, flags uint32) {
-	if counter == 0 && len(tail) <= ChunkSize {
-		o.setChunk(tail, 0, key, flags)
-		return
-	}
-	tailOutput(o, tail, counter, key, flags)
+	var cvs [maxLanes][8]uint32
+	tailOutput(o, tail, counter, key, flags, cvs[:])
+	foldStack(o, stack, key, flags)
+}
+
+// foldStack turns o, the output of the subtree that follows the subtrees
+// of the stack entries (none smaller than it), into the root output by
+// merging it with the entries from the top.
+func foldStack(o *output, stack [][8]uint32, key *[8]uint32, flags uint32) {
 	for i := len(stack) - 1; i >= 0; i-- {
 		cv := o.chainingValue()
 		o.setParent(&stack[i], &cv, key, flags)
@@ -154,19 +156,27 @@ func finish(o *output, tail []byte, stack [][8]uint32, counter uint64, key *[8]u
 
 // tailOutput sets o to the output of the subtree over the chunks of tail
 // (1 to maxSubtreeChunks chunks, all full but maybe the last) starting at
-// chunk counter.
-func tailOutput(o *output, tail []byte, counter uint64, key *[8]uint32, flags uint32) {
+// chunk counter. cvs is scratch for the chunk CVs, at least the chunk count
+// rounded up to maxLanes long.
+func tailOutput(o *output, tail []byte, counter uint64, key *[8]uint32, flags uint32, cvs [][8]uint32) {
 	if len(tail) <= ChunkSize {
 		o.setChunk(tail, counter, key, flags)
 		return
 	}
-	var cvs [maxSubtreeChunks][8]uint32
-	k := chunkCVs(tail, counter, key, flags, &cvs)
+	reduceCVs(cvs[:tailCVs(tail, counter, key, flags, cvs)], 2, key, flags)
+	o.setParent(&cvs[0], &cvs[1], key, flags)
+}
+
+// tailCVs writes the chaining values of the chunks of tail (all full but
+// maybe the last), the first at chunk counter, to the front of cvs (see
+// chunkCVs) and returns their number.
+func tailCVs(tail []byte, counter uint64, key *[8]uint32, flags uint32, cvs [][8]uint32) int {
+	k := chunkCVs(tail, counter, key, flags, cvs)
 	if rest := tail[k*ChunkSize:]; len(rest) > 0 {
+		var o output
 		o.setChunk(rest, counter+uint64(k), key, flags)
 		cvs[k] = o.chainingValue()
 		k++
 	}
-	reduceCVs(cvs[:k], 2, key, flags)
-	o.setParent(&cvs[0], &cvs[1], key, flags)
+	return k
 }

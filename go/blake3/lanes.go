@@ -89,16 +89,15 @@ func chunkHead(cv *[8]uint32, data []byte, counter uint64, flags uint32) (last [
 // values level by level with batched parent compressions.
 func subtreeCV(data []byte, counter uint64, key *[8]uint32, flags uint32) [8]uint32 {
 	var cvs [maxSubtreeChunks][8]uint32
-	n := chunkCVs(data, counter, key, flags, &cvs)
-	reduceCVs(cvs[:n], 1, key, flags)
+	reduceCVs(cvs[:chunkCVs(data, counter, key, flags, cvs[:])], 1, key, flags)
 	return cvs[0]
 }
 
 // chunkCVs writes the chaining values of the len(data)/ChunkSize full chunks
-// of data (at most maxSubtreeChunks), the first at chunk counter, to the
-// front of cvs, maxLanes chunks per batch, and returns their number. The
-// entries after them are scratch.
-func chunkCVs(data []byte, counter uint64, key *[8]uint32, flags uint32, cvs *[maxSubtreeChunks][8]uint32) int {
+// of data, the first at chunk counter, to the front of cvs, maxLanes chunks
+// per batch, and returns their number. cvs must hold that number rounded up
+// to maxLanes: the entries after the CVs are scratch.
+func chunkCVs(data []byte, counter uint64, key *[8]uint32, flags uint32, cvs [][8]uint32) int {
 	n := len(data) / ChunkSize
 	for i := 0; i < n; i += maxLanes {
 		var j laneJob
