@@ -221,8 +221,8 @@ func TestSumMany(t *testing.T) {
 // for every number of chunks after the last whole subtree of sumOutput
 // (odd parent counts on every level of the batched reduction), and for
 // counts around the tops of sumLong (a tail right after a pushed top, a top
-// cut short in every group), with the last chunk full, one byte short and
-// one byte long.
+// cut short in every group; pending chunks of the Hasher), with the last
+// chunk full, one byte short and one byte long.
 func TestTailChunkCounts(t *testing.T) {
 	var counts []int
 	for c := 1; c <= 2*maxSubtreeChunks+1; c++ {
@@ -250,6 +250,18 @@ func TestTailChunkCounts(t *testing.T) {
 			_, _ = h.Write(in[:n])
 			if !bytes.Equal(h.Sum(nil), want[i][:]) {
 				t.Fatalf("Hasher len %d differs", n)
+			}
+			// Through the buffer: pending chunk CVs at the end (counts
+			// past two subtrees add nothing there).
+			if n > (2*maxSubtreeChunks+2)*ChunkSize {
+				continue
+			}
+			h.Reset()
+			for off := 0; off < n; off += ChunkSize {
+				_, _ = h.Write(in[off:min(off+ChunkSize, n)])
+			}
+			if !bytes.Equal(h.Sum(nil), want[i][:]) {
+				t.Fatalf("Hasher, 1 KiB writes, len %d differs", n)
 			}
 		}
 	})

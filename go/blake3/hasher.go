@@ -127,10 +127,21 @@ func mergeStack(stack *[maxDepth][8]uint32, n int, counter uint64, key *[8]uint3
 // rootOutput sets o to the root node's output; the input hashed so far
 // stays the same.
 func (h *hasher) rootOutput(o *output) {
-	// Moving pending CVs into the tree does not change the hash: the
-	// buffered tail still follows them.
-	h.flushPending()
-	finish(o, h.buf[:h.bufLen], h.stack[:h.stackLen], h.counter, &h.key, h.flags)
+	if h.npending == 0 {
+		finish(o, h.buf[:h.bufLen], h.stack[:h.stackLen], h.counter, &h.key, h.flags)
+		return
+	}
+	// The pending chunks and the buffered tail (not empty: a buffer is only
+	// hashed when more input follows) form one subtree: the pending chunks
+	// are fewer than the largest power of two dividing counter, and both
+	// are whole buffers but the tail. Its parent levels are reduced in one
+	// go, on a copy, as the Hasher may be written to further.
+	var cvs [maxSubtreeChunks + maxLanes][8]uint32
+	n := copy(cvs[:], h.pending[:h.npending])
+	n += tailCVs(h.buf[:h.bufLen], h.counter+uint64(n), &h.key, h.flags, cvs[n:])
+	reduceCVs(cvs[:n], 2, &h.key, h.flags)
+	o.setParent(&cvs[0], &cvs[1], &h.key, h.flags)
+	foldStack(o, h.stack[:h.stackLen], &h.key, h.flags)
 }
 
 // finish hashes the tail of the input (at most bufChunks chunks, empty
