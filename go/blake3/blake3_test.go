@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"io"
 	"math/rand"
+	"slices"
 	"testing"
 
 	"github.com/arborhash/arborhash/go/internal/testvectors"
@@ -312,6 +313,46 @@ func TestLaneGroups(t *testing.T) {
 					if out[l] != specLane(j.inputs[l], j.counters[l], &key, flagKeyedHash, flagChunkStart, flagChunkEnd) {
 						t.Fatalf("%d blocks, %d lanes: lane %d differs", blocks, n, l)
 					}
+				}
+			}
+		}
+	})
+}
+
+// TestParentsInPlace checks the in-place parents kernel (where the CPU
+// has one) on one to three batches against the specification's
+// compression of each pair, and that it leaves the CVs after its output
+// alone.
+func TestParentsInPlace(t *testing.T) {
+	r := rand.New(rand.NewSource(4))
+	var key [8]uint32
+	for i := range key {
+		key[i] = r.Uint32()
+	}
+	forEachBackend(t, func(t *testing.T) {
+		for batches := 1; batches <= 3; batches++ {
+			cvs := make([][8]uint32, 16*batches+1)
+			for i := range cvs {
+				for w := range cvs[i] {
+					cvs[i][w] = r.Uint32()
+				}
+			}
+			orig := slices.Clone(cvs)
+			done := parentsInPlace(cvs, &key, flagKeyedHash)
+			if hasParentsKernel() && done != 8*batches {
+				t.Fatalf("%d batches: %d parents done", batches, done)
+			}
+			for k := 0; k < done; k++ {
+				var block [BlockSize]byte
+				wordsToBytes(orig[2*k][:], block[:32])
+				wordsToBytes(orig[2*k+1][:], block[32:])
+				if cvs[k] != specLane(block[:], 0, &key, flagKeyedHash|flagParent, 0, 0) {
+					t.Fatalf("%d batches: parent %d differs", batches, k)
+				}
+			}
+			for i := 2 * done; i < len(cvs); i++ {
+				if cvs[i] != orig[i] {
+					t.Fatalf("%d batches: CV %d changed", batches, i)
 				}
 			}
 		}

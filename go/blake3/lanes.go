@@ -130,7 +130,9 @@ func reduceCVs(cvs [][8]uint32, keep int, key *[8]uint32, flags uint32) int {
 }
 
 // reduceLevel replaces the n (even) chaining values at the front of cvs by
-// the n/2 parents of neighbouring pairs, maxLanes parents per kernel call.
+// the n/2 parents of neighbouring pairs: whole batches of 8 through the
+// in-place parents kernel where there is one, the rest maxLanes parents
+// per lane-kernel call.
 // A pair of CVs in memory is the parent's block once its words are stored
 // little-endian, which they already are on little-endian machines; elsewhere
 // they are rewritten in place, as this level consumes them. Parent k may
@@ -138,7 +140,7 @@ func reduceCVs(cvs [][8]uint32, keep int, key *[8]uint32, flags uint32) int {
 // cvs[2k+1], k at least the batch's first parent) before it writes.
 func reduceLevel(cvs [][8]uint32, key *[8]uint32, flags uint32) {
 	parents := len(cvs) / 2
-	for i := 0; i < parents; i += maxLanes {
+	for i := parentsInPlace(cvs, key, flags); i < parents; i += maxLanes {
 		var j laneJob
 		for k := i; k < parents && k < i+maxLanes; k++ {
 			block := unsafe.Slice((*byte)(unsafe.Pointer(&cvs[2*k])), BlockSize)
