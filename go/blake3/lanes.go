@@ -140,6 +140,11 @@ func reduceCVs(cvs [][8]uint32, keep int, key *[8]uint32, flags uint32) int {
 // cvs[2k+1], k at least the batch's first parent) before it writes.
 func reduceLevel(cvs [][8]uint32, key *[8]uint32, flags uint32) {
 	parents := len(cvs) / 2
+	if parents == 1 {
+		// The lane set-up would cost more than it saves.
+		cvs[0] = parentCV(&cvs[0], &cvs[1], key, flags)
+		return
+	}
 	for i := parentsInPlace(cvs, key, flags); i < parents; i += maxLanes {
 		var j laneJob
 		for k := i; k < parents && k < i+maxLanes; k++ {
