@@ -131,13 +131,13 @@ func reduceCVs(cvs [][8]uint32, keep int, key *[8]uint32, flags uint32) int {
 
 // reduceLevel replaces the n (even) chaining values at the front of cvs by
 // the n/2 parents of neighbouring pairs: whole batches of 8 through the
-// in-place parents kernel where there is one, the rest maxLanes parents
-// per lane-kernel call.
-// A pair of CVs in memory is the parent's block once its words are stored
-// little-endian, which they already are on little-endian machines; elsewhere
-// they are rewritten in place, as this level consumes them. Parent k may
-// overwrite cvs[k] because each kernel call reads all its inputs (cvs[2k],
-// cvs[2k+1], k at least the batch's first parent) before it writes.
+// in-place parents kernel where there is one, the rest maxLanes parents per
+// lane-kernel call. A pair of CVs in memory is the parent's block once its
+// words are stored little-endian, which they already are on little-endian
+// machines; elsewhere they are rewritten in place, as this level consumes
+// them. Parent k may overwrite cvs[k] because each kernel call reads all its
+// inputs (cvs[2k], cvs[2k+1], k at least the batch's first parent) before it
+// writes.
 func reduceLevel(cvs [][8]uint32, key *[8]uint32, flags uint32) {
 	parents := len(cvs) / 2
 	if parents == 1 {
