@@ -144,12 +144,52 @@ func chunkRoot(data []byte, key *[8]uint32, flags uint32, out *[BlockSize]byte) 
 // sumOutput sets o to the root output of a message longer than one chunk,
 // hashed in place without the Hasher's buffer.
 func sumOutput(o *output, data []byte) {
-	h := tree{key: iv}
-	for len(data) > bufSize {
-		c := subtreeChunks(h.counter, len(data))
-		cv := subtreeCV(data[:c*ChunkSize], h.counter, &iv, 0)
-		h.pushSubtree(&cv, c)
-		data = data[c*ChunkSize:]
+	switch {
+	case len(data) > maxSubtreeChunks*ChunkSize:
+		sumLong(o, data)
+	case len(data) <= bufSize:
+		// Scratch sized to the input: zeroing 2 KiB is 1-2 % of a 4 KiB hash.
+		var cvs [maxLanes][8]uint32
+		tailOutput(o, data, 0, &iv, 0, cvs[:])
+	default:
+		var cvs [maxSubtreeChunks][8]uint32
+		tailOutput(o, data, 0, &iv, 0, cvs[:])
 	}
-	finish(o, data, h.stack[:h.stackLen], h.counter, &iv, 0)
+}
+
+// sumLong sets o to the root output of a message longer than
+// maxSubtreeChunks chunks. Each piece of maxSubtreeChunks chunks is reduced
+// to the CVs of its groups of groupChunks chunks, gathered in top for up to
+// topChunks chunks: the upper parent levels then run over a whole top at
+// once, with full lane batches where a piece on its own would end in
+// half-empty 4- and 2-parent levels. A full top goes onto the stack as one
+// subtree (more input follows); the last piece, at most maxSubtreeChunks
+// chunks, ends the last top, which is the root's right subtree.
+func sumLong(o *output, data []byte) {
+	const piece = maxSubtreeChunks * ChunkSize
+	t := tree{key: iv}
+	var top [topChunks / groupChunks][8]uint32
+	var cvs [maxSubtreeChunks][8]uint32
+	n := 0 // CVs in top
+	for len(data) > piece {
+		chunkCVs(data[:piece], t.counter+uint64(n*groupChunks), &iv, 0, cvs[:])
+		n += copy(top[n:], cvs[:reduceCVs(cvs[:], maxSubtreeChunks/groupChunks, &iv, 0)])
+		data = data[piece:]
+		if n == len(top) {
+			reduceCVs(top[:], 1, &iv, 0)
+			t.pushSubtree(&top[0], topChunks)
+			n = 0
+		}
+	}
+	counter := t.counter + uint64(n*groupChunks)
+	if n == 0 {
+		tailOutput(o, data, counter, &iv, 0, cvs[:])
+	} else {
+		// Groups of the tail, the last maybe partial, continue the top.
+		k := tailCVs(data, counter, &iv, 0, cvs[:])
+		n += copy(top[n:], cvs[:reduceCVs(cvs[:k], (k+groupChunks-1)/groupChunks, &iv, 0)])
+		reduceCVs(top[:n], 2, &iv, 0)
+		o.setParent(&top[0], &top[1], &iv, 0)
+	}
+	foldStack(o, t.stack[:t.stackLen], &iv, 0)
 }

@@ -23,3 +23,7 @@ func forEachBackend(t *testing.T, f func(t *testing.T)) {
 		t.Run("avx512", f)
 	}
 }
+
+// hasParentsKernel reports whether parentsInPlace runs a kernel with the
+// current kernel set.
+func hasParentsKernel() bool { return useAVX2 && !useAVX512 }

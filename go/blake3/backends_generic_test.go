@@ -8,3 +8,6 @@ import "testing"
 func forEachBackend(t *testing.T, f func(t *testing.T)) {
 	t.Run("generic", f)
 }
+
+// hasParentsKernel reports whether parentsInPlace runs a kernel: never here.
+func hasParentsKernel() bool { return false }

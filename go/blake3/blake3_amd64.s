@@ -1535,12 +1535,6 @@ TEXT ·hashManySSE41(SB), $576-64
 	MOVD   CX, X7
 	PSHUFD $0x00, X7, X7
 	MOVOU  X7, 368(DI)
-	MOVQ   ctrLo+24(FP), AX
-	MOVOU  (AX), X0
-	MOVOU  X0, 384(DI)
-	MOVQ   ctrHi+32(FP), AX
-	MOVOU  (AX), X0
-	MOVOU  X0, 400(DI)
 	MOVOU  rot16<>+0(SB), X0
 	MOVOU  X0, 432(DI)
 	MOVOU  rot8<>+0(SB), X0
@@ -1565,6 +1559,12 @@ TEXT ·hashManySSE41(SB), $576-64
 	MOVD   AX, X0
 	PSHUFD $0x00, X0, X0
 	MOVOU  X0, 528(DI)
+	MOVQ   ctrLo+24(FP), AX
+	MOVOU  (AX), X0
+	MOVOU  X0, 384(DI)
+	MOVQ   ctrHi+32(FP), AX
+	MOVOU  (AX), X0
+	MOVOU  X0, 400(DI)
 	MOVL   flags+40(FP), CX
 	MOVL   flagsStart+44(FP), DX
 	ORL    CX, DX
@@ -1680,12 +1680,12 @@ hashManySSE41_notlast:
 	MOVOU      336(DI), X5
 	MOVOU      352(DI), X6
 	MOVOU      368(DI), X7
+	MOVOU      384(DI), X12
+	MOVOU      400(DI), X13
 	MOVOU      464(DI), X8
 	MOVOU      480(DI), X9
 	MOVOU      496(DI), X10
 	MOVOU      512(DI), X11
-	MOVOU      384(DI), X12
-	MOVOU      400(DI), X13
 	MOVOU      528(DI), X14
 	MOVD       DX, X15
 	PSHUFD     $0x00, X15, X15
@@ -2866,20 +2866,20 @@ hashManySSE41_notlast:
 	POR        X8, X4
 	MOVOU      416(DI), X8
 	PXOR       X8, X0
-	MOVOU      X0, 256(DI)
 	PXOR       X9, X1
-	MOVOU      X1, 272(DI)
 	PXOR       X10, X2
-	MOVOU      X2, 288(DI)
 	PXOR       X11, X3
-	MOVOU      X3, 304(DI)
 	PXOR       X12, X4
-	MOVOU      X4, 320(DI)
 	PXOR       X13, X5
-	MOVOU      X5, 336(DI)
 	PXOR       X14, X6
-	MOVOU      X6, 352(DI)
 	PXOR       X15, X7
+	MOVOU      X0, 256(DI)
+	MOVOU      X1, 272(DI)
+	MOVOU      X2, 288(DI)
+	MOVOU      X3, 304(DI)
+	MOVOU      X4, 320(DI)
+	MOVOU      X5, 336(DI)
+	MOVOU      X6, 352(DI)
 	MOVOU      X7, 368(DI)
 	ADDQ       $0x40, R8
 	ADDQ       $0x40, R9
@@ -2980,12 +2980,6 @@ TEXT ·hashManyAVX2(SB), $1120-64
 	VMOVD        CX, X7
 	VPBROADCASTD X7, Y7
 	VMOVDQU      Y7, 736(DI)
-	MOVQ         ctrLo+24(FP), AX
-	VMOVDQU      (AX), Y0
-	VMOVDQU      Y0, 768(DI)
-	MOVQ         ctrHi+32(FP), AX
-	VMOVDQU      (AX), Y0
-	VMOVDQU      Y0, 800(DI)
 	VMOVDQU      rot16<>+0(SB), Y0
 	VMOVDQU      Y0, 864(DI)
 	VMOVDQU      rot8<>+0(SB), Y0
@@ -3010,6 +3004,12 @@ TEXT ·hashManyAVX2(SB), $1120-64
 	VMOVD        AX, X0
 	VPBROADCASTD X0, Y0
 	VMOVDQU      Y0, 1056(DI)
+	MOVQ         ctrLo+24(FP), AX
+	VMOVDQU      (AX), Y0
+	VMOVDQU      Y0, 768(DI)
+	MOVQ         ctrHi+32(FP), AX
+	VMOVDQU      (AX), Y0
+	VMOVDQU      Y0, 800(DI)
 	MOVL         flags+40(FP), CX
 	MOVL         flagsStart+44(FP), DX
 	ORL          CX, DX
@@ -3109,12 +3109,12 @@ hashManyAVX2_notlast:
 	VMOVDQU      672(DI), Y5
 	VMOVDQU      704(DI), Y6
 	VMOVDQU      736(DI), Y7
+	VMOVDQU      768(DI), Y12
+	VMOVDQU      800(DI), Y13
 	VMOVDQU      928(DI), Y8
 	VMOVDQU      960(DI), Y9
 	VMOVDQU      992(DI), Y10
 	VMOVDQU      1024(DI), Y11
-	VMOVDQU      768(DI), Y12
-	VMOVDQU      800(DI), Y13
 	VMOVDQU      1056(DI), Y14
 	VMOVD        DX, X15
 	VPBROADCASTD X15, Y15
@@ -4183,20 +4183,20 @@ hashManyAVX2_notlast:
 	VPOR         Y8, Y4, Y4
 	VMOVDQU      832(DI), Y8
 	VPXOR        Y8, Y0, Y0
-	VMOVDQU      Y0, 512(DI)
 	VPXOR        Y9, Y1, Y1
-	VMOVDQU      Y1, 544(DI)
 	VPXOR        Y10, Y2, Y2
-	VMOVDQU      Y2, 576(DI)
 	VPXOR        Y11, Y3, Y3
-	VMOVDQU      Y3, 608(DI)
 	VPXOR        Y12, Y4, Y4
-	VMOVDQU      Y4, 640(DI)
 	VPXOR        Y13, Y5, Y5
-	VMOVDQU      Y5, 672(DI)
 	VPXOR        Y14, Y6, Y6
-	VMOVDQU      Y6, 704(DI)
 	VPXOR        Y15, Y7, Y7
+	VMOVDQU      Y0, 512(DI)
+	VMOVDQU      Y1, 544(DI)
+	VMOVDQU      Y2, 576(DI)
+	VMOVDQU      Y3, 608(DI)
+	VMOVDQU      Y4, 640(DI)
+	VMOVDQU      Y5, 672(DI)
+	VMOVDQU      Y6, 704(DI)
 	VMOVDQU      Y7, 736(DI)
 	ADDQ         $0x40, R8
 	ADDQ         $0x40, R9
@@ -4290,12 +4290,6 @@ TEXT ·hashManyAVX(SB), $576-64
 	VMOVD        CX, X7
 	VPBROADCASTD X7, X7
 	VMOVDQU      X7, 368(DI)
-	MOVQ         ctrLo+24(FP), AX
-	VMOVDQU      (AX), X0
-	VMOVDQU      X0, 384(DI)
-	MOVQ         ctrHi+32(FP), AX
-	VMOVDQU      (AX), X0
-	VMOVDQU      X0, 400(DI)
 	VMOVDQU      rot16<>+0(SB), X0
 	VMOVDQU      X0, 432(DI)
 	VMOVDQU      rot8<>+0(SB), X0
@@ -4320,6 +4314,12 @@ TEXT ·hashManyAVX(SB), $576-64
 	VMOVD        AX, X0
 	VPBROADCASTD X0, X0
 	VMOVDQU      X0, 528(DI)
+	MOVQ         ctrLo+24(FP), AX
+	VMOVDQU      (AX), X0
+	VMOVDQU      X0, 384(DI)
+	MOVQ         ctrHi+32(FP), AX
+	VMOVDQU      (AX), X0
+	VMOVDQU      X0, 400(DI)
 	MOVL         flags+40(FP), CX
 	MOVL         flagsStart+44(FP), DX
 	ORL          CX, DX
@@ -4403,12 +4403,12 @@ hashManyAVX_notlast:
 	VMOVDQU      336(DI), X5
 	VMOVDQU      352(DI), X6
 	VMOVDQU      368(DI), X7
+	VMOVDQU      384(DI), X12
+	VMOVDQU      400(DI), X13
 	VMOVDQU      464(DI), X8
 	VMOVDQU      480(DI), X9
 	VMOVDQU      496(DI), X10
 	VMOVDQU      512(DI), X11
-	VMOVDQU      384(DI), X12
-	VMOVDQU      400(DI), X13
 	VMOVDQU      528(DI), X14
 	VMOVD        DX, X15
 	VPBROADCASTD X15, X15
@@ -5477,20 +5477,20 @@ hashManyAVX_notlast:
 	VPOR         X8, X4, X4
 	VMOVDQU      416(DI), X8
 	VPXOR        X8, X0, X0
-	VMOVDQU      X0, 256(DI)
 	VPXOR        X9, X1, X1
-	VMOVDQU      X1, 272(DI)
 	VPXOR        X10, X2, X2
-	VMOVDQU      X2, 288(DI)
 	VPXOR        X11, X3, X3
-	VMOVDQU      X3, 304(DI)
 	VPXOR        X12, X4, X4
-	VMOVDQU      X4, 320(DI)
 	VPXOR        X13, X5, X5
-	VMOVDQU      X5, 336(DI)
 	VPXOR        X14, X6, X6
-	VMOVDQU      X6, 352(DI)
 	VPXOR        X15, X7, X7
+	VMOVDQU      X0, 256(DI)
+	VMOVDQU      X1, 272(DI)
+	VMOVDQU      X2, 288(DI)
+	VMOVDQU      X3, 304(DI)
+	VMOVDQU      X4, 320(DI)
+	VMOVDQU      X5, 336(DI)
+	VMOVDQU      X6, 352(DI)
 	VMOVDQU      X7, 368(DI)
 	ADDQ         $0x40, R8
 	ADDQ         $0x40, R9
@@ -6719,12 +6719,6 @@ TEXT ·hashManyAVX512(SB), $1120-64
 	VMOVD        CX, X7
 	VPBROADCASTD X7, Y7
 	VMOVDQU      Y7, 736(DI)
-	MOVQ         ctrLo+24(FP), AX
-	VMOVDQU      (AX), Y0
-	VMOVDQU      Y0, 768(DI)
-	MOVQ         ctrHi+32(FP), AX
-	VMOVDQU      (AX), Y0
-	VMOVDQU      Y0, 800(DI)
 	MOVL         $0x6a09e667, AX
 	VMOVD        AX, X0
 	VPBROADCASTD X0, Y0
@@ -6745,6 +6739,12 @@ TEXT ·hashManyAVX512(SB), $1120-64
 	VMOVD        AX, X0
 	VPBROADCASTD X0, Y0
 	VMOVDQU      Y0, 1056(DI)
+	MOVQ         ctrLo+24(FP), AX
+	VMOVDQU      (AX), Y0
+	VMOVDQU      Y0, 768(DI)
+	MOVQ         ctrHi+32(FP), AX
+	VMOVDQU      (AX), Y0
+	VMOVDQU      Y0, 800(DI)
 	MOVL         flags+40(FP), CX
 	MOVL         flagsStart+44(FP), DX
 	ORL          CX, DX
@@ -6844,12 +6844,12 @@ hashManyAVX512_notlast:
 	VMOVDQU      672(DI), Y5
 	VMOVDQU      704(DI), Y6
 	VMOVDQU      736(DI), Y7
+	VMOVDQU      768(DI), Y12
+	VMOVDQU      800(DI), Y13
 	VMOVDQU      928(DI), Y8
 	VMOVDQU      960(DI), Y9
 	VMOVDQU      992(DI), Y10
 	VMOVDQU      1024(DI), Y11
-	VMOVDQU      768(DI), Y12
-	VMOVDQU      800(DI), Y13
 	VMOVDQU      1056(DI), Y14
 	VMOVD        DX, X15
 	VPBROADCASTD X15, Y15
@@ -7638,20 +7638,20 @@ hashManyAVX512_notlast:
 	VPRORD       $0x07, Y7, Y7
 	VPRORD       $0x07, Y4, Y4
 	VPXOR        Y8, Y0, Y0
-	VMOVDQU      Y0, 512(DI)
 	VPXOR        Y9, Y1, Y1
-	VMOVDQU      Y1, 544(DI)
 	VPXOR        Y10, Y2, Y2
-	VMOVDQU      Y2, 576(DI)
 	VPXOR        Y11, Y3, Y3
-	VMOVDQU      Y3, 608(DI)
 	VPXOR        Y12, Y4, Y4
-	VMOVDQU      Y4, 640(DI)
 	VPXOR        Y13, Y5, Y5
-	VMOVDQU      Y5, 672(DI)
 	VPXOR        Y14, Y6, Y6
-	VMOVDQU      Y6, 704(DI)
 	VPXOR        Y15, Y7, Y7
+	VMOVDQU      Y0, 512(DI)
+	VMOVDQU      Y1, 544(DI)
+	VMOVDQU      Y2, 576(DI)
+	VMOVDQU      Y3, 608(DI)
+	VMOVDQU      Y4, 640(DI)
+	VMOVDQU      Y5, 672(DI)
+	VMOVDQU      Y6, 704(DI)
 	VMOVDQU      Y7, 736(DI)
 	ADDQ         $0x40, R8
 	ADDQ         $0x40, R9
@@ -7745,12 +7745,6 @@ TEXT ·hashManyAVX512x4(SB), $576-64
 	VMOVD        CX, X7
 	VPBROADCASTD X7, X7
 	VMOVDQU      X7, 368(DI)
-	MOVQ         ctrLo+24(FP), AX
-	VMOVDQU      (AX), X0
-	VMOVDQU      X0, 384(DI)
-	MOVQ         ctrHi+32(FP), AX
-	VMOVDQU      (AX), X0
-	VMOVDQU      X0, 400(DI)
 	MOVL         $0x6a09e667, AX
 	VMOVD        AX, X0
 	VPBROADCASTD X0, X0
@@ -7771,6 +7765,12 @@ TEXT ·hashManyAVX512x4(SB), $576-64
 	VMOVD        AX, X0
 	VPBROADCASTD X0, X0
 	VMOVDQU      X0, 528(DI)
+	MOVQ         ctrLo+24(FP), AX
+	VMOVDQU      (AX), X0
+	VMOVDQU      X0, 384(DI)
+	MOVQ         ctrHi+32(FP), AX
+	VMOVDQU      (AX), X0
+	VMOVDQU      X0, 400(DI)
 	MOVL         flags+40(FP), CX
 	MOVL         flagsStart+44(FP), DX
 	ORL          CX, DX
@@ -7854,12 +7854,12 @@ hashManyAVX512x4_notlast:
 	VMOVDQU      336(DI), X5
 	VMOVDQU      352(DI), X6
 	VMOVDQU      368(DI), X7
+	VMOVDQU      384(DI), X12
+	VMOVDQU      400(DI), X13
 	VMOVDQU      464(DI), X8
 	VMOVDQU      480(DI), X9
 	VMOVDQU      496(DI), X10
 	VMOVDQU      512(DI), X11
-	VMOVDQU      384(DI), X12
-	VMOVDQU      400(DI), X13
 	VMOVDQU      528(DI), X14
 	VMOVD        DX, X15
 	VPBROADCASTD X15, X15
@@ -8648,20 +8648,20 @@ hashManyAVX512x4_notlast:
 	VPRORD       $0x07, X7, X7
 	VPRORD       $0x07, X4, X4
 	VPXOR        X8, X0, X0
-	VMOVDQU      X0, 256(DI)
 	VPXOR        X9, X1, X1
-	VMOVDQU      X1, 272(DI)
 	VPXOR        X10, X2, X2
-	VMOVDQU      X2, 288(DI)
 	VPXOR        X11, X3, X3
-	VMOVDQU      X3, 304(DI)
 	VPXOR        X12, X4, X4
-	VMOVDQU      X4, 320(DI)
 	VPXOR        X13, X5, X5
-	VMOVDQU      X5, 336(DI)
 	VPXOR        X14, X6, X6
-	VMOVDQU      X6, 352(DI)
 	VPXOR        X15, X7, X7
+	VMOVDQU      X0, 256(DI)
+	VMOVDQU      X1, 272(DI)
+	VMOVDQU      X2, 288(DI)
+	VMOVDQU      X3, 304(DI)
+	VMOVDQU      X4, 320(DI)
+	VMOVDQU      X5, 336(DI)
+	VMOVDQU      X6, 352(DI)
 	VMOVDQU      X7, 368(DI)
 	ADDQ         $0x40, R8
 	ADDQ         $0x40, R9
@@ -8731,12 +8731,6 @@ TEXT ·hashManyAVX512x16(SB), $2240-64
 	MOVL         28(AX), CX
 	VPBROADCASTD CX, Z7
 	VMOVDQU32    Z7, 1472(DI)
-	MOVQ         ctrLo+24(FP), AX
-	VMOVDQU32    (AX), Z0
-	VMOVDQU32    Z0, 1536(DI)
-	MOVQ         ctrHi+32(FP), AX
-	VMOVDQU32    (AX), Z0
-	VMOVDQU32    Z0, 1600(DI)
 	MOVL         $0x6a09e667, AX
 	VPBROADCASTD AX, Z0
 	VMOVDQU32    Z0, 1856(DI)
@@ -8752,6 +8746,12 @@ TEXT ·hashManyAVX512x16(SB), $2240-64
 	MOVL         $0x00000040, AX
 	VPBROADCASTD AX, Z0
 	VMOVDQU32    Z0, 2112(DI)
+	MOVQ         ctrLo+24(FP), AX
+	VMOVDQU32    (AX), Z0
+	VMOVDQU32    Z0, 1536(DI)
+	MOVQ         ctrHi+32(FP), AX
+	VMOVDQU32    (AX), Z0
+	VMOVDQU32    Z0, 1600(DI)
 	MOVL         flags+40(FP), CX
 	MOVL         flagsStart+44(FP), DX
 	ORL          CX, DX
@@ -8883,12 +8883,12 @@ hashManyAVX512x16_notlast:
 	VMOVDQU32     1344(DI), Z5
 	VMOVDQU32     1408(DI), Z6
 	VMOVDQU32     1472(DI), Z7
+	VMOVDQU32     1536(DI), Z12
+	VMOVDQU32     1600(DI), Z13
 	VMOVDQU32     1856(DI), Z8
 	VMOVDQU32     1920(DI), Z9
 	VMOVDQU32     1984(DI), Z10
 	VMOVDQU32     2048(DI), Z11
-	VMOVDQU32     1536(DI), Z12
-	VMOVDQU32     1600(DI), Z13
 	VMOVDQU32     2112(DI), Z14
 	VPBROADCASTD  DX, Z15
 	VPADDD        (DI), Z0, Z0
@@ -9676,20 +9676,20 @@ hashManyAVX512x16_notlast:
 	VPRORD        $0x07, Z7, Z7
 	VPRORD        $0x07, Z4, Z4
 	VPXORD        Z8, Z0, Z0
-	VMOVDQU32     Z0, 1024(DI)
 	VPXORD        Z9, Z1, Z1
-	VMOVDQU32     Z1, 1088(DI)
 	VPXORD        Z10, Z2, Z2
-	VMOVDQU32     Z2, 1152(DI)
 	VPXORD        Z11, Z3, Z3
-	VMOVDQU32     Z3, 1216(DI)
 	VPXORD        Z12, Z4, Z4
-	VMOVDQU32     Z4, 1280(DI)
 	VPXORD        Z13, Z5, Z5
-	VMOVDQU32     Z5, 1344(DI)
 	VPXORD        Z14, Z6, Z6
-	VMOVDQU32     Z6, 1408(DI)
 	VPXORD        Z15, Z7, Z7
+	VMOVDQU32     Z0, 1024(DI)
+	VMOVDQU32     Z1, 1088(DI)
+	VMOVDQU32     Z2, 1152(DI)
+	VMOVDQU32     Z3, 1216(DI)
+	VMOVDQU32     Z4, 1280(DI)
+	VMOVDQU32     Z5, 1344(DI)
+	VMOVDQU32     Z6, 1408(DI)
 	VMOVDQU32     Z7, 1472(DI)
 	ADDQ          $0x40, R9
 	MOVL          CX, DX
@@ -9744,5 +9744,1282 @@ hashManyAVX512x16_notlast:
 	VEXTRACTI32X4 $0x02, Z7, 368(AX)
 	VEXTRACTI32X4 $0x03, Z3, 480(AX)
 	VEXTRACTI32X4 $0x03, Z7, 496(AX)
+	VZEROUPPER
+	RET
+
+// func hashParentsAVX2(cvs *[8]uint32, batches uint64, key *[8]uint32, flags uint32)
+// Requires: AVX, AVX2
+TEXT ·hashParentsAVX2(SB), $1120-28
+	LEAQ         (SP), DI
+	ADDQ         $0x1f, DI
+	ANDQ         $-32, DI
+	MOVQ         cvs+0(FP), SI
+	MOVQ         SI, R8
+	MOVQ         batches+8(FP), BX
+	MOVQ         key+16(FP), AX
+	MOVL         (AX), CX
+	VMOVD        CX, X0
+	VPBROADCASTD X0, Y0
+	VMOVDQU      Y0, 512(DI)
+	MOVL         4(AX), CX
+	VMOVD        CX, X1
+	VPBROADCASTD X1, Y1
+	VMOVDQU      Y1, 544(DI)
+	MOVL         8(AX), CX
+	VMOVD        CX, X2
+	VPBROADCASTD X2, Y2
+	VMOVDQU      Y2, 576(DI)
+	MOVL         12(AX), CX
+	VMOVD        CX, X3
+	VPBROADCASTD X3, Y3
+	VMOVDQU      Y3, 608(DI)
+	MOVL         16(AX), CX
+	VMOVD        CX, X4
+	VPBROADCASTD X4, Y4
+	VMOVDQU      Y4, 640(DI)
+	MOVL         20(AX), CX
+	VMOVD        CX, X5
+	VPBROADCASTD X5, Y5
+	VMOVDQU      Y5, 672(DI)
+	MOVL         24(AX), CX
+	VMOVD        CX, X6
+	VPBROADCASTD X6, Y6
+	VMOVDQU      Y6, 704(DI)
+	MOVL         28(AX), CX
+	VMOVD        CX, X7
+	VPBROADCASTD X7, Y7
+	VMOVDQU      Y7, 736(DI)
+	VMOVDQU      rot16<>+0(SB), Y0
+	VMOVDQU      Y0, 864(DI)
+	VMOVDQU      rot8<>+0(SB), Y0
+	VMOVDQU      Y0, 896(DI)
+	MOVL         $0x6a09e667, AX
+	VMOVD        AX, X0
+	VPBROADCASTD X0, Y0
+	VMOVDQU      Y0, 928(DI)
+	MOVL         $0xbb67ae85, AX
+	VMOVD        AX, X0
+	VPBROADCASTD X0, Y0
+	VMOVDQU      Y0, 960(DI)
+	MOVL         $0x3c6ef372, AX
+	VMOVD        AX, X0
+	VPBROADCASTD X0, Y0
+	VMOVDQU      Y0, 992(DI)
+	MOVL         $0xa54ff53a, AX
+	VMOVD        AX, X0
+	VPBROADCASTD X0, Y0
+	VMOVDQU      Y0, 1024(DI)
+	MOVL         $0x00000040, AX
+	VMOVD        AX, X0
+	VPBROADCASTD X0, Y0
+	VMOVDQU      Y0, 1056(DI)
+	MOVL         flags+24(FP), DX
+
+hashParentsAVX2_batch:
+	VMOVDQU      (SI), Y0
+	VMOVDQU      64(SI), Y1
+	VMOVDQU      128(SI), Y2
+	VMOVDQU      192(SI), Y3
+	VMOVDQU      256(SI), Y4
+	VMOVDQU      320(SI), Y5
+	VMOVDQU      384(SI), Y6
+	VMOVDQU      448(SI), Y7
+	VPUNPCKLDQ   Y1, Y0, Y8
+	VPUNPCKHDQ   Y1, Y0, Y9
+	VPUNPCKLDQ   Y3, Y2, Y10
+	VPUNPCKHDQ   Y3, Y2, Y11
+	VPUNPCKLDQ   Y5, Y4, Y12
+	VPUNPCKHDQ   Y5, Y4, Y13
+	VPUNPCKLDQ   Y7, Y6, Y14
+	VPUNPCKHDQ   Y7, Y6, Y15
+	VPUNPCKLQDQ  Y10, Y8, Y0
+	VPUNPCKHQDQ  Y10, Y8, Y1
+	VPUNPCKLQDQ  Y11, Y9, Y2
+	VPUNPCKHQDQ  Y11, Y9, Y3
+	VPUNPCKLQDQ  Y14, Y12, Y4
+	VPUNPCKHQDQ  Y14, Y12, Y5
+	VPUNPCKLQDQ  Y15, Y13, Y6
+	VPUNPCKHQDQ  Y15, Y13, Y7
+	VPERM2I128   $0x20, Y4, Y0, Y8
+	VPERM2I128   $0x31, Y4, Y0, Y12
+	VPERM2I128   $0x20, Y5, Y1, Y9
+	VPERM2I128   $0x31, Y5, Y1, Y13
+	VPERM2I128   $0x20, Y6, Y2, Y10
+	VPERM2I128   $0x31, Y6, Y2, Y14
+	VPERM2I128   $0x20, Y7, Y3, Y11
+	VPERM2I128   $0x31, Y7, Y3, Y15
+	VMOVDQU      Y8, (DI)
+	VMOVDQU      Y9, 32(DI)
+	VMOVDQU      Y10, 64(DI)
+	VMOVDQU      Y11, 96(DI)
+	VMOVDQU      Y12, 128(DI)
+	VMOVDQU      Y13, 160(DI)
+	VMOVDQU      Y14, 192(DI)
+	VMOVDQU      Y15, 224(DI)
+	VMOVDQU      32(SI), Y0
+	VMOVDQU      96(SI), Y1
+	VMOVDQU      160(SI), Y2
+	VMOVDQU      224(SI), Y3
+	VMOVDQU      288(SI), Y4
+	VMOVDQU      352(SI), Y5
+	VMOVDQU      416(SI), Y6
+	VMOVDQU      480(SI), Y7
+	VPUNPCKLDQ   Y1, Y0, Y8
+	VPUNPCKHDQ   Y1, Y0, Y9
+	VPUNPCKLDQ   Y3, Y2, Y10
+	VPUNPCKHDQ   Y3, Y2, Y11
+	VPUNPCKLDQ   Y5, Y4, Y12
+	VPUNPCKHDQ   Y5, Y4, Y13
+	VPUNPCKLDQ   Y7, Y6, Y14
+	VPUNPCKHDQ   Y7, Y6, Y15
+	VPUNPCKLQDQ  Y10, Y8, Y0
+	VPUNPCKHQDQ  Y10, Y8, Y1
+	VPUNPCKLQDQ  Y11, Y9, Y2
+	VPUNPCKHQDQ  Y11, Y9, Y3
+	VPUNPCKLQDQ  Y14, Y12, Y4
+	VPUNPCKHQDQ  Y14, Y12, Y5
+	VPUNPCKLQDQ  Y15, Y13, Y6
+	VPUNPCKHQDQ  Y15, Y13, Y7
+	VPERM2I128   $0x20, Y4, Y0, Y8
+	VPERM2I128   $0x31, Y4, Y0, Y12
+	VPERM2I128   $0x20, Y5, Y1, Y9
+	VPERM2I128   $0x31, Y5, Y1, Y13
+	VPERM2I128   $0x20, Y6, Y2, Y10
+	VPERM2I128   $0x31, Y6, Y2, Y14
+	VPERM2I128   $0x20, Y7, Y3, Y11
+	VPERM2I128   $0x31, Y7, Y3, Y15
+	VMOVDQU      Y8, 256(DI)
+	VMOVDQU      Y9, 288(DI)
+	VMOVDQU      Y10, 320(DI)
+	VMOVDQU      Y11, 352(DI)
+	VMOVDQU      Y12, 384(DI)
+	VMOVDQU      Y13, 416(DI)
+	VMOVDQU      Y14, 448(DI)
+	VMOVDQU      Y15, 480(DI)
+	VMOVDQU      512(DI), Y0
+	VMOVDQU      544(DI), Y1
+	VMOVDQU      576(DI), Y2
+	VMOVDQU      608(DI), Y3
+	VMOVDQU      640(DI), Y4
+	VMOVDQU      672(DI), Y5
+	VMOVDQU      704(DI), Y6
+	VMOVDQU      736(DI), Y7
+	VPXOR        Y12, Y12, Y12
+	VPXOR        Y13, Y13, Y13
+	VMOVDQU      928(DI), Y8
+	VMOVDQU      960(DI), Y9
+	VMOVDQU      992(DI), Y10
+	VMOVDQU      1024(DI), Y11
+	VMOVDQU      1056(DI), Y14
+	VMOVD        DX, X15
+	VPBROADCASTD X15, Y15
+	VPADDD       (DI), Y0, Y0
+	VPADDD       64(DI), Y1, Y1
+	VPADDD       128(DI), Y2, Y2
+	VPADDD       192(DI), Y3, Y3
+	VPADDD       Y4, Y0, Y0
+	VPADDD       Y5, Y1, Y1
+	VPADDD       Y6, Y2, Y2
+	VPADDD       Y7, Y3, Y3
+	VPXOR        Y0, Y12, Y12
+	VPXOR        Y1, Y13, Y13
+	VPXOR        Y2, Y14, Y14
+	VPXOR        Y3, Y15, Y15
+	VPSHUFB      864(DI), Y12, Y12
+	VPSHUFB      864(DI), Y13, Y13
+	VPSHUFB      864(DI), Y14, Y14
+	VPSHUFB      864(DI), Y15, Y15
+	VPADDD       Y12, Y8, Y8
+	VPADDD       Y13, Y9, Y9
+	VPADDD       Y14, Y10, Y10
+	VPADDD       Y15, Y11, Y11
+	VPXOR        Y8, Y4, Y4
+	VPXOR        Y9, Y5, Y5
+	VPXOR        Y10, Y6, Y6
+	VPXOR        Y11, Y7, Y7
+	VMOVDQU      Y8, 832(DI)
+	VPSRLD       $0x0c, Y4, Y8
+	VPSLLD       $0x14, Y4, Y4
+	VPOR         Y8, Y4, Y4
+	VPSRLD       $0x0c, Y5, Y8
+	VPSLLD       $0x14, Y5, Y5
+	VPOR         Y8, Y5, Y5
+	VPSRLD       $0x0c, Y6, Y8
+	VPSLLD       $0x14, Y6, Y6
+	VPOR         Y8, Y6, Y6
+	VPSRLD       $0x0c, Y7, Y8
+	VPSLLD       $0x14, Y7, Y7
+	VPOR         Y8, Y7, Y7
+	VMOVDQU      832(DI), Y8
+	VPADDD       32(DI), Y0, Y0
+	VPADDD       96(DI), Y1, Y1
+	VPADDD       160(DI), Y2, Y2
+	VPADDD       224(DI), Y3, Y3
+	VPADDD       Y4, Y0, Y0
+	VPADDD       Y5, Y1, Y1
+	VPADDD       Y6, Y2, Y2
+	VPADDD       Y7, Y3, Y3
+	VPXOR        Y0, Y12, Y12
+	VPXOR        Y1, Y13, Y13
+	VPXOR        Y2, Y14, Y14
+	VPXOR        Y3, Y15, Y15
+	VPSHUFB      896(DI), Y12, Y12
+	VPSHUFB      896(DI), Y13, Y13
+	VPSHUFB      896(DI), Y14, Y14
+	VPSHUFB      896(DI), Y15, Y15
+	VPADDD       Y12, Y8, Y8
+	VPADDD       Y13, Y9, Y9
+	VPADDD       Y14, Y10, Y10
+	VPADDD       Y15, Y11, Y11
+	VPXOR        Y8, Y4, Y4
+	VPXOR        Y9, Y5, Y5
+	VPXOR        Y10, Y6, Y6
+	VPXOR        Y11, Y7, Y7
+	VMOVDQU      Y8, 832(DI)
+	VPSRLD       $0x07, Y4, Y8
+	VPSLLD       $0x19, Y4, Y4
+	VPOR         Y8, Y4, Y4
+	VPSRLD       $0x07, Y5, Y8
+	VPSLLD       $0x19, Y5, Y5
+	VPOR         Y8, Y5, Y5
+	VPSRLD       $0x07, Y6, Y8
+	VPSLLD       $0x19, Y6, Y6
+	VPOR         Y8, Y6, Y6
+	VPSRLD       $0x07, Y7, Y8
+	VPSLLD       $0x19, Y7, Y7
+	VPOR         Y8, Y7, Y7
+	VMOVDQU      832(DI), Y8
+	VPADDD       256(DI), Y0, Y0
+	VPADDD       320(DI), Y1, Y1
+	VPADDD       384(DI), Y2, Y2
+	VPADDD       448(DI), Y3, Y3
+	VPADDD       Y5, Y0, Y0
+	VPADDD       Y6, Y1, Y1
+	VPADDD       Y7, Y2, Y2
+	VPADDD       Y4, Y3, Y3
+	VPXOR        Y0, Y15, Y15
+	VPXOR        Y1, Y12, Y12
+	VPXOR        Y2, Y13, Y13
+	VPXOR        Y3, Y14, Y14
+	VPSHUFB      864(DI), Y15, Y15
+	VPSHUFB      864(DI), Y12, Y12
+	VPSHUFB      864(DI), Y13, Y13
+	VPSHUFB      864(DI), Y14, Y14
+	VPADDD       Y15, Y10, Y10
+	VPADDD       Y12, Y11, Y11
+	VPADDD       Y13, Y8, Y8
+	VPADDD       Y14, Y9, Y9
+	VPXOR        Y10, Y5, Y5
+	VPXOR        Y11, Y6, Y6
+	VPXOR        Y8, Y7, Y7
+	VPXOR        Y9, Y4, Y4
+	VMOVDQU      Y8, 832(DI)
+	VPSRLD       $0x0c, Y5, Y8
+	VPSLLD       $0x14, Y5, Y5
+	VPOR         Y8, Y5, Y5
+	VPSRLD       $0x0c, Y6, Y8
+	VPSLLD       $0x14, Y6, Y6
+	VPOR         Y8, Y6, Y6
+	VPSRLD       $0x0c, Y7, Y8
+	VPSLLD       $0x14, Y7, Y7
+	VPOR         Y8, Y7, Y7
+	VPSRLD       $0x0c, Y4, Y8
+	VPSLLD       $0x14, Y4, Y4
+	VPOR         Y8, Y4, Y4
+	VMOVDQU      832(DI), Y8
+	VPADDD       288(DI), Y0, Y0
+	VPADDD       352(DI), Y1, Y1
+	VPADDD       416(DI), Y2, Y2
+	VPADDD       480(DI), Y3, Y3
+	VPADDD       Y5, Y0, Y0
+	VPADDD       Y6, Y1, Y1
+	VPADDD       Y7, Y2, Y2
+	VPADDD       Y4, Y3, Y3
+	VPXOR        Y0, Y15, Y15
+	VPXOR        Y1, Y12, Y12
+	VPXOR        Y2, Y13, Y13
+	VPXOR        Y3, Y14, Y14
+	VPSHUFB      896(DI), Y15, Y15
+	VPSHUFB      896(DI), Y12, Y12
+	VPSHUFB      896(DI), Y13, Y13
+	VPSHUFB      896(DI), Y14, Y14
+	VPADDD       Y15, Y10, Y10
+	VPADDD       Y12, Y11, Y11
+	VPADDD       Y13, Y8, Y8
+	VPADDD       Y14, Y9, Y9
+	VPXOR        Y10, Y5, Y5
+	VPXOR        Y11, Y6, Y6
+	VPXOR        Y8, Y7, Y7
+	VPXOR        Y9, Y4, Y4
+	VMOVDQU      Y8, 832(DI)
+	VPSRLD       $0x07, Y5, Y8
+	VPSLLD       $0x19, Y5, Y5
+	VPOR         Y8, Y5, Y5
+	VPSRLD       $0x07, Y6, Y8
+	VPSLLD       $0x19, Y6, Y6
+	VPOR         Y8, Y6, Y6
+	VPSRLD       $0x07, Y7, Y8
+	VPSLLD       $0x19, Y7, Y7
+	VPOR         Y8, Y7, Y7
+	VPSRLD       $0x07, Y4, Y8
+	VPSLLD       $0x19, Y4, Y4
+	VPOR         Y8, Y4, Y4
+	VMOVDQU      832(DI), Y8
+	VPADDD       64(DI), Y0, Y0
+	VPADDD       96(DI), Y1, Y1
+	VPADDD       224(DI), Y2, Y2
+	VPADDD       128(DI), Y3, Y3
+	VPADDD       Y4, Y0, Y0
+	VPADDD       Y5, Y1, Y1
+	VPADDD       Y6, Y2, Y2
+	VPADDD       Y7, Y3, Y3
+	VPXOR        Y0, Y12, Y12
+	VPXOR        Y1, Y13, Y13
+	VPXOR        Y2, Y14, Y14
+	VPXOR        Y3, Y15, Y15
+	VPSHUFB      864(DI), Y12, Y12
+	VPSHUFB      864(DI), Y13, Y13
+	VPSHUFB      864(DI), Y14, Y14
+	VPSHUFB      864(DI), Y15, Y15
+	VPADDD       Y12, Y8, Y8
+	VPADDD       Y13, Y9, Y9
+	VPADDD       Y14, Y10, Y10
+	VPADDD       Y15, Y11, Y11
+	VPXOR        Y8, Y4, Y4
+	VPXOR        Y9, Y5, Y5
+	VPXOR        Y10, Y6, Y6
+	VPXOR        Y11, Y7, Y7
+	VMOVDQU      Y8, 832(DI)
+	VPSRLD       $0x0c, Y4, Y8
+	VPSLLD       $0x14, Y4, Y4
+	VPOR         Y8, Y4, Y4
+	VPSRLD       $0x0c, Y5, Y8
+	VPSLLD       $0x14, Y5, Y5
+	VPOR         Y8, Y5, Y5
+	VPSRLD       $0x0c, Y6, Y8
+	VPSLLD       $0x14, Y6, Y6
+	VPOR         Y8, Y6, Y6
+	VPSRLD       $0x0c, Y7, Y8
+	VPSLLD       $0x14, Y7, Y7
+	VPOR         Y8, Y7, Y7
+	VMOVDQU      832(DI), Y8
+	VPADDD       192(DI), Y0, Y0
+	VPADDD       320(DI), Y1, Y1
+	VPADDD       (DI), Y2, Y2
+	VPADDD       416(DI), Y3, Y3
+	VPADDD       Y4, Y0, Y0
+	VPADDD       Y5, Y1, Y1
+	VPADDD       Y6, Y2, Y2
+	VPADDD       Y7, Y3, Y3
+	VPXOR        Y0, Y12, Y12
+	VPXOR        Y1, Y13, Y13
+	VPXOR        Y2, Y14, Y14
+	VPXOR        Y3, Y15, Y15
+	VPSHUFB      896(DI), Y12, Y12
+	VPSHUFB      896(DI), Y13, Y13
+	VPSHUFB      896(DI), Y14, Y14
+	VPSHUFB      896(DI), Y15, Y15
+	VPADDD       Y12, Y8, Y8
+	VPADDD       Y13, Y9, Y9
+	VPADDD       Y14, Y10, Y10
+	VPADDD       Y15, Y11, Y11
+	VPXOR        Y8, Y4, Y4
+	VPXOR        Y9, Y5, Y5
+	VPXOR        Y10, Y6, Y6
+	VPXOR        Y11, Y7, Y7
+	VMOVDQU      Y8, 832(DI)
+	VPSRLD       $0x07, Y4, Y8
+	VPSLLD       $0x19, Y4, Y4
+	VPOR         Y8, Y4, Y4
+	VPSRLD       $0x07, Y5, Y8
+	VPSLLD       $0x19, Y5, Y5
+	VPOR         Y8, Y5, Y5
+	VPSRLD       $0x07, Y6, Y8
+	VPSLLD       $0x19, Y6, Y6
+	VPOR         Y8, Y6, Y6
+	VPSRLD       $0x07, Y7, Y8
+	VPSLLD       $0x19, Y7, Y7
+	VPOR         Y8, Y7, Y7
+	VMOVDQU      832(DI), Y8
+	VPADDD       32(DI), Y0, Y0
+	VPADDD       384(DI), Y1, Y1
+	VPADDD       288(DI), Y2, Y2
+	VPADDD       480(DI), Y3, Y3
+	VPADDD       Y5, Y0, Y0
+	VPADDD       Y6, Y1, Y1
+	VPADDD       Y7, Y2, Y2
+	VPADDD       Y4, Y3, Y3
+	VPXOR        Y0, Y15, Y15
+	VPXOR        Y1, Y12, Y12
+	VPXOR        Y2, Y13, Y13
+	VPXOR        Y3, Y14, Y14
+	VPSHUFB      864(DI), Y15, Y15
+	VPSHUFB      864(DI), Y12, Y12
+	VPSHUFB      864(DI), Y13, Y13
+	VPSHUFB      864(DI), Y14, Y14
+	VPADDD       Y15, Y10, Y10
+	VPADDD       Y12, Y11, Y11
+	VPADDD       Y13, Y8, Y8
+	VPADDD       Y14, Y9, Y9
+	VPXOR        Y10, Y5, Y5
+	VPXOR        Y11, Y6, Y6
+	VPXOR        Y8, Y7, Y7
+	VPXOR        Y9, Y4, Y4
+	VMOVDQU      Y8, 832(DI)
+	VPSRLD       $0x0c, Y5, Y8
+	VPSLLD       $0x14, Y5, Y5
+	VPOR         Y8, Y5, Y5
+	VPSRLD       $0x0c, Y6, Y8
+	VPSLLD       $0x14, Y6, Y6
+	VPOR         Y8, Y6, Y6
+	VPSRLD       $0x0c, Y7, Y8
+	VPSLLD       $0x14, Y7, Y7
+	VPOR         Y8, Y7, Y7
+	VPSRLD       $0x0c, Y4, Y8
+	VPSLLD       $0x14, Y4, Y4
+	VPOR         Y8, Y4, Y4
+	VMOVDQU      832(DI), Y8
+	VPADDD       352(DI), Y0, Y0
+	VPADDD       160(DI), Y1, Y1
+	VPADDD       448(DI), Y2, Y2
+	VPADDD       256(DI), Y3, Y3
+	VPADDD       Y5, Y0, Y0
+	VPADDD       Y6, Y1, Y1
+	VPADDD       Y7, Y2, Y2
+	VPADDD       Y4, Y3, Y3
+	VPXOR        Y0, Y15, Y15
+	VPXOR        Y1, Y12, Y12
+	VPXOR        Y2, Y13, Y13
+	VPXOR        Y3, Y14, Y14
+	VPSHUFB      896(DI), Y15, Y15
+	VPSHUFB      896(DI), Y12, Y12
+	VPSHUFB      896(DI), Y13, Y13
+	VPSHUFB      896(DI), Y14, Y14
+	VPADDD       Y15, Y10, Y10
+	VPADDD       Y12, Y11, Y11
+	VPADDD       Y13, Y8, Y8
+	VPADDD       Y14, Y9, Y9
+	VPXOR        Y10, Y5, Y5
+	VPXOR        Y11, Y6, Y6
+	VPXOR        Y8, Y7, Y7
+	VPXOR        Y9, Y4, Y4
+	VMOVDQU      Y8, 832(DI)
+	VPSRLD       $0x07, Y5, Y8
+	VPSLLD       $0x19, Y5, Y5
+	VPOR         Y8, Y5, Y5
+	VPSRLD       $0x07, Y6, Y8
+	VPSLLD       $0x19, Y6, Y6
+	VPOR         Y8, Y6, Y6
+	VPSRLD       $0x07, Y7, Y8
+	VPSLLD       $0x19, Y7, Y7
+	VPOR         Y8, Y7, Y7
+	VPSRLD       $0x07, Y4, Y8
+	VPSLLD       $0x19, Y4, Y4
+	VPOR         Y8, Y4, Y4
+	VMOVDQU      832(DI), Y8
+	VPADDD       96(DI), Y0, Y0
+	VPADDD       320(DI), Y1, Y1
+	VPADDD       416(DI), Y2, Y2
+	VPADDD       224(DI), Y3, Y3
+	VPADDD       Y4, Y0, Y0
+	VPADDD       Y5, Y1, Y1
+	VPADDD       Y6, Y2, Y2
+	VPADDD       Y7, Y3, Y3
+	VPXOR        Y0, Y12, Y12
+	VPXOR        Y1, Y13, Y13
+	VPXOR        Y2, Y14, Y14
+	VPXOR        Y3, Y15, Y15
+	VPSHUFB      864(DI), Y12, Y12
+	VPSHUFB      864(DI), Y13, Y13
+	VPSHUFB      864(DI), Y14, Y14
+	VPSHUFB      864(DI), Y15, Y15
+	VPADDD       Y12, Y8, Y8
+	VPADDD       Y13, Y9, Y9
+	VPADDD       Y14, Y10, Y10
+	VPADDD       Y15, Y11, Y11
+	VPXOR        Y8, Y4, Y4
+	VPXOR        Y9, Y5, Y5
+	VPXOR        Y10, Y6, Y6
+	VPXOR        Y11, Y7, Y7
+	VMOVDQU      Y8, 832(DI)
+	VPSRLD       $0x0c, Y4, Y8
+	VPSLLD       $0x14, Y4, Y4
+	VPOR         Y8, Y4, Y4
+	VPSRLD       $0x0c, Y5, Y8
+	VPSLLD       $0x14, Y5, Y5
+	VPOR         Y8, Y5, Y5
+	VPSRLD       $0x0c, Y6, Y8
+	VPSLLD       $0x14, Y6, Y6
+	VPOR         Y8, Y6, Y6
+	VPSRLD       $0x0c, Y7, Y8
+	VPSLLD       $0x14, Y7, Y7
+	VPOR         Y8, Y7, Y7
+	VMOVDQU      832(DI), Y8
+	VPADDD       128(DI), Y0, Y0
+	VPADDD       384(DI), Y1, Y1
+	VPADDD       64(DI), Y2, Y2
+	VPADDD       448(DI), Y3, Y3
+	VPADDD       Y4, Y0, Y0
+	VPADDD       Y5, Y1, Y1
+	VPADDD       Y6, Y2, Y2
+	VPADDD       Y7, Y3, Y3
+	VPXOR        Y0, Y12, Y12
+	VPXOR        Y1, Y13, Y13
+	VPXOR        Y2, Y14, Y14
+	VPXOR        Y3, Y15, Y15
+	VPSHUFB      896(DI), Y12, Y12
+	VPSHUFB      896(DI), Y13, Y13
+	VPSHUFB      896(DI), Y14, Y14
+	VPSHUFB      896(DI), Y15, Y15
+	VPADDD       Y12, Y8, Y8
+	VPADDD       Y13, Y9, Y9
+	VPADDD       Y14, Y10, Y10
+	VPADDD       Y15, Y11, Y11
+	VPXOR        Y8, Y4, Y4
+	VPXOR        Y9, Y5, Y5
+	VPXOR        Y10, Y6, Y6
+	VPXOR        Y11, Y7, Y7
+	VMOVDQU      Y8, 832(DI)
+	VPSRLD       $0x07, Y4, Y8
+	VPSLLD       $0x19, Y4, Y4
+	VPOR         Y8, Y4, Y4
+	VPSRLD       $0x07, Y5, Y8
+	VPSLLD       $0x19, Y5, Y5
+	VPOR         Y8, Y5, Y5
+	VPSRLD       $0x07, Y6, Y8
+	VPSLLD       $0x19, Y6, Y6
+	VPOR         Y8, Y6, Y6
+	VPSRLD       $0x07, Y7, Y8
+	VPSLLD       $0x19, Y7, Y7
+	VPOR         Y8, Y7, Y7
+	VMOVDQU      832(DI), Y8
+	VPADDD       192(DI), Y0, Y0
+	VPADDD       288(DI), Y1, Y1
+	VPADDD       352(DI), Y2, Y2
+	VPADDD       256(DI), Y3, Y3
+	VPADDD       Y5, Y0, Y0
+	VPADDD       Y6, Y1, Y1
+	VPADDD       Y7, Y2, Y2
+	VPADDD       Y4, Y3, Y3
+	VPXOR        Y0, Y15, Y15
+	VPXOR        Y1, Y12, Y12
+	VPXOR        Y2, Y13, Y13
+	VPXOR        Y3, Y14, Y14
+	VPSHUFB      864(DI), Y15, Y15
+	VPSHUFB      864(DI), Y12, Y12
+	VPSHUFB      864(DI), Y13, Y13
+	VPSHUFB      864(DI), Y14, Y14
+	VPADDD       Y15, Y10, Y10
+	VPADDD       Y12, Y11, Y11
+	VPADDD       Y13, Y8, Y8
+	VPADDD       Y14, Y9, Y9
+	VPXOR        Y10, Y5, Y5
+	VPXOR        Y11, Y6, Y6
+	VPXOR        Y8, Y7, Y7
+	VPXOR        Y9, Y4, Y4
+	VMOVDQU      Y8, 832(DI)
+	VPSRLD       $0x0c, Y5, Y8
+	VPSLLD       $0x14, Y5, Y5
+	VPOR         Y8, Y5, Y5
+	VPSRLD       $0x0c, Y6, Y8
+	VPSLLD       $0x14, Y6, Y6
+	VPOR         Y8, Y6, Y6
+	VPSRLD       $0x0c, Y7, Y8
+	VPSLLD       $0x14, Y7, Y7
+	VPOR         Y8, Y7, Y7
+	VPSRLD       $0x0c, Y4, Y8
+	VPSLLD       $0x14, Y4, Y4
+	VPOR         Y8, Y4, Y4
+	VMOVDQU      832(DI), Y8
+	VPADDD       160(DI), Y0, Y0
+	VPADDD       (DI), Y1, Y1
+	VPADDD       480(DI), Y2, Y2
+	VPADDD       32(DI), Y3, Y3
+	VPADDD       Y5, Y0, Y0
+	VPADDD       Y6, Y1, Y1
+	VPADDD       Y7, Y2, Y2
+	VPADDD       Y4, Y3, Y3
+	VPXOR        Y0, Y15, Y15
+	VPXOR        Y1, Y12, Y12
+	VPXOR        Y2, Y13, Y13
+	VPXOR        Y3, Y14, Y14
+	VPSHUFB      896(DI), Y15, Y15
+	VPSHUFB      896(DI), Y12, Y12
+	VPSHUFB      896(DI), Y13, Y13
+	VPSHUFB      896(DI), Y14, Y14
+	VPADDD       Y15, Y10, Y10
+	VPADDD       Y12, Y11, Y11
+	VPADDD       Y13, Y8, Y8
+	VPADDD       Y14, Y9, Y9
+	VPXOR        Y10, Y5, Y5
+	VPXOR        Y11, Y6, Y6
+	VPXOR        Y8, Y7, Y7
+	VPXOR        Y9, Y4, Y4
+	VMOVDQU      Y8, 832(DI)
+	VPSRLD       $0x07, Y5, Y8
+	VPSLLD       $0x19, Y5, Y5
+	VPOR         Y8, Y5, Y5
+	VPSRLD       $0x07, Y6, Y8
+	VPSLLD       $0x19, Y6, Y6
+	VPOR         Y8, Y6, Y6
+	VPSRLD       $0x07, Y7, Y8
+	VPSLLD       $0x19, Y7, Y7
+	VPOR         Y8, Y7, Y7
+	VPSRLD       $0x07, Y4, Y8
+	VPSLLD       $0x19, Y4, Y4
+	VPOR         Y8, Y4, Y4
+	VMOVDQU      832(DI), Y8
+	VPADDD       320(DI), Y0, Y0
+	VPADDD       384(DI), Y1, Y1
+	VPADDD       448(DI), Y2, Y2
+	VPADDD       416(DI), Y3, Y3
+	VPADDD       Y4, Y0, Y0
+	VPADDD       Y5, Y1, Y1
+	VPADDD       Y6, Y2, Y2
+	VPADDD       Y7, Y3, Y3
+	VPXOR        Y0, Y12, Y12
+	VPXOR        Y1, Y13, Y13
+	VPXOR        Y2, Y14, Y14
+	VPXOR        Y3, Y15, Y15
+	VPSHUFB      864(DI), Y12, Y12
+	VPSHUFB      864(DI), Y13, Y13
+	VPSHUFB      864(DI), Y14, Y14
+	VPSHUFB      864(DI), Y15, Y15
+	VPADDD       Y12, Y8, Y8
+	VPADDD       Y13, Y9, Y9
+	VPADDD       Y14, Y10, Y10
+	VPADDD       Y15, Y11, Y11
+	VPXOR        Y8, Y4, Y4
+	VPXOR        Y9, Y5, Y5
+	VPXOR        Y10, Y6, Y6
+	VPXOR        Y11, Y7, Y7
+	VMOVDQU      Y8, 832(DI)
+	VPSRLD       $0x0c, Y4, Y8
+	VPSLLD       $0x14, Y4, Y4
+	VPOR         Y8, Y4, Y4
+	VPSRLD       $0x0c, Y5, Y8
+	VPSLLD       $0x14, Y5, Y5
+	VPOR         Y8, Y5, Y5
+	VPSRLD       $0x0c, Y6, Y8
+	VPSLLD       $0x14, Y6, Y6
+	VPOR         Y8, Y6, Y6
+	VPSRLD       $0x0c, Y7, Y8
+	VPSLLD       $0x14, Y7, Y7
+	VPOR         Y8, Y7, Y7
+	VMOVDQU      832(DI), Y8
+	VPADDD       224(DI), Y0, Y0
+	VPADDD       288(DI), Y1, Y1
+	VPADDD       96(DI), Y2, Y2
+	VPADDD       480(DI), Y3, Y3
+	VPADDD       Y4, Y0, Y0
+	VPADDD       Y5, Y1, Y1
+	VPADDD       Y6, Y2, Y2
+	VPADDD       Y7, Y3, Y3
+	VPXOR        Y0, Y12, Y12
+	VPXOR        Y1, Y13, Y13
+	VPXOR        Y2, Y14, Y14
+	VPXOR        Y3, Y15, Y15
+	VPSHUFB      896(DI), Y12, Y12
+	VPSHUFB      896(DI), Y13, Y13
+	VPSHUFB      896(DI), Y14, Y14
+	VPSHUFB      896(DI), Y15, Y15
+	VPADDD       Y12, Y8, Y8
+	VPADDD       Y13, Y9, Y9
+	VPADDD       Y14, Y10, Y10
+	VPADDD       Y15, Y11, Y11
+	VPXOR        Y8, Y4, Y4
+	VPXOR        Y9, Y5, Y5
+	VPXOR        Y10, Y6, Y6
+	VPXOR        Y11, Y7, Y7
+	VMOVDQU      Y8, 832(DI)
+	VPSRLD       $0x07, Y4, Y8
+	VPSLLD       $0x19, Y4, Y4
+	VPOR         Y8, Y4, Y4
+	VPSRLD       $0x07, Y5, Y8
+	VPSLLD       $0x19, Y5, Y5
+	VPOR         Y8, Y5, Y5
+	VPSRLD       $0x07, Y6, Y8
+	VPSLLD       $0x19, Y6, Y6
+	VPOR         Y8, Y6, Y6
+	VPSRLD       $0x07, Y7, Y8
+	VPSLLD       $0x19, Y7, Y7
+	VPOR         Y8, Y7, Y7
+	VMOVDQU      832(DI), Y8
+	VPADDD       128(DI), Y0, Y0
+	VPADDD       352(DI), Y1, Y1
+	VPADDD       160(DI), Y2, Y2
+	VPADDD       32(DI), Y3, Y3
+	VPADDD       Y5, Y0, Y0
+	VPADDD       Y6, Y1, Y1
+	VPADDD       Y7, Y2, Y2
+	VPADDD       Y4, Y3, Y3
+	VPXOR        Y0, Y15, Y15
+	VPXOR        Y1, Y12, Y12
+	VPXOR        Y2, Y13, Y13
+	VPXOR        Y3, Y14, Y14
+	VPSHUFB      864(DI), Y15, Y15
+	VPSHUFB      864(DI), Y12, Y12
+	VPSHUFB      864(DI), Y13, Y13
+	VPSHUFB      864(DI), Y14, Y14
+	VPADDD       Y15, Y10, Y10
+	VPADDD       Y12, Y11, Y11
+	VPADDD       Y13, Y8, Y8
+	VPADDD       Y14, Y9, Y9
+	VPXOR        Y10, Y5, Y5
+	VPXOR        Y11, Y6, Y6
+	VPXOR        Y8, Y7, Y7
+	VPXOR        Y9, Y4, Y4
+	VMOVDQU      Y8, 832(DI)
+	VPSRLD       $0x0c, Y5, Y8
+	VPSLLD       $0x14, Y5, Y5
+	VPOR         Y8, Y5, Y5
+	VPSRLD       $0x0c, Y6, Y8
+	VPSLLD       $0x14, Y6, Y6
+	VPOR         Y8, Y6, Y6
+	VPSRLD       $0x0c, Y7, Y8
+	VPSLLD       $0x14, Y7, Y7
+	VPOR         Y8, Y7, Y7
+	VPSRLD       $0x0c, Y4, Y8
+	VPSLLD       $0x14, Y4, Y4
+	VPOR         Y8, Y4, Y4
+	VMOVDQU      832(DI), Y8
+	VPADDD       (DI), Y0, Y0
+	VPADDD       64(DI), Y1, Y1
+	VPADDD       256(DI), Y2, Y2
+	VPADDD       192(DI), Y3, Y3
+	VPADDD       Y5, Y0, Y0
+	VPADDD       Y6, Y1, Y1
+	VPADDD       Y7, Y2, Y2
+	VPADDD       Y4, Y3, Y3
+	VPXOR        Y0, Y15, Y15
+	VPXOR        Y1, Y12, Y12
+	VPXOR        Y2, Y13, Y13
+	VPXOR        Y3, Y14, Y14
+	VPSHUFB      896(DI), Y15, Y15
+	VPSHUFB      896(DI), Y12, Y12
+	VPSHUFB      896(DI), Y13, Y13
+	VPSHUFB      896(DI), Y14, Y14
+	VPADDD       Y15, Y10, Y10
+	VPADDD       Y12, Y11, Y11
+	VPADDD       Y13, Y8, Y8
+	VPADDD       Y14, Y9, Y9
+	VPXOR        Y10, Y5, Y5
+	VPXOR        Y11, Y6, Y6
+	VPXOR        Y8, Y7, Y7
+	VPXOR        Y9, Y4, Y4
+	VMOVDQU      Y8, 832(DI)
+	VPSRLD       $0x07, Y5, Y8
+	VPSLLD       $0x19, Y5, Y5
+	VPOR         Y8, Y5, Y5
+	VPSRLD       $0x07, Y6, Y8
+	VPSLLD       $0x19, Y6, Y6
+	VPOR         Y8, Y6, Y6
+	VPSRLD       $0x07, Y7, Y8
+	VPSLLD       $0x19, Y7, Y7
+	VPOR         Y8, Y7, Y7
+	VPSRLD       $0x07, Y4, Y8
+	VPSLLD       $0x19, Y4, Y4
+	VPOR         Y8, Y4, Y4
+	VMOVDQU      832(DI), Y8
+	VPADDD       384(DI), Y0, Y0
+	VPADDD       288(DI), Y1, Y1
+	VPADDD       480(DI), Y2, Y2
+	VPADDD       448(DI), Y3, Y3
+	VPADDD       Y4, Y0, Y0
+	VPADDD       Y5, Y1, Y1
+	VPADDD       Y6, Y2, Y2
+	VPADDD       Y7, Y3, Y3
+	VPXOR        Y0, Y12, Y12
+	VPXOR        Y1, Y13, Y13
+	VPXOR        Y2, Y14, Y14
+	VPXOR        Y3, Y15, Y15
+	VPSHUFB      864(DI), Y12, Y12
+	VPSHUFB      864(DI), Y13, Y13
+	VPSHUFB      864(DI), Y14, Y14
+	VPSHUFB      864(DI), Y15, Y15
+	VPADDD       Y12, Y8, Y8
+	VPADDD       Y13, Y9, Y9
+	VPADDD       Y14, Y10, Y10
+	VPADDD       Y15, Y11, Y11
+	VPXOR        Y8, Y4, Y4
+	VPXOR        Y9, Y5, Y5
+	VPXOR        Y10, Y6, Y6
+	VPXOR        Y11, Y7, Y7
+	VMOVDQU      Y8, 832(DI)
+	VPSRLD       $0x0c, Y4, Y8
+	VPSLLD       $0x14, Y4, Y4
+	VPOR         Y8, Y4, Y4
+	VPSRLD       $0x0c, Y5, Y8
+	VPSLLD       $0x14, Y5, Y5
+	VPOR         Y8, Y5, Y5
+	VPSRLD       $0x0c, Y6, Y8
+	VPSLLD       $0x14, Y6, Y6
+	VPOR         Y8, Y6, Y6
+	VPSRLD       $0x0c, Y7, Y8
+	VPSLLD       $0x14, Y7, Y7
+	VPOR         Y8, Y7, Y7
+	VMOVDQU      832(DI), Y8
+	VPADDD       416(DI), Y0, Y0
+	VPADDD       352(DI), Y1, Y1
+	VPADDD       320(DI), Y2, Y2
+	VPADDD       256(DI), Y3, Y3
+	VPADDD       Y4, Y0, Y0
+	VPADDD       Y5, Y1, Y1
+	VPADDD       Y6, Y2, Y2
+	VPADDD       Y7, Y3, Y3
+	VPXOR        Y0, Y12, Y12
+	VPXOR        Y1, Y13, Y13
+	VPXOR        Y2, Y14, Y14
+	VPXOR        Y3, Y15, Y15
+	VPSHUFB      896(DI), Y12, Y12
+	VPSHUFB      896(DI), Y13, Y13
+	VPSHUFB      896(DI), Y14, Y14
+	VPSHUFB      896(DI), Y15, Y15
+	VPADDD       Y12, Y8, Y8
+	VPADDD       Y13, Y9, Y9
+	VPADDD       Y14, Y10, Y10
+	VPADDD       Y15, Y11, Y11
+	VPXOR        Y8, Y4, Y4
+	VPXOR        Y9, Y5, Y5
+	VPXOR        Y10, Y6, Y6
+	VPXOR        Y11, Y7, Y7
+	VMOVDQU      Y8, 832(DI)
+	VPSRLD       $0x07, Y4, Y8
+	VPSLLD       $0x19, Y4, Y4
+	VPOR         Y8, Y4, Y4
+	VPSRLD       $0x07, Y5, Y8
+	VPSLLD       $0x19, Y5, Y5
+	VPOR         Y8, Y5, Y5
+	VPSRLD       $0x07, Y6, Y8
+	VPSLLD       $0x19, Y6, Y6
+	VPOR         Y8, Y6, Y6
+	VPSRLD       $0x07, Y7, Y8
+	VPSLLD       $0x19, Y7, Y7
+	VPOR         Y8, Y7, Y7
+	VMOVDQU      832(DI), Y8
+	VPADDD       224(DI), Y0, Y0
+	VPADDD       160(DI), Y1, Y1
+	VPADDD       (DI), Y2, Y2
+	VPADDD       192(DI), Y3, Y3
+	VPADDD       Y5, Y0, Y0
+	VPADDD       Y6, Y1, Y1
+	VPADDD       Y7, Y2, Y2
+	VPADDD       Y4, Y3, Y3
+	VPXOR        Y0, Y15, Y15
+	VPXOR        Y1, Y12, Y12
+	VPXOR        Y2, Y13, Y13
+	VPXOR        Y3, Y14, Y14
+	VPSHUFB      864(DI), Y15, Y15
+	VPSHUFB      864(DI), Y12, Y12
+	VPSHUFB      864(DI), Y13, Y13
+	VPSHUFB      864(DI), Y14, Y14
+	VPADDD       Y15, Y10, Y10
+	VPADDD       Y12, Y11, Y11
+	VPADDD       Y13, Y8, Y8
+	VPADDD       Y14, Y9, Y9
+	VPXOR        Y10, Y5, Y5
+	VPXOR        Y11, Y6, Y6
+	VPXOR        Y8, Y7, Y7
+	VPXOR        Y9, Y4, Y4
+	VMOVDQU      Y8, 832(DI)
+	VPSRLD       $0x0c, Y5, Y8
+	VPSLLD       $0x14, Y5, Y5
+	VPOR         Y8, Y5, Y5
+	VPSRLD       $0x0c, Y6, Y8
+	VPSLLD       $0x14, Y6, Y6
+	VPOR         Y8, Y6, Y6
+	VPSRLD       $0x0c, Y7, Y8
+	VPSLLD       $0x14, Y7, Y7
+	VPOR         Y8, Y7, Y7
+	VPSRLD       $0x0c, Y4, Y8
+	VPSLLD       $0x14, Y4, Y4
+	VPOR         Y8, Y4, Y4
+	VMOVDQU      832(DI), Y8
+	VPADDD       64(DI), Y0, Y0
+	VPADDD       96(DI), Y1, Y1
+	VPADDD       32(DI), Y2, Y2
+	VPADDD       128(DI), Y3, Y3
+	VPADDD       Y5, Y0, Y0
+	VPADDD       Y6, Y1, Y1
+	VPADDD       Y7, Y2, Y2
+	VPADDD       Y4, Y3, Y3
+	VPXOR        Y0, Y15, Y15
+	VPXOR        Y1, Y12, Y12
+	VPXOR        Y2, Y13, Y13
+	VPXOR        Y3, Y14, Y14
+	VPSHUFB      896(DI), Y15, Y15
+	VPSHUFB      896(DI), Y12, Y12
+	VPSHUFB      896(DI), Y13, Y13
+	VPSHUFB      896(DI), Y14, Y14
+	VPADDD       Y15, Y10, Y10
+	VPADDD       Y12, Y11, Y11
+	VPADDD       Y13, Y8, Y8
+	VPADDD       Y14, Y9, Y9
+	VPXOR        Y10, Y5, Y5
+	VPXOR        Y11, Y6, Y6
+	VPXOR        Y8, Y7, Y7
+	VPXOR        Y9, Y4, Y4
+	VMOVDQU      Y8, 832(DI)
+	VPSRLD       $0x07, Y5, Y8
+	VPSLLD       $0x19, Y5, Y5
+	VPOR         Y8, Y5, Y5
+	VPSRLD       $0x07, Y6, Y8
+	VPSLLD       $0x19, Y6, Y6
+	VPOR         Y8, Y6, Y6
+	VPSRLD       $0x07, Y7, Y8
+	VPSLLD       $0x19, Y7, Y7
+	VPOR         Y8, Y7, Y7
+	VPSRLD       $0x07, Y4, Y8
+	VPSLLD       $0x19, Y4, Y4
+	VPOR         Y8, Y4, Y4
+	VMOVDQU      832(DI), Y8
+	VPADDD       288(DI), Y0, Y0
+	VPADDD       352(DI), Y1, Y1
+	VPADDD       256(DI), Y2, Y2
+	VPADDD       480(DI), Y3, Y3
+	VPADDD       Y4, Y0, Y0
+	VPADDD       Y5, Y1, Y1
+	VPADDD       Y6, Y2, Y2
+	VPADDD       Y7, Y3, Y3
+	VPXOR        Y0, Y12, Y12
+	VPXOR        Y1, Y13, Y13
+	VPXOR        Y2, Y14, Y14
+	VPXOR        Y3, Y15, Y15
+	VPSHUFB      864(DI), Y12, Y12
+	VPSHUFB      864(DI), Y13, Y13
+	VPSHUFB      864(DI), Y14, Y14
+	VPSHUFB      864(DI), Y15, Y15
+	VPADDD       Y12, Y8, Y8
+	VPADDD       Y13, Y9, Y9
+	VPADDD       Y14, Y10, Y10
+	VPADDD       Y15, Y11, Y11
+	VPXOR        Y8, Y4, Y4
+	VPXOR        Y9, Y5, Y5
+	VPXOR        Y10, Y6, Y6
+	VPXOR        Y11, Y7, Y7
+	VMOVDQU      Y8, 832(DI)
+	VPSRLD       $0x0c, Y4, Y8
+	VPSLLD       $0x14, Y4, Y4
+	VPOR         Y8, Y4, Y4
+	VPSRLD       $0x0c, Y5, Y8
+	VPSLLD       $0x14, Y5, Y5
+	VPOR         Y8, Y5, Y5
+	VPSRLD       $0x0c, Y6, Y8
+	VPSLLD       $0x14, Y6, Y6
+	VPOR         Y8, Y6, Y6
+	VPSRLD       $0x0c, Y7, Y8
+	VPSLLD       $0x14, Y7, Y7
+	VPOR         Y8, Y7, Y7
+	VMOVDQU      832(DI), Y8
+	VPADDD       448(DI), Y0, Y0
+	VPADDD       160(DI), Y1, Y1
+	VPADDD       384(DI), Y2, Y2
+	VPADDD       32(DI), Y3, Y3
+	VPADDD       Y4, Y0, Y0
+	VPADDD       Y5, Y1, Y1
+	VPADDD       Y6, Y2, Y2
+	VPADDD       Y7, Y3, Y3
+	VPXOR        Y0, Y12, Y12
+	VPXOR        Y1, Y13, Y13
+	VPXOR        Y2, Y14, Y14
+	VPXOR        Y3, Y15, Y15
+	VPSHUFB      896(DI), Y12, Y12
+	VPSHUFB      896(DI), Y13, Y13
+	VPSHUFB      896(DI), Y14, Y14
+	VPSHUFB      896(DI), Y15, Y15
+	VPADDD       Y12, Y8, Y8
+	VPADDD       Y13, Y9, Y9
+	VPADDD       Y14, Y10, Y10
+	VPADDD       Y15, Y11, Y11
+	VPXOR        Y8, Y4, Y4
+	VPXOR        Y9, Y5, Y5
+	VPXOR        Y10, Y6, Y6
+	VPXOR        Y11, Y7, Y7
+	VMOVDQU      Y8, 832(DI)
+	VPSRLD       $0x07, Y4, Y8
+	VPSLLD       $0x19, Y4, Y4
+	VPOR         Y8, Y4, Y4
+	VPSRLD       $0x07, Y5, Y8
+	VPSLLD       $0x19, Y5, Y5
+	VPOR         Y8, Y5, Y5
+	VPSRLD       $0x07, Y6, Y8
+	VPSLLD       $0x19, Y6, Y6
+	VPOR         Y8, Y6, Y6
+	VPSRLD       $0x07, Y7, Y8
+	VPSLLD       $0x19, Y7, Y7
+	VPOR         Y8, Y7, Y7
+	VMOVDQU      832(DI), Y8
+	VPADDD       416(DI), Y0, Y0
+	VPADDD       (DI), Y1, Y1
+	VPADDD       64(DI), Y2, Y2
+	VPADDD       128(DI), Y3, Y3
+	VPADDD       Y5, Y0, Y0
+	VPADDD       Y6, Y1, Y1
+	VPADDD       Y7, Y2, Y2
+	VPADDD       Y4, Y3, Y3
+	VPXOR        Y0, Y15, Y15
+	VPXOR        Y1, Y12, Y12
+	VPXOR        Y2, Y13, Y13
+	VPXOR        Y3, Y14, Y14
+	VPSHUFB      864(DI), Y15, Y15
+	VPSHUFB      864(DI), Y12, Y12
+	VPSHUFB      864(DI), Y13, Y13
+	VPSHUFB      864(DI), Y14, Y14
+	VPADDD       Y15, Y10, Y10
+	VPADDD       Y12, Y11, Y11
+	VPADDD       Y13, Y8, Y8
+	VPADDD       Y14, Y9, Y9
+	VPXOR        Y10, Y5, Y5
+	VPXOR        Y11, Y6, Y6
+	VPXOR        Y8, Y7, Y7
+	VPXOR        Y9, Y4, Y4
+	VMOVDQU      Y8, 832(DI)
+	VPSRLD       $0x0c, Y5, Y8
+	VPSLLD       $0x14, Y5, Y5
+	VPOR         Y8, Y5, Y5
+	VPSRLD       $0x0c, Y6, Y8
+	VPSLLD       $0x14, Y6, Y6
+	VPOR         Y8, Y6, Y6
+	VPSRLD       $0x0c, Y7, Y8
+	VPSLLD       $0x14, Y7, Y7
+	VPOR         Y8, Y7, Y7
+	VPSRLD       $0x0c, Y4, Y8
+	VPSLLD       $0x14, Y4, Y4
+	VPOR         Y8, Y4, Y4
+	VMOVDQU      832(DI), Y8
+	VPADDD       96(DI), Y0, Y0
+	VPADDD       320(DI), Y1, Y1
+	VPADDD       192(DI), Y2, Y2
+	VPADDD       224(DI), Y3, Y3
+	VPADDD       Y5, Y0, Y0
+	VPADDD       Y6, Y1, Y1
+	VPADDD       Y7, Y2, Y2
+	VPADDD       Y4, Y3, Y3
+	VPXOR        Y0, Y15, Y15
+	VPXOR        Y1, Y12, Y12
+	VPXOR        Y2, Y13, Y13
+	VPXOR        Y3, Y14, Y14
+	VPSHUFB      896(DI), Y15, Y15
+	VPSHUFB      896(DI), Y12, Y12
+	VPSHUFB      896(DI), Y13, Y13
+	VPSHUFB      896(DI), Y14, Y14
+	VPADDD       Y15, Y10, Y10
+	VPADDD       Y12, Y11, Y11
+	VPADDD       Y13, Y8, Y8
+	VPADDD       Y14, Y9, Y9
+	VPXOR        Y10, Y5, Y5
+	VPXOR        Y11, Y6, Y6
+	VPXOR        Y8, Y7, Y7
+	VPXOR        Y9, Y4, Y4
+	VMOVDQU      Y8, 832(DI)
+	VPSRLD       $0x07, Y5, Y8
+	VPSLLD       $0x19, Y5, Y5
+	VPOR         Y8, Y5, Y5
+	VPSRLD       $0x07, Y6, Y8
+	VPSLLD       $0x19, Y6, Y6
+	VPOR         Y8, Y6, Y6
+	VPSRLD       $0x07, Y7, Y8
+	VPSLLD       $0x19, Y7, Y7
+	VPOR         Y8, Y7, Y7
+	VPSRLD       $0x07, Y4, Y8
+	VPSLLD       $0x19, Y4, Y4
+	VPOR         Y8, Y4, Y4
+	VMOVDQU      832(DI), Y8
+	VPADDD       352(DI), Y0, Y0
+	VPADDD       160(DI), Y1, Y1
+	VPADDD       32(DI), Y2, Y2
+	VPADDD       256(DI), Y3, Y3
+	VPADDD       Y4, Y0, Y0
+	VPADDD       Y5, Y1, Y1
+	VPADDD       Y6, Y2, Y2
+	VPADDD       Y7, Y3, Y3
+	VPXOR        Y0, Y12, Y12
+	VPXOR        Y1, Y13, Y13
+	VPXOR        Y2, Y14, Y14
+	VPXOR        Y3, Y15, Y15
+	VPSHUFB      864(DI), Y12, Y12
+	VPSHUFB      864(DI), Y13, Y13
+	VPSHUFB      864(DI), Y14, Y14
+	VPSHUFB      864(DI), Y15, Y15
+	VPADDD       Y12, Y8, Y8
+	VPADDD       Y13, Y9, Y9
+	VPADDD       Y14, Y10, Y10
+	VPADDD       Y15, Y11, Y11
+	VPXOR        Y8, Y4, Y4
+	VPXOR        Y9, Y5, Y5
+	VPXOR        Y10, Y6, Y6
+	VPXOR        Y11, Y7, Y7
+	VMOVDQU      Y8, 832(DI)
+	VPSRLD       $0x0c, Y4, Y8
+	VPSLLD       $0x14, Y4, Y4
+	VPOR         Y8, Y4, Y4
+	VPSRLD       $0x0c, Y5, Y8
+	VPSLLD       $0x14, Y5, Y5
+	VPOR         Y8, Y5, Y5
+	VPSRLD       $0x0c, Y6, Y8
+	VPSLLD       $0x14, Y6, Y6
+	VPOR         Y8, Y6, Y6
+	VPSRLD       $0x0c, Y7, Y8
+	VPSLLD       $0x14, Y7, Y7
+	VPOR         Y8, Y7, Y7
+	VMOVDQU      832(DI), Y8
+	VPADDD       480(DI), Y0, Y0
+	VPADDD       (DI), Y1, Y1
+	VPADDD       288(DI), Y2, Y2
+	VPADDD       192(DI), Y3, Y3
+	VPADDD       Y4, Y0, Y0
+	VPADDD       Y5, Y1, Y1
+	VPADDD       Y6, Y2, Y2
+	VPADDD       Y7, Y3, Y3
+	VPXOR        Y0, Y12, Y12
+	VPXOR        Y1, Y13, Y13
+	VPXOR        Y2, Y14, Y14
+	VPXOR        Y3, Y15, Y15
+	VPSHUFB      896(DI), Y12, Y12
+	VPSHUFB      896(DI), Y13, Y13
+	VPSHUFB      896(DI), Y14, Y14
+	VPSHUFB      896(DI), Y15, Y15
+	VPADDD       Y12, Y8, Y8
+	VPADDD       Y13, Y9, Y9
+	VPADDD       Y14, Y10, Y10
+	VPADDD       Y15, Y11, Y11
+	VPXOR        Y8, Y4, Y4
+	VPXOR        Y9, Y5, Y5
+	VPXOR        Y10, Y6, Y6
+	VPXOR        Y11, Y7, Y7
+	VMOVDQU      Y8, 832(DI)
+	VPSRLD       $0x07, Y4, Y8
+	VPSLLD       $0x19, Y4, Y4
+	VPOR         Y8, Y4, Y4
+	VPSRLD       $0x07, Y5, Y8
+	VPSLLD       $0x19, Y5, Y5
+	VPOR         Y8, Y5, Y5
+	VPSRLD       $0x07, Y6, Y8
+	VPSLLD       $0x19, Y6, Y6
+	VPOR         Y8, Y6, Y6
+	VPSRLD       $0x07, Y7, Y8
+	VPSLLD       $0x19, Y7, Y7
+	VPOR         Y8, Y7, Y7
+	VMOVDQU      832(DI), Y8
+	VPADDD       448(DI), Y0, Y0
+	VPADDD       64(DI), Y1, Y1
+	VPADDD       96(DI), Y2, Y2
+	VPADDD       224(DI), Y3, Y3
+	VPADDD       Y5, Y0, Y0
+	VPADDD       Y6, Y1, Y1
+	VPADDD       Y7, Y2, Y2
+	VPADDD       Y4, Y3, Y3
+	VPXOR        Y0, Y15, Y15
+	VPXOR        Y1, Y12, Y12
+	VPXOR        Y2, Y13, Y13
+	VPXOR        Y3, Y14, Y14
+	VPSHUFB      864(DI), Y15, Y15
+	VPSHUFB      864(DI), Y12, Y12
+	VPSHUFB      864(DI), Y13, Y13
+	VPSHUFB      864(DI), Y14, Y14
+	VPADDD       Y15, Y10, Y10
+	VPADDD       Y12, Y11, Y11
+	VPADDD       Y13, Y8, Y8
+	VPADDD       Y14, Y9, Y9
+	VPXOR        Y10, Y5, Y5
+	VPXOR        Y11, Y6, Y6
+	VPXOR        Y8, Y7, Y7
+	VPXOR        Y9, Y4, Y4
+	VMOVDQU      Y8, 832(DI)
+	VPSRLD       $0x0c, Y5, Y8
+	VPSLLD       $0x14, Y5, Y5
+	VPOR         Y8, Y5, Y5
+	VPSRLD       $0x0c, Y6, Y8
+	VPSLLD       $0x14, Y6, Y6
+	VPOR         Y8, Y6, Y6
+	VPSRLD       $0x0c, Y7, Y8
+	VPSLLD       $0x14, Y7, Y7
+	VPOR         Y8, Y7, Y7
+	VPSRLD       $0x0c, Y4, Y8
+	VPSLLD       $0x14, Y4, Y4
+	VPOR         Y8, Y4, Y4
+	VMOVDQU      832(DI), Y8
+	VPADDD       320(DI), Y0, Y0
+	VPADDD       384(DI), Y1, Y1
+	VPADDD       128(DI), Y2, Y2
+	VPADDD       416(DI), Y3, Y3
+	VPADDD       Y5, Y0, Y0
+	VPADDD       Y6, Y1, Y1
+	VPADDD       Y7, Y2, Y2
+	VPADDD       Y4, Y3, Y3
+	VPXOR        Y0, Y15, Y15
+	VPXOR        Y1, Y12, Y12
+	VPXOR        Y2, Y13, Y13
+	VPXOR        Y3, Y14, Y14
+	VPSHUFB      896(DI), Y15, Y15
+	VPSHUFB      896(DI), Y12, Y12
+	VPSHUFB      896(DI), Y13, Y13
+	VPSHUFB      896(DI), Y14, Y14
+	VPADDD       Y15, Y10, Y10
+	VPADDD       Y12, Y11, Y11
+	VPADDD       Y13, Y8, Y8
+	VPADDD       Y14, Y9, Y9
+	VPXOR        Y10, Y5, Y5
+	VPXOR        Y11, Y6, Y6
+	VPXOR        Y8, Y7, Y7
+	VPXOR        Y9, Y4, Y4
+	VMOVDQU      Y8, 832(DI)
+	VPSRLD       $0x07, Y5, Y8
+	VPSLLD       $0x19, Y5, Y5
+	VPOR         Y8, Y5, Y5
+	VPSRLD       $0x07, Y6, Y8
+	VPSLLD       $0x19, Y6, Y6
+	VPOR         Y8, Y6, Y6
+	VPSRLD       $0x07, Y7, Y8
+	VPSLLD       $0x19, Y7, Y7
+	VPOR         Y8, Y7, Y7
+	VPSRLD       $0x07, Y4, Y8
+	VPSLLD       $0x19, Y4, Y4
+	VPOR         Y8, Y4, Y4
+	VMOVDQU      832(DI), Y8
+	VPXOR        Y8, Y0, Y0
+	VPXOR        Y9, Y1, Y1
+	VPXOR        Y10, Y2, Y2
+	VPXOR        Y11, Y3, Y3
+	VPXOR        Y12, Y4, Y4
+	VPXOR        Y13, Y5, Y5
+	VPXOR        Y14, Y6, Y6
+	VPXOR        Y15, Y7, Y7
+	VPUNPCKLDQ   Y1, Y0, Y8
+	VPUNPCKHDQ   Y1, Y0, Y9
+	VPUNPCKLDQ   Y3, Y2, Y10
+	VPUNPCKHDQ   Y3, Y2, Y11
+	VPUNPCKLDQ   Y5, Y4, Y12
+	VPUNPCKHDQ   Y5, Y4, Y13
+	VPUNPCKLDQ   Y7, Y6, Y14
+	VPUNPCKHDQ   Y7, Y6, Y15
+	VPUNPCKLQDQ  Y10, Y8, Y0
+	VPUNPCKHQDQ  Y10, Y8, Y1
+	VPUNPCKLQDQ  Y11, Y9, Y2
+	VPUNPCKHQDQ  Y11, Y9, Y3
+	VPUNPCKLQDQ  Y14, Y12, Y4
+	VPUNPCKHQDQ  Y14, Y12, Y5
+	VPUNPCKLQDQ  Y15, Y13, Y6
+	VPUNPCKHQDQ  Y15, Y13, Y7
+	VPERM2I128   $0x20, Y4, Y0, Y8
+	VPERM2I128   $0x31, Y4, Y0, Y12
+	VPERM2I128   $0x20, Y5, Y1, Y9
+	VPERM2I128   $0x31, Y5, Y1, Y13
+	VPERM2I128   $0x20, Y6, Y2, Y10
+	VPERM2I128   $0x31, Y6, Y2, Y14
+	VPERM2I128   $0x20, Y7, Y3, Y11
+	VPERM2I128   $0x31, Y7, Y3, Y15
+	VMOVDQU      Y8, (R8)
+	VMOVDQU      Y9, 32(R8)
+	VMOVDQU      Y10, 64(R8)
+	VMOVDQU      Y11, 96(R8)
+	VMOVDQU      Y12, 128(R8)
+	VMOVDQU      Y13, 160(R8)
+	VMOVDQU      Y14, 192(R8)
+	VMOVDQU      Y15, 224(R8)
+	ADDQ         $0x00000200, SI
+	ADDQ         $0x00000100, R8
+	DECQ         BX
+	JNZ          hashParentsAVX2_batch
 	VZEROUPPER
 	RET

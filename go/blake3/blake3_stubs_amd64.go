@@ -63,3 +63,8 @@ func hashManyAVX512x4(inputs *[4]*byte, blocks uint64, key *[8]uint32, ctrLo *[4
 //
 //go:noescape
 func hashManyAVX512x16(inputs *[16]*byte, blocks uint64, key *[8]uint32, ctrLo *[16]uint32, ctrHi *[16]uint32, flags uint32, flagsStart uint32, flagsEnd uint32, out *[16][8]uint32)
+
+// hashParentsAVX2 replaces 16*batches chaining values by the 8*batches parents of neighbouring pairs, in place; see hashParents in the generator.
+//
+//go:noescape
+func hashParentsAVX2(cvs *[8]uint32, batches uint64, key *[8]uint32, flags uint32)

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"io"
 	"math/rand"
+	"slices"
 	"testing"
 
 	"github.com/arborhash/arborhash/go/internal/testvectors"
@@ -217,6 +218,56 @@ func TestSumMany(t *testing.T) {
 	})
 }
 
+// TestTailChunkCounts checks Sum256 and the Hasher against zeebo/blake3
+// for every number of chunks after the last whole subtree of sumOutput
+// (odd parent counts on every level of the batched reduction), and for
+// counts around the tops of sumLong (a tail right after a pushed top, a top
+// cut short in every group; pending chunks of the Hasher), with the last
+// chunk full, one byte short and one byte long.
+func TestTailChunkCounts(t *testing.T) {
+	var counts []int
+	for c := 1; c <= 2*maxSubtreeChunks+1; c++ {
+		counts = append(counts, c)
+	}
+	for _, d := range []int{-maxSubtreeChunks - 1, -maxSubtreeChunks, -groupChunks - 1, -1, 0, 1, groupChunks + 1, maxSubtreeChunks, maxSubtreeChunks + 1} {
+		counts = append(counts, topChunks+d)
+	}
+	counts = append(counts, 2*topChunks+1, 3*topChunks+groupChunks+1)
+	in := pattern((counts[len(counts)-1] + 1) * ChunkSize)
+	var lengths []int
+	var want [][32]byte
+	for _, c := range counts {
+		for _, n := range []int{c*ChunkSize - 1, c * ChunkSize, c*ChunkSize + 1} {
+			lengths = append(lengths, n)
+			want = append(want, zeebo.Sum256(in[:n]))
+		}
+	}
+	forEachBackend(t, func(t *testing.T) {
+		for i, n := range lengths {
+			if Sum256(in[:n]) != want[i] {
+				t.Fatalf("Sum256 len %d differs", n)
+			}
+			h := New()
+			_, _ = h.Write(in[:n])
+			if !bytes.Equal(h.Sum(nil), want[i][:]) {
+				t.Fatalf("Hasher len %d differs", n)
+			}
+			// Through the buffer: pending chunk CVs at the end (counts
+			// past two subtrees add nothing there).
+			if n > (2*maxSubtreeChunks+2)*ChunkSize {
+				continue
+			}
+			h.Reset()
+			for off := 0; off < n; off += ChunkSize {
+				_, _ = h.Write(in[off:min(off+ChunkSize, n)])
+			}
+			if !bytes.Equal(h.Sum(nil), want[i][:]) {
+				t.Fatalf("Hasher, 1 KiB writes, len %d differs", n)
+			}
+		}
+	})
+}
+
 func FuzzBlake3(f *testing.F) {
 	f.Add([]byte("abc"), uint16(1))
 	f.Add(pattern(3000), uint16(1024))
@@ -262,6 +313,46 @@ func TestLaneGroups(t *testing.T) {
 					if out[l] != specLane(j.inputs[l], j.counters[l], &key, flagKeyedHash, flagChunkStart, flagChunkEnd) {
 						t.Fatalf("%d blocks, %d lanes: lane %d differs", blocks, n, l)
 					}
+				}
+			}
+		}
+	})
+}
+
+// TestParentsInPlace checks the in-place parents kernel (where the CPU
+// has one) on one to three batches against the specification's
+// compression of each pair, and that it leaves the CVs after its output
+// alone.
+func TestParentsInPlace(t *testing.T) {
+	r := rand.New(rand.NewSource(4))
+	var key [8]uint32
+	for i := range key {
+		key[i] = r.Uint32()
+	}
+	forEachBackend(t, func(t *testing.T) {
+		for batches := 1; batches <= 3; batches++ {
+			cvs := make([][8]uint32, 16*batches+1)
+			for i := range cvs {
+				for w := range cvs[i] {
+					cvs[i][w] = r.Uint32()
+				}
+			}
+			orig := slices.Clone(cvs)
+			done := parentsInPlace(cvs, &key, flagKeyedHash)
+			if hasParentsKernel() && done != 8*batches {
+				t.Fatalf("%d batches: %d parents done", batches, done)
+			}
+			for k := 0; k < done; k++ {
+				var block [BlockSize]byte
+				wordsToBytes(orig[2*k][:], block[:32])
+				wordsToBytes(orig[2*k+1][:], block[32:])
+				if cvs[k] != specLane(block[:], 0, &key, flagKeyedHash|flagParent, 0, 0) {
+					t.Fatalf("%d batches: parent %d differs", batches, k)
+				}
+			}
+			for i := 2 * done; i < len(cvs); i++ {
+				if cvs[i] != orig[i] {
+					t.Fatalf("%d batches: CV %d changed", batches, i)
 				}
 			}
 		}

@@ -23,6 +23,11 @@ const (
 	// write: 64 chunk CVs give two full batches of 16 parents on the first
 	// level.
 	maxSubtreeChunks = 64
+	// Sum256 reduces each such subtree to the CVs of its groupChunks-chunk
+	// subtrees and runs the parent levels above them over topChunks chunks
+	// at once (see sumLong).
+	groupChunks = 8
+	topChunks   = 1024
 	// maxDepth is the CV stack depth for 2^64 bytes of input.
 	maxDepth = 54
 

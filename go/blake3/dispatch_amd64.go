@@ -54,6 +54,20 @@ func compressBlocks(cv *[8]uint32, data []byte, counter uint64, flags, flagsStar
 	}
 }
 
+// parentsInPlace replaces the first 16k chaining values of cvs by the 8k
+// parents of neighbouring pairs, in place, through the AVX2 parents kernel,
+// which needs no lane pointers, counters or output copy; k is len(cvs)/16
+// on CPUs whose widest kernel is AVX2, else 0. It returns 8k, the parents
+// done.
+func parentsInPlace(cvs [][8]uint32, key *[8]uint32, flags uint32) int {
+	k := len(cvs) / 16
+	if !useAVX2 || useAVX512 || k == 0 {
+		return 0
+	}
+	hashParentsAVX2(&cvs[0], uint64(k), key, flags|flagParent)
+	return 8 * k
+}
+
 // hashMany hashes j's lanes in groups, each through the widest kernel that
 // is not mostly idle: 16 ZMM lanes (AVX-512) for more than eight lanes, 8
 // YMM lanes for more than four, 4 XMM lanes for more than one (AVX-512VL

@@ -86,8 +86,8 @@ func (h *hasher) flushPending() {
 		for n > h.npending-done || h.counter%uint64(n) != 0 {
 			n /= 2
 		}
-		cv := reduceCVs(h.pending[done:done+n], &h.key, h.flags)
-		h.pushSubtree(&cv, n)
+		reduceCVs(h.pending[done:done+n], 1, &h.key, h.flags)
+		h.pushSubtree(&h.pending[done], n)
 		done += n
 	}
 	h.npending = 0
@@ -127,24 +127,38 @@ func mergeStack(stack *[maxDepth][8]uint32, n int, counter uint64, key *[8]uint3
 // rootOutput sets o to the root node's output; the input hashed so far
 // stays the same.
 func (h *hasher) rootOutput(o *output) {
-	// Moving pending CVs into the tree does not change the hash: the
-	// buffered tail still follows them.
-	h.flushPending()
-	finish(o, h.buf[:h.bufLen], h.stack[:h.stackLen], h.counter, &h.key, h.flags)
-}
-
-// finish hashes the tail of the input (at most bufSize bytes, empty only
-// for an empty message) that follows counter chunks summarised by the
-// merged subtree CVs in stack, and sets o to the root output. The tail has
-// at most bufChunks chunks and every stack entry covers at least bufChunks,
-// so the tail is a subtree of its own and the root is found by folding the
-// stack onto the tail's output from the top.
-func finish(o *output, tail []byte, stack [][8]uint32, counter uint64, key *[8]uint32, flags uint32) {
-	if counter == 0 && len(tail) <= ChunkSize {
-		o.setChunk(tail, 0, key, flags)
+	if h.npending == 0 {
+		finish(o, h.buf[:h.bufLen], h.stack[:h.stackLen], h.counter, &h.key, h.flags)
 		return
 	}
-	tailOutput(o, tail, counter, key, flags)
+	// The pending chunks and the buffered tail (not empty: a buffer is only
+	// hashed when more input follows) form one subtree: the pending chunks
+	// are fewer than the largest power of two dividing counter, and both
+	// are whole buffers but the tail. Its parent levels are reduced in one
+	// go, on a copy, as the Hasher may be written to further.
+	var cvs [maxSubtreeChunks + maxLanes][8]uint32
+	n := copy(cvs[:], h.pending[:h.npending])
+	n += tailCVs(h.buf[:h.bufLen], h.counter+uint64(n), &h.key, h.flags, cvs[n:])
+	reduceCVs(cvs[:n], 2, &h.key, h.flags)
+	o.setParent(&cvs[0], &cvs[1], &h.key, h.flags)
+	foldStack(o, h.stack[:h.stackLen], &h.key, h.flags)
+}
+
+// finish hashes the tail of the input (at most bufChunks chunks, empty
+// only for an empty message) that follows counter chunks summarised by the
+// merged subtree CVs in stack, and sets o to the root output. Every stack
+// entry covers at least bufChunks chunks, so the tail is a subtree of its
+// own.
+func finish(o *output, tail []byte, stack [][8]uint32, counter uint64, key *[8]uint32, flags uint32) {
+	var cvs [maxLanes][8]uint32
+	tailOutput(o, tail, counter, key, flags, cvs[:])
+	foldStack(o, stack, key, flags)
+}
+
+// foldStack turns o, the output of the subtree that follows the subtrees
+// of the stack entries (none smaller than it), into the root output by
+// merging it with the entries from the top.
+func foldStack(o *output, stack [][8]uint32, key *[8]uint32, flags uint32) {
 	for i := len(stack) - 1; i >= 0; i-- {
 		cv := o.chainingValue()
 		o.setParent(&stack[i], &cv, key, flags)
@@ -152,49 +166,28 @@ func finish(o *output, tail []byte, stack [][8]uint32, counter uint64, key *[8]u
 }
 
 // tailOutput sets o to the output of the subtree over the chunks of tail
-// (1 to bufChunks chunks, all full but maybe the last) starting at chunk
-// counter.
-func tailOutput(o *output, tail []byte, counter uint64, key *[8]uint32, flags uint32) {
+// (1 to maxSubtreeChunks chunks, all full but maybe the last) starting at
+// chunk counter. cvs is scratch for the chunk CVs, at least the chunk count
+// rounded up to maxLanes long.
+func tailOutput(o *output, tail []byte, counter uint64, key *[8]uint32, flags uint32, cvs [][8]uint32) {
 	if len(tail) <= ChunkSize {
 		o.setChunk(tail, counter, key, flags)
 		return
 	}
-	var cvs [maxLanes][8]uint32
-	full := len(tail) / ChunkSize
-	var j laneJob
-	for i := 0; i < full; i++ {
-		j.inputs[j.n], j.counters[j.n] = tail[i*ChunkSize:(i+1)*ChunkSize], counter+uint64(i)
-		j.n++
-	}
-	hashChunkLanes(&j, key, flags, &cvs)
-	k := full
-	if len(tail)%ChunkSize != 0 {
-		o.setChunk(tail[full*ChunkSize:], counter+uint64(full), key, flags)
+	reduceCVs(cvs[:tailCVs(tail, counter, key, flags, cvs)], 2, key, flags)
+	o.setParent(&cvs[0], &cvs[1], key, flags)
+}
+
+// tailCVs writes the chaining values of the chunks of tail (all full but
+// maybe the last), the first at chunk counter, to the front of cvs (see
+// chunkCVs) and returns their number.
+func tailCVs(tail []byte, counter uint64, key *[8]uint32, flags uint32, cvs [][8]uint32) int {
+	k := chunkCVs(tail, counter, key, flags, cvs)
+	if rest := tail[k*ChunkSize:]; len(rest) > 0 {
+		var o output
+		o.setChunk(rest, counter+uint64(k), key, flags)
 		cvs[k] = o.chainingValue()
 		k++
 	}
-	left := largestPowerOfTwoBelow(k)
-	l, r := treeCV(cvs[:left], key, flags), treeCV(cvs[left:k], key, flags)
-	o.setParent(&l, &r, key, flags)
-}
-
-// treeCV returns the chaining value of the (non-root) subtree over the chunk
-// CVs cvs: the left part holds the largest power of two of chunks that leaves
-// at least one chunk for the right part.
-func treeCV(cvs [][8]uint32, key *[8]uint32, flags uint32) [8]uint32 {
-	if len(cvs) == 1 {
-		return cvs[0]
-	}
-	left := largestPowerOfTwoBelow(len(cvs))
-	l, r := treeCV(cvs[:left], key, flags), treeCV(cvs[left:], key, flags)
-	return parentCV(&l, &r, key, flags)
-}
-
-// largestPowerOfTwoBelow returns the largest power of two less than n (n >= 2).
-func largestPowerOfTwoBelow(n int) int {
-	p := 1
-	for 2*p < n {
-		p *= 2
-	}
-	return p
+	return k
 }

@@ -89,6 +89,15 @@ func chunkHead(cv *[8]uint32, data []byte, counter uint64, flags uint32) (last [
 // values level by level with batched parent compressions.
 func subtreeCV(data []byte, counter uint64, key *[8]uint32, flags uint32) [8]uint32 {
 	var cvs [maxSubtreeChunks][8]uint32
+	reduceCVs(cvs[:chunkCVs(data, counter, key, flags, cvs[:])], 1, key, flags)
+	return cvs[0]
+}
+
+// chunkCVs writes the chaining values of the len(data)/ChunkSize full chunks
+// of data, the first at chunk counter, to the front of cvs, maxLanes chunks
+// per batch, and returns their number. cvs must hold that number rounded up
+// to maxLanes: the entries after the CVs are scratch.
+func chunkCVs(data []byte, counter uint64, key *[8]uint32, flags uint32, cvs [][8]uint32) int {
 	n := len(data) / ChunkSize
 	for i := 0; i < n; i += maxLanes {
 		var j laneJob
@@ -98,38 +107,53 @@ func subtreeCV(data []byte, counter uint64, key *[8]uint32, flags uint32) [8]uin
 		}
 		hashChunkLanes(&j, key, flags, (*[maxLanes][8]uint32)(cvs[i:]))
 	}
-	return reduceCVs(cvs[:n], key, flags)
+	return n
 }
 
-// reduceCVs returns the CV of the complete subtree over the chunk CVs in
-// cvs (a power of two of them), which it overwrites.
-func reduceCVs(cvs [][8]uint32, key *[8]uint32, flags uint32) [8]uint32 {
-	for n := len(cvs); n > 1; n /= 2 {
-		reduceLevel(cvs[:n], key, flags)
+// reduceCVs replaces the chaining values of neighbouring subtrees in cvs
+// (the chunks of one subtree, in order) by their parents, level by level
+// with batched parent compressions, until at most keep (1 or 2) remain at
+// the front of cvs, and returns how many remain. An odd last CV moves up a
+// level unchanged: pairing from the left that way builds BLAKE3's tree,
+// whose left subtree holds the largest power of two of chunks below the
+// total, so with keep 2 the two that remain are the root's children.
+func reduceCVs(cvs [][8]uint32, keep int, key *[8]uint32, flags uint32) int {
+	n := len(cvs)
+	for n > keep {
+		reduceLevel(cvs[:n&^1], key, flags)
+		if n%2 == 1 {
+			cvs[n/2] = cvs[n-1]
+		}
+		n = (n + 1) / 2
 	}
-	return cvs[0]
+	return n
 }
 
 // reduceLevel replaces the n (even) chaining values at the front of cvs by
-// the n/2 parents of neighbouring pairs, maxLanes parents per kernel call.
-// On little-endian machines a pair of CVs in memory is the parent's block,
-// so the kernels read it in place; parent k may overwrite cvs[k] because
-// each kernel call reads all its inputs (cvs[2k], cvs[2k+1], k at least
-// the batch's first parent) before it writes.
+// the n/2 parents of neighbouring pairs: whole batches of 8 through the
+// in-place parents kernel where there is one, the rest maxLanes parents per
+// lane-kernel call. A pair of CVs in memory is the parent's block once its
+// words are stored little-endian, which they already are on little-endian
+// machines; elsewhere they are rewritten in place, as this level consumes
+// them. Parent k may overwrite cvs[k] because each kernel call reads all its
+// inputs (cvs[2k], cvs[2k+1], k at least the batch's first parent) before it
+// writes.
 func reduceLevel(cvs [][8]uint32, key *[8]uint32, flags uint32) {
 	parents := len(cvs) / 2
-	for i := 0; i < parents; i += maxLanes {
+	if parents == 1 {
+		// The lane set-up would cost more than it saves.
+		cvs[0] = parentCV(&cvs[0], &cvs[1], key, flags)
+		return
+	}
+	for i := parentsInPlace(cvs, key, flags); i < parents; i += maxLanes {
 		var j laneJob
-		var blocks [maxLanes][BlockSize]byte
 		for k := i; k < parents && k < i+maxLanes; k++ {
-			if littleEndian {
-				j.inputs[j.n] = unsafe.Slice((*byte)(unsafe.Pointer(&cvs[2*k])), BlockSize)
-			} else {
-				b := &blocks[k-i]
-				wordsToBytes(cvs[2*k][:], b[:32])
-				wordsToBytes(cvs[2*k+1][:], b[32:])
-				j.inputs[j.n] = b[:]
+			block := unsafe.Slice((*byte)(unsafe.Pointer(&cvs[2*k])), BlockSize)
+			if !littleEndian {
+				wordsToBytes(cvs[2*k][:], block[:32])
+				wordsToBytes(cvs[2*k+1][:], block[32:])
 			}
+			j.inputs[j.n] = block
 			j.n++
 		}
 		var out [maxLanes][8]uint32

@@ -63,10 +63,9 @@ func SumMany(inputs [][]byte, outputs [][32]byte) {
 		n := (len(in) + ChunkSize - 1) / ChunkSize
 		m := cvs[next : next+n]
 		next += n
-		left := largestPowerOfTwoBelow(n)
-		l, r := treeCV(m[:left], &iv, 0), treeCV(m[left:], &iv, 0)
+		reduceCVs(m, 2, &iv, 0)
 		var out output
-		out.setParent(&l, &r, &iv, 0)
+		out.setParent(&m[0], &m[1], &iv, 0)
 		var block [BlockSize]byte
 		out.rootBlock(0, &block)
 		copy(outputs[i][:], block[:])

@@ -63,6 +63,7 @@ func main() {
 	hashManyAVX512()
 	hashManyAVX512x4()
 	hashManyAVX512x16()
+	hashParentsAVX2()
 	Generate()
 }
 
@@ -504,6 +505,7 @@ func hashManyAVX()             { hashMany("hashManyAVX", avx, 4) }
 func hashManyAVX512()          { hashMany("hashManyAVX512", avx512, 8) }
 func hashManyAVX512x4()        { hashMany("hashManyAVX512x4", avx512x4, 4) }
 func hashManyAVX512x16()       { hashMany("hashManyAVX512x16", avx512x16, 16) }
+func hashParentsAVX2()         { hashParents("hashParentsAVX2", avx2) }
 func lanesOf(ops vecOps) int   { return ops.width / 4 }
 func laneReg(i int) GPPhysical { return []GPPhysical{R8, R9, R10, R11, R12, R13, R14, R15}[i] }
 func sigName(lanes int) string {
@@ -519,11 +521,7 @@ func hashMany(name string, ops vecOps, lanes int) {
 	TEXT(name, 0, sigName(lanes))
 	Pragma("noescape")
 	Doc(name + " hashes one input per lane; see hashMany in the generator.")
-	local := AllocLocal(frameSize(ops.width))
-	f := frame{base: RDI, width: ops.width}
-	LEAQ(local, RDI)
-	ADDQ(U8(frameAlign(ops.width)-1), RDI)
-	ANDQ(I8(-frameAlign(ops.width)), RDI)
+	f := newFrame(ops)
 
 	// Up to eight lanes keep their input pointers in R8-R15, advanced
 	// block by block. Sixteen lanes have too few registers: they load each
@@ -540,31 +538,11 @@ func hashMany(name string, ops vecOps, lanes int) {
 	}
 	Load(Param("blocks"), RBX)
 	v := ops.regs
-	key := Load(Param("key"), RAX)
-	for i := 0; i < 8; i++ {
-		MOVL(Mem{Base: key, Disp: 4 * i}, ECX)
-		ops.bcast(RCX, v[i])
-		ops.store(v[i], f.cv(i))
-	}
+	storeConstants(ops, f)
 	ops.load(Mem{Base: Load(Param("ctrLo"), RAX)}, v[0])
 	ops.store(v[0], f.ctrLo())
 	ops.load(Mem{Base: Load(Param("ctrHi"), RAX)}, v[0])
 	ops.store(v[0], f.ctrHi())
-	if !ops.evex {
-		ops.load(rot16, v[0])
-		ops.store(v[0], f.rot16())
-		ops.load(rot8, v[0])
-		ops.store(v[0], f.rot8())
-	}
-	// Values the same for every block, broadcast once.
-	for i := 0; i < 4; i++ {
-		MOVL(U32(iv[i]), EAX)
-		ops.bcast(RAX, v[0])
-		ops.store(v[0], f.iv(i))
-	}
-	MOVL(U32(64), EAX)
-	ops.bcast(RAX, v[0])
-	ops.store(v[0], f.blockLen())
 	Load(Param("flags"), ECX)
 	Load(Param("flagsStart"), EDX)
 	ORL(ECX, EDX)
@@ -577,52 +555,28 @@ func hashMany(name string, ops vecOps, lanes int) {
 	Label(name + "_notlast")
 
 	// Transpose the message: word k of every lane into f.msg(k).
-	wordsPerLoad := ops.width / 4
-	for part := 0; part < 16/wordsPerLoad; part++ {
-		var out []VecPhysical
-		if wide {
+	if wide {
+		wordsPerLoad := ops.width / 4
+		for part := 0; part < 16/wordsPerLoad; part++ {
 			for l := 0; l < lanes; l++ {
 				MOVQ(Mem{Base: R8, Disp: 8 * l}, R10)
 				ops.load(Mem{Base: R10, Index: R9, Scale: 1}, v[l])
 			}
-			out = transpose16(v[:], zmmHigh)
-		} else {
-			for l := 0; l < lanes; l++ {
-				ops.load(Mem{Base: laneReg(l), Disp: ops.width * part}, v[l])
+			for k, r := range transpose16(v[:], zmmHigh) {
+				ops.store(r, f.msg(part*wordsPerLoad+k))
 			}
-			out = transpose(ops, v[:lanes], v[lanes:2*lanes])
 		}
-		for k, r := range out {
-			ops.store(r, f.msg(part*wordsPerLoad+k))
-		}
+	} else {
+		transposeMessage(ops, f, lanes, func(l int) Mem { return Mem{Base: laneReg(l)} })
 	}
 
 	for i := 0; i < 8; i++ {
 		ops.load(f.cv(i), v[i])
 	}
-	for i := 0; i < 4; i++ {
-		ops.load(f.iv(i), v[8+i])
-	}
 	ops.load(f.ctrLo(), v[12])
 	ops.load(f.ctrHi(), v[13])
-	ops.load(f.blockLen(), v[14])
-	ops.bcast(RDX, v[15])
-
-	for r := 0; r < 7; r++ {
-		for step := 0; step < 2; step++ {
-			var a, b, c, d [4]VecPhysical
-			var mx, my [4]int
-			for i, g := range gIndices[step] {
-				a[i], b[i], c[i], d[i] = v[g[0]], v[g[1]], v[g[2]], v[g[3]]
-				mx[i] = schedule[r][8*step+2*i]
-				my[i] = schedule[r][8*step+2*i+1]
-			}
-			halfG(ops, f, a, b, c, d, mx, 16, f.rot16(), 12, v[8])
-			halfG(ops, f, a, b, c, d, my, 8, f.rot8(), 7, v[8])
-		}
-	}
+	compressLanes(ops, f, RDX)
 	for i := 0; i < 8; i++ {
-		ops.xor(v[i+8], v[i])
 		ops.store(v[i], f.cv(i))
 	}
 	if wide {
@@ -644,6 +598,102 @@ func hashMany(name string, ops vecOps, lanes int) {
 		RET()
 		return
 	}
+	storeLanes(ops, out)
+	if ops.width == 32 {
+		VZEROUPPER()
+	}
+	RET()
+}
+
+// newFrame allocates the kernels' stack scratch area and points RDI, its
+// base, at its aligned start.
+func newFrame(ops vecOps) frame {
+	local := AllocLocal(frameSize(ops.width))
+	f := frame{base: RDI, width: ops.width}
+	LEAQ(local, RDI)
+	ADDQ(U8(frameAlign(ops.width)-1), RDI)
+	ANDQ(I8(-frameAlign(ops.width)), RDI)
+	return f
+}
+
+// storeConstants fills the frame with what every block uses: the key
+// broadcast word by word as the first chaining values, the rotation masks
+// (without VPRORD), the first four IV words and the block length. It
+// uses RAX, RCX and v[0..7].
+func storeConstants(ops vecOps, f frame) {
+	v := ops.regs
+	key := Load(Param("key"), RAX)
+	for i := 0; i < 8; i++ {
+		MOVL(Mem{Base: key, Disp: 4 * i}, ECX)
+		ops.bcast(RCX, v[i])
+		ops.store(v[i], f.cv(i))
+	}
+	if !ops.evex {
+		ops.load(rot16, v[0])
+		ops.store(v[0], f.rot16())
+		ops.load(rot8, v[0])
+		ops.store(v[0], f.rot8())
+	}
+	for i := 0; i < 4; i++ {
+		MOVL(U32(iv[i]), EAX)
+		ops.bcast(RAX, v[0])
+		ops.store(v[0], f.iv(i))
+	}
+	MOVL(U32(64), EAX)
+	ops.bcast(RAX, v[0])
+	ops.store(v[0], f.blockLen())
+}
+
+// transposeMessage loads the 64-byte block of each lane (row(l) addresses
+// lane l's block) and stores word k of every lane to f.msg(k).
+func transposeMessage(ops vecOps, f frame, lanes int, row func(l int) Mem) {
+	v := ops.regs
+	wordsPerLoad := ops.width / 4
+	for part := 0; part < 16/wordsPerLoad; part++ {
+		for l := 0; l < lanes; l++ {
+			m := row(l)
+			m.Disp += ops.width * part
+			ops.load(m, v[l])
+		}
+		for k, r := range transpose(ops, v[:lanes], v[lanes:2*lanes]) {
+			ops.store(r, f.msg(part*wordsPerLoad+k))
+		}
+	}
+}
+
+// compressLanes runs the seven rounds on the transposed message in f.msg
+// with the chaining values in v[0..7] and the counter words in v[12] and
+// v[13], the flags in the general register flags, and leaves the next
+// chaining values in v[0..7].
+func compressLanes(ops vecOps, f frame, flags GPPhysical) {
+	v := ops.regs
+	for i := 0; i < 4; i++ {
+		ops.load(f.iv(i), v[8+i])
+	}
+	ops.load(f.blockLen(), v[14])
+	ops.bcast(flags, v[15])
+	for r := 0; r < 7; r++ {
+		for step := 0; step < 2; step++ {
+			var a, b, c, d [4]VecPhysical
+			var mx, my [4]int
+			for i, g := range gIndices[step] {
+				a[i], b[i], c[i], d[i] = v[g[0]], v[g[1]], v[g[2]], v[g[3]]
+				mx[i] = schedule[r][8*step+2*i]
+				my[i] = schedule[r][8*step+2*i+1]
+			}
+			halfG(ops, f, a, b, c, d, mx, 16, f.rot16(), 12, v[8])
+			halfG(ops, f, a, b, c, d, my, 8, f.rot8(), 7, v[8])
+		}
+	}
+	for i := 0; i < 8; i++ {
+		ops.xor(v[i+8], v[i])
+	}
+}
+
+// storeLanes writes the word-major chaining values in v[0..7] (at most 8
+// lanes) to out lane by lane, 32 bytes per lane.
+func storeLanes(ops vecOps, out Register) {
+	v := ops.regs
 	perLoad := ops.width / 4
 	for part := 0; part < 8/perLoad; part++ {
 		res := transpose(ops, v[part*perLoad:(part+1)*perLoad], v[8:8+perLoad])
@@ -651,9 +701,42 @@ func hashMany(name string, ops vecOps, lanes int) {
 			ops.store(r, Mem{Base: out, Disp: 32*l + ops.width*part})
 		}
 	}
-	if ops.width == 32 {
-		VZEROUPPER()
+}
+
+// hashParents emits a kernel for one level of the tree over 8*batches
+// parents (8 lanes): the chaining values at cvs, neighbours paired, are the
+// parents' blocks (words little-endian), and the kernel replaces them by the
+// parents' CVs in place, batch b reading cvs[16b..16b+16) and writing
+// cvs[8b..8b+8), which only it and the batches before it read. Counters are
+// zero; every block is full and gets flags.
+func hashParents(name string, ops vecOps) {
+	TEXT(name, 0, "func(cvs *[8]uint32, batches uint64, key *[8]uint32, flags uint32)")
+	Pragma("noescape")
+	Doc(name + " replaces 16*batches chaining values by the 8*batches parents of neighbouring pairs, in place; see hashParents in the generator.")
+	f := newFrame(ops)
+	in := Load(Param("cvs"), RSI)
+	out := R8
+	MOVQ(in, out)
+	Load(Param("batches"), RBX)
+	v := ops.regs
+	// f.cv keeps the key: every parent starts from it.
+	storeConstants(ops, f)
+	flags := Load(Param("flags"), EDX)
+
+	Label(name + "_batch")
+	transposeMessage(ops, f, 8, func(l int) Mem { return Mem{Base: in, Disp: 64 * l} })
+	for i := 0; i < 8; i++ {
+		ops.load(f.cv(i), v[i])
 	}
+	ops.xor(v[12], v[12])
+	ops.xor(v[13], v[13])
+	compressLanes(ops, f, flags.(GPPhysical))
+	storeLanes(ops, out)
+	ADDQ(U32(512), in)
+	ADDQ(U32(256), out)
+	DECQ(RBX)
+	JNZ(LabelRef(name + "_batch"))
+	VZEROUPPER()
 	RET()
 }
 
