@@ -21,8 +21,8 @@
 
 use super::kernels::{self, Lane, BLOCK_LEN, EMPTY_LANE};
 use super::tree::{
-    chunk_run, parent_lane, parent_run, root_hash_all, words_from_le, CvBytes, Params, CHUNK_END,
-    CHUNK_LEN, CHUNK_START, PARENT, ROOT,
+    chunk_run, padded_block, parent_lane, parent_run, root_hash_all, words_from_le, CvBytes,
+    Params, CHUNK_END, CHUNK_LEN, CHUNK_START, PARENT, ROOT,
 };
 use super::{context_key, Hash, KEY_LEN, OUT_LEN};
 use crate::platform::Platform;
@@ -435,9 +435,8 @@ impl<'a> Wave<'a> {
             let Some(block) = self.messages[k].partial_last_block() else {
                 continue;
             };
-            // A block used before holds the previous batch's bytes: zero its tail.
-            padded[n] = [0; BLOCK_LEN];
-            padded[n][..block.len()].copy_from_slice(block);
+            // Built whole (a block used before holds the previous batch's bytes).
+            padded[n] = padded_block(block);
             which[n] = k;
             n += 1;
             if n == LANE_BATCH {
