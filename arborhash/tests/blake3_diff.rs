@@ -271,6 +271,40 @@ fn every_small_write_size_matches_one_shot() {
     });
 }
 
+/// A hasher copies block-sized writes with the moves that the platform it was made on allows,
+/// and hashes on the platform current at each update: made on one backend and fed on another
+/// (64-byte writes, after a lead that puts them at every kind of offset, over the buffer's end,
+/// and reset on the way), it gives the crate's hash and counts every byte.
+#[test]
+fn hasher_made_on_one_backend_used_on_another() {
+    let mut rng = ChaCha8Rng::seed_from_u64(11);
+    let input = random_bytes(&mut rng, 2 * 16384 + 200);
+    for made in Backend::ALL {
+        for used in Backend::ALL {
+            for lead in [0, 1, 63] {
+                let mut hasher = with_backend(made, Hasher::new);
+                with_backend(used, || {
+                    hasher.update(&input[..1000]).reset();
+                    let mut first = true;
+                    hasher = update_in_pieces(hasher.clone(), &input, || {
+                        if std::mem::take(&mut first) && lead > 0 {
+                            lead
+                        } else {
+                            64
+                        }
+                    });
+                    assert_eq!(hasher.count(), input.len() as u64);
+                    assert_eq!(
+                        hasher.finalize(),
+                        *::blake3::hash(&input).as_bytes(),
+                        "made on {made}, used on {used}, lead {lead}"
+                    );
+                });
+            }
+        }
+    }
+}
+
 /// Writes long enough for the buffer's block-by-block copy (from 2 KiB, `hasher::REP_MOVSB_MIN`)
 /// and just short of it: lengths that are whole blocks and not, after a lead of 0, 1 or 63 bytes
 /// so that the copies land at every kind of offset in the buffer, and over its end.

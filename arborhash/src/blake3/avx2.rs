@@ -1128,3 +1128,31 @@ mod timing {
         );
     }
 }
+
+/// Copies one block with two 32-byte loads and stores: the incremental hasher's copy of a
+/// block-sized write into its buffer (see `avx512::copy_block`, which explains the assembly and
+/// the clobbered registers).
+///
+/// # Safety
+/// The CPU must support AVX.
+#[inline(always)]
+pub(crate) unsafe fn copy_block(src: &[u8; BLOCK_LEN], dst: *mut [u8; BLOCK_LEN]) {
+    // SAFETY: AVX is present (our contract); `src` is a readable block and `dst` a writable one
+    // (the caller's), which need no alignment for `vmovdqu`.
+    unsafe {
+        core::arch::asm!(
+            "vmovdqu ymm0, [{src}]",
+            "vmovdqu ymm1, [{src} + 32]",
+            "vmovdqu [{dst}], ymm0",
+            "vmovdqu [{dst} + 32], ymm1",
+            "vzeroupper",
+            src = in(reg) src.as_ptr(),
+            dst = in(reg) dst,
+            out("xmm0") _, out("xmm1") _, out("xmm2") _, out("xmm3") _,
+            out("xmm4") _, out("xmm5") _, out("xmm6") _, out("xmm7") _,
+            out("xmm8") _, out("xmm9") _, out("xmm10") _, out("xmm11") _,
+            out("xmm12") _, out("xmm13") _, out("xmm14") _, out("xmm15") _,
+            options(nostack, preserves_flags),
+        );
+    }
+}

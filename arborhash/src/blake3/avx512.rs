@@ -1008,3 +1008,37 @@ mod timing {
         );
     }
 }
+
+/// Copies one block with a single 64-byte load and store: the incremental hasher's copy of a
+/// block-sized write into its buffer (`hasher::Buffer::append_leaving_room`). Four 16-byte moves,
+/// all that the caller's code has without AVX, made 1 MiB in 64-byte writes about 5 % slower
+/// on Zen 5.
+///
+/// Assembly, not intrinsics: this is inlined into `Hasher::update` in the caller's code, compiled
+/// for the caller's target (SSE2), where a `#[target_feature]` function cannot be inlined and a
+/// call of one costs more than the copy. The final `vzeroupper` leaves the upper halves of the
+/// vector registers clean for the caller's SSE code (Intel cores slow legacy SSE instructions
+/// down while they are dirty); since it clears those of registers 0-15, all sixteen are declared
+/// clobbered, so that a caller compiled with AVX keeps no vector in them across the copy.
+///
+/// # Safety
+/// The CPU must support AVX-512F.
+#[inline(always)]
+pub(crate) unsafe fn copy_block(src: &[u8; BLOCK_LEN], dst: *mut [u8; BLOCK_LEN]) {
+    // SAFETY: AVX-512F is present (our contract); `src` is a readable block and `dst` a
+    // writable one (the caller's), which need no alignment for `vmovdqu64`.
+    unsafe {
+        core::arch::asm!(
+            "vmovdqu64 zmm0, [{src}]",
+            "vmovdqu64 [{dst}], zmm0",
+            "vzeroupper",
+            src = in(reg) src.as_ptr(),
+            dst = in(reg) dst,
+            out("xmm0") _, out("xmm1") _, out("xmm2") _, out("xmm3") _,
+            out("xmm4") _, out("xmm5") _, out("xmm6") _, out("xmm7") _,
+            out("xmm8") _, out("xmm9") _, out("xmm10") _, out("xmm11") _,
+            out("xmm12") _, out("xmm13") _, out("xmm14") _, out("xmm15") _,
+            options(nostack, preserves_flags),
+        );
+    }
+}

@@ -5,8 +5,10 @@ use core::mem::MaybeUninit;
 
 use super::output::OutputReader;
 use super::tree::{Output, Params, Tree, CHUNK_LEN};
+#[cfg(target_arch = "x86_64")]
+use super::{avx2, avx512, kernels::BLOCK_LEN};
 use super::{context_key, Hash, KEY_LEN};
-use crate::platform::Platform;
+use crate::platform::{Backend, Platform};
 
 /// Input held back so that writes of any size reach the kernels as many chunks at once: 16
 /// chunks fill the widest kernel's 16 lanes (AVX-512), or AVX2's 8 lanes twice. The last chunk is
@@ -28,7 +30,7 @@ pub struct Hasher {
     buf: Buffer,
 }
 
-/// The input held back, of which only the first `len` bytes are initialised: zeroing 16 KiB
+/// The input held back, of which only the first `len()` bytes are initialised: zeroing 16 KiB
 /// for every new hasher would cost more than hashing a short message.
 ///
 /// The bytes start on a cache line: block-sized writes are then stored without splitting a line,
@@ -37,43 +39,104 @@ pub struct Hasher {
 #[repr(C, align(64))]
 struct Buffer {
     bytes: [MaybeUninit<u8>; BUF_LEN],
-    len: usize,
+    /// The number of bytes held (the low bits, [`LEN_MASK`]) plus the tag of how block-sized
+    /// writes are copied (the top two bits): [`COPY_512`], [`COPY_256`] or [`COPY_128`], chosen
+    /// by [`Buffer::new`] from the platform the hasher was made on and never changed.
+    ///
+    /// One word, so that a block-sized write reads nothing but it: on Zen 5 every further load
+    /// in the write's path (a platform byte, or a limit beside the length) cost about a cycle a
+    /// write, and a block write tests the room left and its way of copying with one
+    /// comparison with a constant (see [`Buffer::append_leaving_room`]).
+    state: usize,
 }
 
+/// The bit where [`Buffer::state`]'s copy tag starts.
+const TAG_SHIFT: u32 = usize::BITS - 2;
+/// The bits of [`Buffer::state`] that count the bytes held.
+const LEN_MASK: usize = (1 << TAG_SHIFT) - 1;
+/// Tag: the platform has AVX-512F, blocks are copied with one 64-byte move. Zero, so that the
+/// state of such a hasher is its length.
+const COPY_512: usize = 0;
+/// Tag: the platform has AVX2, blocks are copied with two 32-byte moves.
+const COPY_256: usize = 1 << TAG_SHIFT;
+/// Tag: any other platform, blocks are copied as other writes are (16-byte moves on x86-64).
+const COPY_128: usize = 2 << TAG_SHIFT;
+
 impl Buffer {
-    fn new() -> Buffer {
-        // Not `[MaybeUninit::uninit(); BUF_LEN]`: with `len: 0` that makes the whole `Buffer` a
-        // constant, which LLVM copies in by zeroing all 16 KiB (uninit bytes may be zeros).
+    fn new(p: Platform) -> Buffer {
+        // Not `[MaybeUninit::uninit(); BUF_LEN]`: with a zero state that makes the whole
+        // `Buffer` a constant, which LLVM copies in by zeroing all 16 KiB (uninit bytes may be
+        // zeros).
         let bytes = MaybeUninit::<[MaybeUninit<u8>; BUF_LEN]>::uninit();
+        let tag = match p.backend() {
+            Backend::Avx512 => COPY_512,
+            Backend::Avx2 => COPY_256,
+            Backend::Portable | Backend::Sse41 => COPY_128,
+        };
         Buffer {
             // SAFETY: an array of `MaybeUninit` needs no initialisation.
             bytes: unsafe { bytes.assume_init() },
-            len: 0,
+            state: tag,
         }
+    }
+
+    /// Bytes held.
+    fn len(&self) -> usize {
+        self.state & LEN_MASK
+    }
+
+    fn set_len(&mut self, len: usize) {
+        debug_assert!(len <= BUF_LEN);
+        self.state = self.state & !LEN_MASK | len;
     }
 
     /// The bytes held.
     fn filled(&self) -> &[u8] {
-        // SAFETY: `push` initialised `bytes[..len]`; `MaybeUninit<u8>` has the layout of `u8`.
-        unsafe { core::slice::from_raw_parts(self.bytes.as_ptr().cast::<u8>(), self.len) }
+        // SAFETY: `push` and `append_leaving_room` initialised `bytes[..len]`; `MaybeUninit<u8>`
+        // has the layout of `u8`.
+        unsafe { core::slice::from_raw_parts(self.bytes.as_ptr().cast::<u8>(), self.len()) }
     }
 
     /// Room for more bytes.
     fn free(&self) -> usize {
-        BUF_LEN - self.len
+        BUF_LEN - self.len()
     }
 
     /// Appends all of `input` if that leaves room for more, as small writes do; returns whether
-    /// it did. One comparison decides it, so that the common small write costs little more than
-    /// its copy.
+    /// it did. A block-sized write on an AVX-512 or AVX2 platform is one comparison of the state
+    /// with a constant and one or two vector moves; others cost one comparison more than their
+    /// copy.
     #[inline(always)]
     fn append_leaving_room(&mut self, input: &[u8]) -> bool {
-        // The length is read once, before the copy, and written after it: with `+=` after the
-        // copy, which LLVM cannot tell apart from the length, it was read again there, a
-        // load-add-store on the length that each write's next one waited for (measured slower).
-        let len = self.len;
-        // SAFETY: `len <= BUF_LEN` always: it grows only by what fits, and is otherwise set to
-        // 0. Telling the compiler saves the bounds check below.
+        // The state is read once, before the copy, and written after it: with `+=` after the
+        // copy, which LLVM cannot tell apart from the state, it was read again there, a
+        // load-add-store that each write's next one waited for (measured slower).
+        let state = self.state;
+        #[cfg(target_arch = "x86_64")]
+        if let Ok(block) = <&[u8; BLOCK_LEN]>::try_from(input) {
+            // Below this, the state is a length with a block's room and more (and the tag the
+            // one subtracted), so the new length leaves room.
+            const ROOM: usize = BUF_LEN - BLOCK_LEN;
+            if state < ROOM {
+                let dst = &mut self.bytes[state..state + BLOCK_LEN];
+                // SAFETY: the tag is `COPY_512` (zero), which `Buffer::new` sets only for a
+                // platform with AVX-512F; `dst` is a block of our own, apart from `block`.
+                unsafe { avx512::copy_block(block, dst.as_mut_ptr().cast()) };
+                self.state = state + BLOCK_LEN;
+                return true;
+            }
+            let len = state.wrapping_sub(COPY_256);
+            if len < ROOM {
+                let dst = &mut self.bytes[len..len + BLOCK_LEN];
+                // SAFETY: the tag is `COPY_256`, set only for a platform with AVX2; as above.
+                unsafe { avx2::copy_block(block, dst.as_mut_ptr().cast()) };
+                self.state = state + BLOCK_LEN;
+                return true;
+            }
+        }
+        let len = state & LEN_MASK;
+        // SAFETY: the length never exceeds BUF_LEN: it grows only by what fits, and is otherwise
+        // set to 0. Telling the compiler saves the bounds check below.
         unsafe { core::hint::assert_unchecked(len <= BUF_LEN) };
         // The new length, compared with the buffer's: the sum is needed anyway, where testing
         // the room left (`BUF_LEN - len`) took two more instructions a write. It cannot wrap:
@@ -83,15 +146,15 @@ impl Buffer {
             return false;
         }
         copy(input, &mut self.bytes[len..end]);
-        self.len = end;
+        self.state = state + input.len();
         true
     }
 
     /// Appends as much of `input` as fits; returns how much that was.
     fn push(&mut self, input: &[u8]) -> usize {
-        let take = input.len().min(self.free());
-        copy(&input[..take], &mut self.bytes[self.len..self.len + take]);
-        self.len += take;
+        let (len, take) = (self.len(), input.len().min(self.free()));
+        copy(&input[..take], &mut self.bytes[len..len + take]);
+        self.set_len(len + take);
         take
     }
 }
@@ -182,7 +245,7 @@ impl Hasher {
     fn from_tree(tree: Tree) -> Hasher {
         Hasher {
             tree,
-            buf: Buffer::new(),
+            buf: Buffer::new(Platform::current()),
         }
     }
 
@@ -214,7 +277,7 @@ impl Hasher {
     /// Forgets all input, keeping the mode and key.
     pub fn reset(&mut self) -> &mut Hasher {
         self.tree = Tree::new(self.tree.params(), self.tree.first_chunk());
-        self.buf.len = 0;
+        self.buf.set_len(0);
         self
     }
 
@@ -233,7 +296,7 @@ impl Hasher {
 
     #[inline(never)]
     fn update_with(&mut self, p: Platform, mut input: &[u8], parallel: bool) {
-        if self.buf.len > 0 {
+        if self.buf.len() > 0 {
             input = &input[self.buf.push(input)..];
             if input.is_empty() {
                 return;
@@ -245,7 +308,7 @@ impl Hasher {
             let next = (input.as_ptr() as usize).wrapping_sub(self.buf.bytes.as_ptr() as usize);
             self.tree
                 .push_chunks_prefetching(p, self.buf.filled(), false, next);
-            self.buf.len = 0;
+            self.buf.set_len(0);
         }
         if input.len() >= BUF_LEN {
             // Straight from the caller's memory, as one subtree where the length allows: the
@@ -283,7 +346,7 @@ impl Hasher {
 
     /// Bytes of input so far.
     pub fn count(&self) -> u64 {
-        self.tree.chunks() * CHUNK_LEN as u64 + self.buf.len as u64
+        self.tree.chunks() * CHUNK_LEN as u64 + self.buf.len() as u64
     }
 
     /// Like [`update`](Hasher::update), but hashes a large input on several threads (rayon's
