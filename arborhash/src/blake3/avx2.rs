@@ -1156,3 +1156,30 @@ pub(crate) unsafe fn copy_block(src: &[u8; BLOCK_LEN], dst: *mut [u8; BLOCK_LEN]
         );
     }
 }
+
+/// Copies `src` to `dst` (`src.len()` bytes, more than a block) two 32-byte moves a block, as
+/// `avx512::copy_blocks` does with one.
+///
+/// # Safety
+/// The CPU must support AVX; `dst` is valid for writes of `src.len()` bytes and does not overlap
+/// `src`.
+#[target_feature(enable = "avx2")]
+pub(crate) unsafe fn copy_blocks(src: &[u8], dst: *mut u8) {
+    let n = src.len();
+    debug_assert!(n > BLOCK_LEN);
+    let block = |at: usize| {
+        // SAFETY: `at + BLOCK_LEN <= n`: the block is within `src`, and within `dst` (our
+        // contract); AVX is present (our contract).
+        unsafe {
+            let [lo, hi] = [at, at + 32].map(|at| _mm256_loadu_si256(src.as_ptr().add(at).cast()));
+            _mm256_storeu_si256(dst.add(at).cast(), lo);
+            _mm256_storeu_si256(dst.add(at + 32).cast(), hi);
+        }
+    };
+    let mut at = 0;
+    while at + BLOCK_LEN < n {
+        block(at);
+        at += BLOCK_LEN;
+    }
+    block(n - BLOCK_LEN);
+}

@@ -1042,3 +1042,31 @@ pub(crate) unsafe fn copy_block(src: &[u8; BLOCK_LEN], dst: *mut [u8; BLOCK_LEN]
         );
     }
 }
+
+/// Copies `src` to `dst` (`src.len()` bytes, more than a block) a 64-byte move a block, the last
+/// block overlapping the one before it unless the length is a multiple of 64: the incremental
+/// hasher's copy of writes of 2 KiB and more (`hasher::copy_blocks`, which says why not with
+/// `memcpy`).
+///
+/// # Safety
+/// The CPU must support AVX-512F; `dst` is valid for writes of `src.len()` bytes and does not
+/// overlap `src`.
+#[target_feature(enable = "avx512f")]
+pub(crate) unsafe fn copy_blocks(src: &[u8], dst: *mut u8) {
+    let n = src.len();
+    debug_assert!(n > BLOCK_LEN);
+    let block = |at: usize| {
+        // SAFETY: `at + BLOCK_LEN <= n`: the block is within `src`, and within `dst` (our
+        // contract); AVX-512F is present (our contract).
+        unsafe {
+            let v = _mm512_loadu_si512(src.as_ptr().add(at).cast());
+            _mm512_storeu_si512(dst.add(at).cast(), v);
+        }
+    };
+    let mut at = 0;
+    while at + BLOCK_LEN < n {
+        block(at);
+        at += BLOCK_LEN;
+    }
+    block(n - BLOCK_LEN);
+}

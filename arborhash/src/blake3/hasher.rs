@@ -145,7 +145,7 @@ impl Buffer {
         if end >= BUF_LEN {
             return false;
         }
-        copy(input, &mut self.bytes[len..end]);
+        copy(state & !LEN_MASK, input, &mut self.bytes[len..end]);
         self.state = state + input.len();
         true
     }
@@ -153,7 +153,8 @@ impl Buffer {
     /// Appends as much of `input` as fits; returns how much that was.
     fn push(&mut self, input: &[u8]) -> usize {
         let (len, take) = (self.len(), input.len().min(self.free()));
-        copy(&input[..take], &mut self.bytes[len..len + take]);
+        let tag = self.state & !LEN_MASK;
+        copy(tag, &input[..take], &mut self.bytes[len..len + take]);
         self.set_len(len + take);
         take
     }
@@ -161,9 +162,10 @@ impl Buffer {
 
 /// Copies `src` to `dst`, of the same length. Writes of up to 64 bytes (a block) are the common
 /// small write: they are moved inline, largest first, since a call to `memcpy` and its size
-/// dispatch would cost as much again as the copy.
+/// dispatch would cost as much again as the copy. `tag` is the buffer's copy tag (see
+/// [`Buffer::state`]), which picks the moves of long copies.
 #[inline(always)]
-fn copy(src: &[u8], dst: &mut [MaybeUninit<u8>]) {
+fn copy(tag: usize, src: &[u8], dst: &mut [MaybeUninit<u8>]) {
     let n = src.len();
     if n == 64 {
         // A whole block, a common write: one test, and moves at fixed offsets that do not wait
@@ -177,7 +179,7 @@ fn copy(src: &[u8], dst: &mut [MaybeUninit<u8>]) {
             // which has `n` bytes too; `MaybeUninit<u8>` has the layout of `u8`.
             unsafe { core::ptr::copy_nonoverlapping(src.as_ptr(), dst.as_mut_ptr().cast(), n) };
         } else {
-            copy_blocks(src, dst);
+            copy_blocks(tag, src, dst);
         }
     } else if n >= 16 {
         copy_ends::<16>(src, dst);
@@ -204,11 +206,25 @@ const REP_MOVSB_MIN: usize = 2048;
 
 /// Copies `src` to `dst`, of the same length, more than a block, as whole blocks and a last
 /// block that overlaps the one before it unless the length is a multiple of 64 (see
-/// [`REP_MOVSB_MIN`] for why not with `memcpy`).
+/// [`REP_MOVSB_MIN`] for why not with `memcpy`), with the widest moves that the copy tag `tag`
+/// allows: 16-byte moves, all that code built for any x86-64 has, made 1 MiB in 4 KiB writes
+/// take 3 % longer than one 64-byte move a block on Zen 5 (AVX-512).
 #[inline(never)]
-fn copy_blocks(src: &[u8], dst: &mut [MaybeUninit<u8>]) {
+fn copy_blocks(
+    #[cfg_attr(not(target_arch = "x86_64"), allow(unused_variables))] tag: usize,
+    src: &[u8],
+    dst: &mut [MaybeUninit<u8>],
+) {
     let n = src.len();
     assert!(n > 64 && dst.len() == n);
+    #[cfg(target_arch = "x86_64")]
+    match tag {
+        // SAFETY: the tags are set only for platforms with AVX-512F and AVX2 (`Buffer::new`);
+        // `dst` is `n` bytes we borrow exclusively, apart from `src`.
+        COPY_512 => return unsafe { avx512::copy_blocks(src, dst.as_mut_ptr().cast()) },
+        COPY_256 => return unsafe { avx2::copy_blocks(src, dst.as_mut_ptr().cast()) },
+        _ => {}
+    }
     let mut at = 0;
     while at + 64 < n {
         // Two moves of half a block each: one of the whole block, as long as the step, is a
