@@ -1010,7 +1010,7 @@ mod timing {
 }
 
 /// Copies one block with a single 64-byte load and store: the incremental hasher's copy of a
-/// block-sized write into its buffer (`hasher::Buffer::append_leaving_room`). Four 16-byte moves,
+/// block-sized write into its buffer (`hasher::Buffer::append_small`). Four 16-byte moves,
 /// all that the caller's code has without AVX, made 1 MiB in 64-byte writes about 5 % slower
 /// on Zen 5.
 ///

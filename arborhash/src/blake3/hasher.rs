@@ -46,7 +46,7 @@ struct Buffer {
     /// One word, so that a block-sized write reads nothing but it: on Zen 5 every further load
     /// in the write's path (a platform byte, or a limit beside the length) cost about a cycle a
     /// write, and a block write tests the room left and its way of copying with one
-    /// comparison with a constant (see [`Buffer::append_leaving_room`]).
+    /// comparison with a constant (see [`Buffer::append_small`]).
     state: usize,
 }
 
@@ -92,7 +92,7 @@ impl Buffer {
 
     /// The bytes held.
     fn filled(&self) -> &[u8] {
-        // SAFETY: `push` and `append_leaving_room` initialised `bytes[..len]`; `MaybeUninit<u8>`
+        // SAFETY: `push` and `append_small` initialised `bytes[..len]`; `MaybeUninit<u8>`
         // has the layout of `u8`.
         unsafe { core::slice::from_raw_parts(self.bytes.as_ptr().cast::<u8>(), self.len()) }
     }
@@ -102,21 +102,23 @@ impl Buffer {
         BUF_LEN - self.len()
     }
 
-    /// Appends all of `input` if that leaves room for more, as small writes do; returns whether
-    /// it did. A block-sized write on an AVX-512 or AVX2 platform is one comparison of the state
-    /// with a constant and one or two vector moves; others cost one comparison more than their
-    /// copy.
+    /// Appends all of `input` if it is a block that fits, or if it leaves room for more (a write
+    /// that would fill the buffer, such as 16 KiB into an empty one, is better hashed from the
+    /// caller's memory, see `Hasher::update_with`); returns whether it did. A block-sized write on
+    /// an AVX-512 or AVX2 platform is one comparison of the state with a constant and one or two
+    /// vector moves; others cost one comparison more than their copy.
     #[inline(always)]
-    fn append_leaving_room(&mut self, input: &[u8]) -> bool {
+    fn append_small(&mut self, input: &[u8]) -> bool {
         // The state is read once, before the copy, and written after it: with `+=` after the
         // copy, which LLVM cannot tell apart from the state, it was read again there, a
         // load-add-store that each write's next one waited for (measured slower).
         let state = self.state;
         #[cfg(target_arch = "x86_64")]
         if let Ok(block) = <&[u8; BLOCK_LEN]>::try_from(input) {
-            // Below this, the state is a length with a block's room and more (and the tag the
-            // one subtracted), so the new length leaves room.
-            const ROOM: usize = BUF_LEN - BLOCK_LEN;
+            // Below this, the state is a length with a block's room (and the tag the one
+            // subtracted). The block may fill the buffer: the next write then hashes it, one
+            // call of the slow path every 16 KiB, where a block left for that write took two.
+            const ROOM: usize = BUF_LEN - BLOCK_LEN + 1;
             if state < ROOM {
                 let dst = &mut self.bytes[state..state + BLOCK_LEN];
                 // SAFETY: the tag is `COPY_512` (zero), which `Buffer::new` sets only for a
@@ -303,7 +305,7 @@ impl Hasher {
         // The common case of small writes: into the buffer, without looking up the platform
         // (a thread-local read) since nothing is hashed. A write that would fill the buffer
         // takes the slow path, which hashes a whole buffer or more from the caller's memory.
-        if self.buf.append_leaving_room(input) {
+        if self.buf.append_small(input) {
             return self;
         }
         self.update_with(Platform::current(), input, false);
