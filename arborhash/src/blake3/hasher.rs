@@ -24,6 +24,10 @@ const BUF_LEN: usize = 16 * CHUNK_LEN;
 /// how the input was split. A `Hasher` is about 26 KiB (the buffer, a stack of chaining values
 /// and two levels of up to 128 chaining values held back), so keep it on the heap where stacks
 /// are small.
+///
+/// The backend current when a hasher is made (see [`crate::platform`]) chooses the moves that
+/// copy small writes into its buffer; the hashing itself runs on the backend current at each
+/// call.
 #[derive(Clone)]
 pub struct Hasher {
     tree: Tree,
