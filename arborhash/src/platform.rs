@@ -15,7 +15,7 @@
 //! Asking for a backend the CPU lacks never reaches its code: the request falls back to the best
 //! available backend, and [`selection`] reports both what was asked for and what is used.
 //!
-//! Internally, algorithms ask for a [`Platform`], a token that can only be made here and only for a
+//! Internally, algorithms ask for a `Platform`, a token that can only be made here and only for a
 //! backend the running CPU supports. Holding one is the proof that its `#[target_feature]` code may
 //! be called; that is the single invariant all `unsafe` kernel calls in the crate rely on.
 
