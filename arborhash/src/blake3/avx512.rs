@@ -1028,45 +1028,11 @@ pub(crate) unsafe fn copy_block(src: &[u8; BLOCK_LEN], dst: *mut [u8; BLOCK_LEN]
     // SAFETY: AVX-512F is present (our contract); `src` is a readable block and `dst` a
     // writable one (the caller's), which need no alignment for `vmovdqu64`.
     unsafe {
-        core::arch::asm!(
+        simd::copy_block_asm!(
             "vmovdqu64 zmm0, [{src}]",
-            "vmovdqu64 [{dst}], zmm0",
-            "vzeroupper",
-            src = in(reg) src.as_ptr(),
-            dst = in(reg) dst,
-            out("xmm0") _, out("xmm1") _, out("xmm2") _, out("xmm3") _,
-            out("xmm4") _, out("xmm5") _, out("xmm6") _, out("xmm7") _,
-            out("xmm8") _, out("xmm9") _, out("xmm10") _, out("xmm11") _,
-            out("xmm12") _, out("xmm13") _, out("xmm14") _, out("xmm15") _,
-            options(nostack, preserves_flags),
-        );
-    }
-}
-
-/// Copies `src` to `dst` (`src.len()` bytes, more than a block) a 64-byte move a block, the last
-/// block overlapping the one before it unless the length is a multiple of 64: the incremental
-/// hasher's copy of writes of 2 KiB and more (`hasher::copy_blocks`, which says why not with
-/// `memcpy`).
-///
-/// # Safety
-/// The CPU must support AVX-512F; `dst` is valid for writes of `src.len()` bytes and does not
-/// overlap `src`.
-#[target_feature(enable = "avx512f")]
-pub(crate) unsafe fn copy_blocks(src: &[u8], dst: *mut u8) {
-    let n = src.len();
-    debug_assert!(n > BLOCK_LEN);
-    let block = |at: usize| {
-        // SAFETY: `at + BLOCK_LEN <= n`: the block is within `src`, and within `dst` (our
-        // contract); AVX-512F is present (our contract).
-        unsafe {
-            let v = _mm512_loadu_si512(src.as_ptr().add(at).cast());
-            _mm512_storeu_si512(dst.add(at).cast(), v);
-        }
+            "vmovdqu64 [{dst}], zmm0";
+            src.as_ptr(),
+            dst
+        )
     };
-    let mut at = 0;
-    while at + BLOCK_LEN < n {
-        block(at);
-        at += BLOCK_LEN;
-    }
-    block(n - BLOCK_LEN);
 }

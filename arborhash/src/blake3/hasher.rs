@@ -3,6 +3,7 @@
 use core::fmt;
 use core::mem::MaybeUninit;
 
+use super::kernels;
 use super::output::OutputReader;
 use super::tree::{Output, Params, Tree, CHUNK_LEN};
 #[cfg(target_arch = "x86_64")]
@@ -212,9 +213,9 @@ const REP_MOVSB_MIN: usize = 2048;
 
 /// Copies `src` to `dst`, of the same length, more than a block, as whole blocks and a last
 /// block that overlaps the one before it unless the length is a multiple of 64 (see
-/// [`REP_MOVSB_MIN`] for why not with `memcpy`), with the widest moves that the copy tag `tag`
-/// allows: 16-byte moves, all that code built for any x86-64 has, made 1 MiB in 4 KiB writes
-/// take 3 % longer than one 64-byte move a block on Zen 5 (AVX-512).
+/// [`REP_MOVSB_MIN`] for why not with `memcpy`), with 32-byte moves where the copy tag `tag`
+/// allows (AVX2 and AVX-512): 16-byte moves, all that code built for any x86-64 has, made 1 MiB
+/// in 4 KiB writes take 4-5 % longer on Zen 5 (AVX-512).
 #[inline(never)]
 fn copy_blocks(
     #[cfg_attr(not(target_arch = "x86_64"), allow(unused_variables))] tag: usize,
@@ -225,21 +226,17 @@ fn copy_blocks(
     assert!(n > 64 && dst.len() == n);
     #[cfg(target_arch = "x86_64")]
     match tag {
-        // SAFETY: the tags are set only for platforms with AVX-512F and AVX2 (`Buffer::new`);
-        // `dst` is `n` bytes we borrow exclusively, apart from `src`.
-        COPY_512 => return unsafe { avx512::copy_blocks(src, dst.as_mut_ptr().cast()) },
-        COPY_256 => return unsafe { avx2::copy_blocks(src, dst.as_mut_ptr().cast()) },
+        // SAFETY: the tags are set only for platforms with AVX-512F and AVX2, both with AVX
+        // (`Buffer::new`); `dst` is `n` bytes we borrow exclusively, apart from `src`.
+        COPY_512 | COPY_256 => return unsafe { avx2::copy_blocks(src, dst.as_mut_ptr().cast()) },
         _ => {}
     }
-    let mut at = 0;
-    while at + 64 < n {
+    kernels::block_starts(n).for_each(|at| {
         // Two moves of half a block each: one of the whole block, as long as the step, is a
         // loop that LLVM turns back into a `memcpy` of the lot.
         copy_fixed::<32>(&src[at..at + 32], &mut dst[at..at + 32]);
         copy_fixed::<32>(&src[at + 32..at + 64], &mut dst[at + 32..at + 64]);
-        at += 64;
-    }
-    copy_fixed::<64>(&src[n - 64..], &mut dst[n - 64..]);
+    });
 }
 
 /// Copies `src` to `dst` (of the same length, `W` to `2 * W` bytes) as its first and its last

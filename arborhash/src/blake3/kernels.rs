@@ -12,6 +12,16 @@ use crate::platform::{Backend, Platform};
 /// Bytes in a block.
 pub(crate) const BLOCK_LEN: usize = 64;
 
+/// The offsets of blocks that cover `len` bytes (more than a block) with block-sized moves: every
+/// whole block but the last, then the last 64 bytes, which overlap the block before unless `len`
+/// is a multiple of 64. The incremental hasher's long copies move their bytes so.
+#[inline(always)]
+pub(crate) fn block_starts(len: usize) -> impl Iterator<Item = usize> {
+    debug_assert!(len > BLOCK_LEN);
+    let last = len - BLOCK_LEN;
+    (0..last).step_by(BLOCK_LEN).chain(core::iter::once(last))
+}
+
 /// One independent run of blocks hashed by [`hash_lanes`]: a whole or partial chunk, a chunk's
 /// continuation, a parent node (one block), or a single-chunk message finalised as the root.
 #[derive(Clone, Copy)]
