@@ -24,7 +24,7 @@ pub(crate) struct Kernels {
 
 /// `compress_in_place`'s signature: chaining value, blocks, block length, counter, flags, flags
 /// of the first block.
-type CompressInPlace = unsafe fn(&mut [u32; 8], &[[u8; BLOCK_LEN]], u8, u64, u8, u8);
+pub(crate) type CompressInPlace = unsafe fn(&mut [u32; 8], &[[u8; BLOCK_LEN]], u8, u64, u8, u8);
 
 /// A backend's `hash_chunk_runs`.
 type HashChunkRuns = unsafe fn(&[Run<'_>], &mut [[u8; 32]]);
@@ -73,7 +73,7 @@ fn random_block(rng: &mut ChaCha8Rng) -> [u8; BLOCK_LEN] {
 
 /// Single blocks, and runs of up to a chunk's blocks, each against the portable compression
 /// block by block.
-fn check_compress(k: &Kernels) {
+pub(crate) fn check_compress(k: &Kernels) {
     let mut rng = rng(k);
     for i in 0..2000 {
         let blocks: Vec<[u8; BLOCK_LEN]> = (0..1 + i % (CHUNK_LEN / BLOCK_LEN))
