@@ -24,4 +24,6 @@ pub mod blake2sp;
 pub mod blake2xb;
 pub mod blake2xs;
 pub mod blake3;
+#[cfg(feature = "mmap")]
+pub mod mmap;
 pub mod tz;

@@ -59,7 +59,9 @@ fn update_rayon_matches_crate() {
 fn update_mmap_matches_one_shot() {
     let dir = std::env::temp_dir().join(format!("arborhash-b3-mmap-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    for len in [0, 100, 16 * 1024 - 1, 16 * 1024, 1 << 20] {
+    // The last length spans three of the pieces that are filled and hashed in turn.
+    let pieces = 2 * arborhash::mmap::PIECE + 1000;
+    for len in [0, 100, 16 * 1024 - 1, 16 * 1024, 1 << 20, pieces] {
         let data = input(len);
         let path = dir.join(format!("input-{len}"));
         std::fs::write(&path, &data).unwrap();

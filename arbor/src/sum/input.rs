@@ -10,12 +10,6 @@ use std::path::Path;
 /// Files at least this large are memory-mapped (as b3sum does); below it a single read is cheaper.
 pub const MMAP_MIN: u64 = 16 * 1024;
 
-/// Mapped files are hashed in pieces of this size when a progress bar can be drawn, so that it
-/// moves; a power of two, so the pieces split BLAKE3's tree where it would split anyway. Without a
-/// bar the file is one piece: each piece ends with the threads waiting for the slowest, which
-/// costs most when other processes hold a core.
-const PIECE: usize = 64 << 20;
-
 const BUFFER: usize = 256 * 1024;
 
 /// How to read files.
@@ -144,19 +138,16 @@ pub fn hash_opened(
         let _ = map.advise(memmap2::Advice::Sequential);
     }
     let mut hasher = spec.hasher();
-    let piece_len = if progress.is_counting() {
-        PIECE
-    } else {
-        map.len().max(1)
-    };
-    for piece in map.chunks(piece_len) {
+    // In pieces whose page tables are filled ahead of the hashing (see
+    // `arborhash::mmap::update_in_pieces`); each piece also moves the progress bar.
+    arborhash::mmap::update_in_pieces(&map, multithreaded, |piece| {
         if multithreaded {
             hasher.update_parallel(piece);
         } else {
             hasher.update(piece);
         }
         progress.advance(piece.len() as u64);
-    }
+    });
     Ok(hasher.finalize())
 }
 

@@ -415,7 +415,10 @@ impl Hasher {
             // the process may get SIGBUS, as with every mmap-based hasher (b3sum included); no
             // Rust invariant depends on the contents.
             let map = unsafe { memmap2::Mmap::map(&file)? };
-            self.update_with(Platform::current(), &map, parallel);
+            let p = Platform::current();
+            crate::mmap::update_in_pieces(&map, parallel, |piece| {
+                self.update_with(p, piece, parallel)
+            });
         } else {
             std::io::copy(&mut file, self)?;
         }
