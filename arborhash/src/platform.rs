@@ -312,8 +312,9 @@ pub fn backend() -> Backend {
 /// three to four times as many instructions (Zen 5 has six scalar ALUs). Other CPUs with
 /// AVX-512 (Intel since Skylake-SP, Zen 4), and Zen 3 with AVX2, add and rotate vectors in one
 /// cycle, where the rows' fewer instructions win at the same latency. Used by BLAKE3's
-/// `avx512::compress_in_place`. Multi-lane kernels are bound by throughput, not latency, and
-/// keep their vectors.
+/// `avx512::compress_in_place` and by the single stream of BLAKE2b and BLAKE2s
+/// (`blake2::variant`). Multi-lane kernels are bound by throughput, not latency, and keep
+/// their vectors.
 ///
 /// CPUID is read once (in a VM it traps to the hypervisor) and the answer cached.
 #[cfg(target_arch = "x86_64")]
@@ -361,7 +362,7 @@ impl Platform {
     }
 
     /// The portable platform, always valid.
-    #[allow(dead_code)]
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     pub(crate) const fn portable() -> Platform {
         Platform(Backend::Portable)
     }
