@@ -362,7 +362,7 @@ impl Platform {
     }
 
     /// The portable platform, always valid.
-    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+    #[allow(dead_code)]
     pub(crate) const fn portable() -> Platform {
         Platform(Backend::Portable)
     }

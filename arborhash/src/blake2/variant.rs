@@ -151,22 +151,20 @@ pub trait Variant: sealed::Sealed + Copy + Debug + Default + Send + Sync + 'stat
 /// The most lanes any kernel runs at once (BLAKE2s on AVX2); also the most BLAKE2sp leaves.
 pub(crate) const MAX_LANES: usize = 8;
 
-/// The platform whose kernels compress one stream's blocks, a chain of compressions each of
-/// which needs the last one's result: the portable (scalar) kernels on CPUs where such a chain
-/// is faster in general-purpose registers ([`scalar_chains`]), else `p`'s own. On Zen 5 the
-/// portable kernel beat the AVX-512 one at every size from 64 B to 16 MiB: in calls in turn
-/// with `blake2b_simd`, 1.73-1.85x its speed against 1.08-1.09x, BLAKE2s 1.49-2.04x against
-/// 0.97-1.14x against `blake2s_simd` (`arbor bench pairs`). The multi-lane kernels, bound by
-/// throughput, stay on `p`.
+/// Whether one stream's blocks, a chain of compressions each of which needs the last one's
+/// result, go to the assembly kernels of blake2/scalar.rs rather than to `p`'s: on CPUs where
+/// such a chain is faster in general-purpose registers ([`scalar_chains`]), for the vector
+/// backends (the portable one stays plain Rust). On Zen 5 even the portable kernel beat the
+/// AVX-512 rows at every size from 64 B to 16 MiB, 1.73-1.86x `blake2b_simd`'s speed against
+/// 1.08-1.09x and 1.50-2.05x `blake2s_simd`'s against 0.97-1.14x (calls in turn), and the
+/// assembly beats the portable kernel by 3-7 %. The multi-lane kernels, bound by throughput,
+/// stay on `p`.
 ///
 /// [`scalar_chains`]: crate::platform::scalar_chains
+#[cfg(target_arch = "x86_64")]
 #[inline]
-fn single_stream(p: Platform) -> Platform {
-    #[cfg(target_arch = "x86_64")]
-    if p.backend() != Backend::Portable && crate::platform::scalar_chains() {
-        return Platform::portable();
-    }
-    p
+fn scalar_stream(p: Platform) -> bool {
+    p.backend() != Backend::Portable && crate::platform::scalar_chains()
 }
 
 /// Calls `$module::<backend>::$f($args)` for the backend of the platform `$p`.
@@ -226,7 +224,11 @@ macro_rules! impl_variant {
             #[inline]
             fn compress_blocks(p: Platform, h: &mut [$word; 8], blocks: &[u8], count: &mut u128) {
                 debug_assert_eq!(blocks.len() % Self::BLOCKBYTES, 0);
-                dispatch!(single_stream(p), $module::compress_blocks(h, blocks, count))
+                #[cfg(target_arch = "x86_64")]
+                if scalar_stream(p) {
+                    return crate::blake2::scalar::compress_blocks::<Self>(h, blocks, count);
+                }
+                dispatch!(p, $module::compress_blocks(h, blocks, count))
             }
             #[inline]
             fn compress_final(
@@ -236,10 +238,13 @@ macro_rules! impl_variant {
                 count: u128,
                 last_node: bool,
             ) {
-                dispatch!(
-                    single_stream(p),
-                    $module::compress_final(h, block, count, last_node)
-                )
+                #[cfg(target_arch = "x86_64")]
+                if scalar_stream(p) {
+                    return crate::blake2::scalar::compress_final::<Self>(
+                        h, block, count, last_node,
+                    );
+                }
+                dispatch!(p, $module::compress_final(h, block, count, last_node))
             }
             #[inline]
             fn compress_lanes(
