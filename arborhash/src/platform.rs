@@ -302,6 +302,51 @@ pub fn backend() -> Backend {
     selection().active
 }
 
+/// Whether one stream's chain of compressions runs faster in general-purpose registers than in
+/// vectors: on AMD family 1Ah (Zen 5), whose vector integer instructions (additions, xors,
+/// rotations, shuffles, at every width) take two cycles where the scalar ones take one.
+/// Measured there with chains of 20 dependent instructions: 2.0 cycles each for `vpaddd`,
+/// `vpxord`, `vprord`, `vpshufd`, `vpternlogd` on `xmm`, `ymm` and `zmm`. A compression of
+/// BLAKE2 or BLAKE3 is one long chain of G's additions, xors and rotations in either form, so
+/// the row-vectorised form takes twice the scalar form's latency, which wins although it runs
+/// three to four times as many instructions (Zen 5 has six scalar ALUs). Other CPUs with
+/// AVX-512 (Intel since Skylake-SP, Zen 4), and Zen 3 with AVX2, add and rotate vectors in one
+/// cycle, where the rows' fewer instructions win at the same latency. Used by BLAKE3's
+/// `avx512::compress_in_place` and by the single stream of BLAKE2b and BLAKE2s
+/// (`blake2::variant`). Multi-lane kernels are bound by throughput, not latency, and keep
+/// their vectors.
+///
+/// CPUID is read once (in a VM it traps to the hypervisor) and the answer cached.
+#[cfg(target_arch = "x86_64")]
+pub(crate) fn scalar_chains() -> bool {
+    // 0: not read yet; 1: no; 2: yes.
+    static CACHE: AtomicU8 = AtomicU8::new(0);
+    match CACHE.load(Ordering::Relaxed) {
+        0 => {
+            let yes = amd_family() == Some(0x1A);
+            CACHE.store(1 + u8::from(yes), Ordering::Relaxed);
+            yes
+        }
+        v => v == 2,
+    }
+}
+
+/// The CPU family (base plus extended) if the vendor is AMD.
+#[cfg(target_arch = "x86_64")]
+#[cold]
+fn amd_family() -> Option<u32> {
+    use core::arch::x86_64::__cpuid;
+    // CPUID leaves 0 and 1 exist on every x86-64 CPU.
+    let (vendor, version) = (__cpuid(0), __cpuid(1));
+    // "AuthenticAMD" in EBX, EDX, ECX.
+    if (vendor.ebx, vendor.edx, vendor.ecx) != (0x6874_7541, 0x6974_6E65, 0x444D_4163) {
+        return None;
+    }
+    let base = (version.eax >> 8) & 0xF;
+    let extended = (version.eax >> 20) & 0xFF;
+    Some(if base == 0xF { base + extended } else { base })
+}
+
 /// Proof that the running CPU supports a backend. Only this module makes one, and only for a
 /// supported backend, so code holding a `Platform` may call that backend's `#[target_feature]`
 /// functions.

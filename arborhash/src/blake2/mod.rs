@@ -56,6 +56,8 @@ pub(crate) mod parallel;
 pub(crate) mod params;
 pub(crate) mod portable;
 #[cfg(target_arch = "x86_64")]
+pub(crate) mod scalar;
+#[cfg(target_arch = "x86_64")]
 pub(crate) mod simd;
 mod state;
 pub(crate) mod variant;

@@ -109,7 +109,7 @@ mod tests {
             degree: 4,
             blocks: super::compress_blocks,
             last: super::compress_final,
-            lanes: super::compress_lanes,
+            lanes: Some(super::compress_lanes),
         });
     }
 }

@@ -202,7 +202,7 @@ mod tests {
             degree: 8,
             blocks: super::compress_blocks,
             last: super::compress_final,
-            lanes: super::compress_lanes,
+            lanes: Some(super::compress_lanes),
         });
     }
 }

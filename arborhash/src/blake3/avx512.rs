@@ -9,7 +9,7 @@
 //! in `__m512i`, of five to eight in `__m256i`; three or four in rows in `__m512i` (the four
 //! chunks of a 4 KiB message cost about what one does), two in `__m256i`, one in `__m128i`. On
 //! Zen 5, whose vector instructions take two cycles each, one lane's chain of blocks runs in
-//! general-purpose registers instead ([`scalar_chains`]).
+//! general-purpose registers instead (`platform::scalar_chains`).
 //!
 //! The helpers are `#[inline(always)]` without `#[target_feature]`: they are only compiled into
 //! this module's `#[target_feature(enable = "avx512f,avx512vl,avx2")]` entry points. That is why
@@ -24,6 +24,7 @@ use super::simd::{
     RowWords,
 };
 use crate::blake2s::IV;
+use crate::platform::scalar_chains;
 
 /// G's rotations as one AVX-512VL `vprord` each, for every vector width.
 pub(super) enum Ror {}
@@ -853,46 +854,6 @@ unsafe fn compress_rows(
     unsafe {
         simd::compress_rows_in_place::<Ror>(cv, blocks, block_len, counter, flags, flags_start)
     }
-}
-
-/// Whether one lane's chain of compressions runs faster in general-purpose registers than in
-/// vectors: on AMD family 1Ah (Zen 5), whose vector integer instructions (additions, xors,
-/// `vprord`, shuffles, at every width) take two cycles where the scalar ones take one.
-/// Measured there with chains of 20 dependent instructions: 2.0 cycles each for `vpaddd`,
-/// `vpxord`, `vprord`, `vpshufd`, `vpternlogd` on `xmm`, `ymm` and `zmm`. A compression is a
-/// chain of 169 dependent steps in either form (24 a round, one between blocks), so one lane in
-/// rows takes about 340 cycles a block, whatever the vector width; in scalar registers it
-/// takes about 225 (`compress_scalar`), its 900 or so instructions spread over six ALUs. Other
-/// CPUs with AVX-512 (Intel since Skylake-SP, Zen 4) add and rotate vectors in one cycle, where
-/// the row form's 50 instructions a round beat the scalar form's 115 at the same latency.
-///
-/// CPUID is read once (in a VM it traps to the hypervisor) and the answer cached.
-fn scalar_chains() -> bool {
-    use core::sync::atomic::{AtomicU8, Ordering};
-    // 0: not read yet; 1: no; 2: yes.
-    static CACHE: AtomicU8 = AtomicU8::new(0);
-    match CACHE.load(Ordering::Relaxed) {
-        0 => {
-            let yes = amd_family() == Some(0x1A);
-            CACHE.store(1 + u8::from(yes), Ordering::Relaxed);
-            yes
-        }
-        v => v == 2,
-    }
-}
-
-/// The CPU family (base plus extended) if the vendor is AMD.
-#[cold]
-fn amd_family() -> Option<u32> {
-    // CPUID leaves 0 and 1 exist on every x86-64 CPU.
-    let (vendor, version) = (__cpuid(0), __cpuid(1));
-    // "AuthenticAMD" in EBX, EDX, ECX.
-    if (vendor.ebx, vendor.edx, vendor.ecx) != (0x6874_7541, 0x6974_6E65, 0x444D_4163) {
-        return None;
-    }
-    let base = (version.eax >> 8) & 0xF;
-    let extended = (version.eax >> 20) & 0xFF;
-    Some(if base == 0xF { base + extended } else { base })
 }
 
 /// The assembly text of one scalar instruction `op` on `dst` and `src` (register names or an
