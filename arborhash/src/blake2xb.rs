@@ -1,9 +1,9 @@
 //! BLAKE2Xb: extendable output from BLAKE2b, up to 2^32-1 bytes declared in advance, or a
 //! stream of up to 2^32 64-byte blocks when the length is unknown.
 //!
-//! The output length is mixed into the hash: declare it with [`Params::output_length`] (or use
+//! The output length is mixed into the hash: declare it with `Params::output_length` (or use
 //! [`blake2xb`], which declares `output.len()`), or leave it unknown and read the stream from
-//! [`State::finalize_xof`]. Unknown-length output is a different stream from any declared length.
+//! `State::finalize_xof`. Unknown-length output is a different stream from any declared length.
 //! Output blocks are independent hashes of the root, computed several at a time in SIMD lanes,
 //! and the reader can seek.
 //!

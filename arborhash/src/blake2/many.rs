@@ -139,7 +139,7 @@ impl<V: Variant> fmt::Debug for HashManyJob<'_, V> {
 
 /// Hashes every job, filling all SIMD lanes (see `degree`) and refilling a lane as soon as its
 /// job ends, so inputs of mixed lengths and parameters are fine. Jobs already run are skipped.
-/// Read the results with [`HashManyJob::to_hash`].
+/// Read the results with `HashManyJob::to_hash`.
 ///
 /// ```
 /// use arborhash::blake2b::{blake2b, many::{hash_many, HashManyJob}, Params};

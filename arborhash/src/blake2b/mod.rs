@@ -1,6 +1,6 @@
 //! BLAKE2b (RFC 7693): 64-bit words, 128-byte blocks, digests of 1 to 64 bytes.
 //!
-//! The API follows `blake2b_simd` 1.x: [`blake2b`], [`Params`], [`State`], [`Hash`], the batch
+//! The API follows `blake2b_simd` 1.x: [`blake2b`], [`Params`], [`State`], [`Hash`](type@Hash), the batch
 //! module [`many`] and [`blake2bp`] (also at `arborhash::blake2bp`), so switching is a change of
 //! import. Hashing never allocates.
 //!

@@ -1,6 +1,6 @@
 //! BLAKE2s (RFC 7693): 32-bit words, 64-byte blocks, digests of 1 to 32 bytes.
 //!
-//! The API follows `blake2s_simd` 1.x: [`blake2s`], [`Params`], [`State`], [`Hash`], the batch
+//! The API follows `blake2s_simd` 1.x: [`blake2s`], [`Params`], [`State`], [`Hash`](type@Hash), the batch
 //! module [`many`] and [`blake2sp`] (also at `arborhash::blake2sp`), so switching is a change of
 //! import. Hashing never allocates.
 //!

@@ -67,7 +67,7 @@ impl From<HexError> for ParseError {
 }
 
 impl Hash {
-    /// The identity matrix: the hash of the empty input, and the neutral element of [`concat`].
+    /// The identity matrix: the hash of the empty input, and the neutral element of [`concat()`].
     pub const IDENTITY: Hash = Hash {
         entries: [Gf127::ONE, Gf127::ZERO, Gf127::ZERO, Gf127::ONE],
     };
@@ -205,7 +205,7 @@ pub fn concat(hashes: &[Hash]) -> Hash {
 /// Whether `hash` equals `concat(parts)`, compared in constant time.
 ///
 /// Unlike tzhash's `Validate`, which reports an error for an empty list, an empty `parts` is the
-/// identity (the hash of the empty input), consistent with [`concat`].
+/// identity (the hash of the empty input), consistent with [`concat()`].
 pub fn validate(hash: &Hash, parts: &[Hash]) -> bool {
     *hash == concat(parts)
 }

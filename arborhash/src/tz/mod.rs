@@ -10,14 +10,14 @@
 //!
 //! # Definition
 //!
-//! Work in GF(2^127) = GF(2)[x] / (x^127 + x^63 + 1) ([`Gf127`]). Bit 0 maps to the matrix
+//! Work in GF(2^127) = GF(2)\[x\] / (x^127 + x^63 + 1) ([`Gf127`]). Bit 0 maps to the matrix
 //! A = [[x, 1], [1, 0]], bit 1 to B = [[x, x+1], [1, 1]]. The hash of a message is the product of
 //! the matrices of its bits, bytes in order, each byte's bits most significant first, starting from
 //! the identity: no padding and no length, so the empty message hashes to the identity. The output
 //! is 64 bytes: the entries c00, c01, c10, c11 in row-major order, each 16 bytes big-endian.
 //!
 //! Because the hash is a matrix product, `sum(a || b) == concat(&[sum(a), sum(b)])` for any split;
-//! [`concat`], [`validate`], [`subtract_right`] and [`subtract_left`] build on that, and so does
+//! [`concat()`], [`validate`], [`subtract_right`] and [`subtract_left`] build on that, and so does
 //! the multi-threaded [`sum_rayon`] (feature `rayon`). A and B have determinant 1, and so does every
 //! hash; the inverse of a hash is its adjugate.
 //!
