@@ -382,6 +382,38 @@ pub(crate) trait Scalar: Variant {
 //   undefined, and only the low halves of their slots are read;
 // - instructions: only those of every x86-64 CPU (SSE2 for the block copy).
 
+/// The `asm!` of [`kernel!`]'s text `$text` with its operands: IV words 0-5 of `$iv` (as
+/// immediates), and the inputs `kernel!` documents, the counter split into the words `$lo` and
+/// `$hi`.
+macro_rules! kernel_asm {
+    ($text:expr, $iv:ident, $h:ident, $blocks:ident, $n:ident, $lo:expr, $hi:expr, $inc:ident,
+     $f0:ident, $f1:ident) => {
+        core::arch::asm!(
+            $text,
+            iv0 = const $iv[0] as i64,
+            iv1 = const $iv[1] as i64,
+            iv2 = const $iv[2] as i64,
+            iv3 = const $iv[3] as i64,
+            iv4 = const $iv[4] as i64,
+            iv5 = const $iv[5] as i64,
+            inout("rdi") $h.as_mut_ptr() => _,
+            inout("rsi") $blocks => _,
+            inout("rdx") $n => _,
+            inout("rcx") $lo => _,
+            inout("r8") $hi => _,
+            inout("r9") $inc => _,
+            inout("r10") $iv[6] ^ $f0 => _,
+            inout("r11") $iv[7] ^ $f1 => _,
+            out("rax") _,
+            out("r12") _,
+            out("r13") _,
+            out("r14") _,
+            out("r15") _,
+            out("xmm0") _,
+        )
+    };
+}
+
 impl Scalar for Blake2b {
     #[inline]
     unsafe fn kernel(
@@ -394,30 +426,20 @@ impl Scalar for Blake2b {
         f1: u64,
     ) {
         debug_assert!(n >= 1);
+        let (lo, hi) = (count as u64, (count >> 64) as u64);
         // SAFETY: see above.
         unsafe {
-            core::arch::asm!(
+            kernel_asm!(
                 kernel!(q, "128", with_sigma!(rounds_q)),
-                iv0 = const IV_B[0] as i64,
-                iv1 = const IV_B[1] as i64,
-                iv2 = const IV_B[2] as i64,
-                iv3 = const IV_B[3] as i64,
-                iv4 = const IV_B[4] as i64,
-                iv5 = const IV_B[5] as i64,
-                inout("rdi") h.as_mut_ptr() => _,
-                inout("rsi") blocks => _,
-                inout("rdx") n => _,
-                inout("rcx") count as u64 => _,
-                inout("r8") (count >> 64) as u64 => _,
-                inout("r9") inc => _,
-                inout("r10") IV_B[6] ^ f0 => _,
-                inout("r11") IV_B[7] ^ f1 => _,
-                out("rax") _,
-                out("r12") _,
-                out("r13") _,
-                out("r14") _,
-                out("r15") _,
-                out("xmm0") _,
+                IV_B,
+                h,
+                blocks,
+                n,
+                lo,
+                hi,
+                inc,
+                f0,
+                f1
             );
         }
     }
@@ -435,30 +457,20 @@ impl Scalar for Blake2s {
         f1: u32,
     ) {
         debug_assert!(n >= 1);
+        let (lo, hi) = (count as u32, (count >> 32) as u32);
         // SAFETY: see above.
         unsafe {
-            core::arch::asm!(
+            kernel_asm!(
                 kernel!(d, "64", with_sigma!(rounds_d)),
-                iv0 = const IV_S[0],
-                iv1 = const IV_S[1],
-                iv2 = const IV_S[2],
-                iv3 = const IV_S[3],
-                iv4 = const IV_S[4],
-                iv5 = const IV_S[5],
-                inout("rdi") h.as_mut_ptr() => _,
-                inout("rsi") blocks => _,
-                inout("rdx") n => _,
-                inout("rcx") count as u32 => _,
-                inout("r8") (count >> 32) as u32 => _,
-                inout("r9") inc => _,
-                inout("r10") IV_S[6] ^ f0 => _,
-                inout("r11") IV_S[7] ^ f1 => _,
-                out("rax") _,
-                out("r12") _,
-                out("r13") _,
-                out("r14") _,
-                out("r15") _,
-                out("xmm0") _,
+                IV_S,
+                h,
+                blocks,
+                n,
+                lo,
+                hi,
+                inc,
+                f0,
+                f1
             );
         }
     }
