@@ -26,4 +26,5 @@ pub mod blake2xs;
 pub mod blake3;
 #[cfg(feature = "mmap")]
 pub mod mmap;
+mod threads;
 pub mod tz;

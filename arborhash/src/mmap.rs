@@ -1,6 +1,8 @@
 //! Hashing memory-mapped files: [`update_in_pieces`] feeds a mapping to any hasher, each piece's
 //! page tables filled before it is hashed.
 
+use crate::threads::join;
+
 /// Bytes filled and hashed at a time: a power of two, so that BLAKE3's tree is split where it
 /// would be anyway. 16 MiB measured as well as any (see [`update_in_pieces`]).
 pub const PIECE: usize = 16 << 20;
@@ -45,20 +47,4 @@ fn populate(map: &memmap2::Mmap, offset: usize, len: usize) {
     let _ = map.advise_range(memmap2::Advice::PopulateRead, offset, len);
     #[cfg(not(target_os = "linux"))]
     let _ = (map, offset, len);
-}
-
-#[cfg(feature = "rayon")]
-fn join(parallel: bool, a: impl FnOnce() + Send, b: impl FnOnce() + Send) {
-    if parallel {
-        rayon::join(a, b);
-    } else {
-        a();
-        b();
-    }
-}
-
-#[cfg(not(feature = "rayon"))]
-fn join(_parallel: bool, a: impl FnOnce(), b: impl FnOnce()) {
-    a();
-    b();
 }

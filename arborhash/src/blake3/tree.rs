@@ -12,6 +12,7 @@ use core::mem::MaybeUninit;
 
 use super::kernels::{self, Lane, Run, BLOCK_LEN};
 use crate::platform::Platform;
+use crate::threads::join;
 
 /// Bytes in a chunk.
 pub(crate) const CHUNK_LEN: usize = 1024;
@@ -551,30 +552,6 @@ fn should_split(len: usize) -> bool {
 #[cfg(not(feature = "rayon"))]
 fn should_split(_len: usize) -> bool {
     false
-}
-
-#[cfg(feature = "rayon")]
-fn join<A, B, RA, RB>(parallel: bool, a: A, b: B) -> (RA, RB)
-where
-    A: FnOnce() -> RA + Send,
-    B: FnOnce() -> RB + Send,
-    RA: Send,
-    RB: Send,
-{
-    if parallel {
-        rayon::join(a, b)
-    } else {
-        (a(), b())
-    }
-}
-
-#[cfg(not(feature = "rayon"))]
-fn join<A, B, RA, RB>(_parallel: bool, a: A, b: B) -> (RA, RB)
-where
-    A: FnOnce() -> RA,
-    B: FnOnce() -> RB,
-{
-    (a(), b())
 }
 
 /// The largest power of two `<= n` (n > 0).
