@@ -69,7 +69,7 @@ func benchIncremental(b *testing.B, w int) {
 	}
 	for _, n := range benchSizes {
 		in := pattern(n)
-		step := min(w, n)
+		step := minInt(w, n)
 		for _, impl := range impls {
 			h := impl.h
 			b.Run(impl.name+"/"+sizeName(n), func(b *testing.B) {
@@ -98,4 +98,12 @@ func BenchmarkSumMany(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		SumMany(inputs, outputs)
 	}
+}
+
+// minInt is the smaller of a and b (the module's Go version predates min).
+func minInt(a, b int) int {
+	if a < b {
+		return a
+	}
+	return b
 }

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"io"
 	"math/rand"
-	"slices"
 	"testing"
 
 	"github.com/arborhash/arborhash/go/internal/testvectors"
@@ -259,7 +258,7 @@ func TestTailChunkCounts(t *testing.T) {
 			}
 			h.Reset()
 			for off := 0; off < n; off += ChunkSize {
-				_, _ = h.Write(in[off:min(off+ChunkSize, n)])
+				_, _ = h.Write(in[off:minInt(off+ChunkSize, n)])
 			}
 			if !bytes.Equal(h.Sum(nil), want[i][:]) {
 				t.Fatalf("Hasher, 1 KiB writes, len %d differs", n)
@@ -337,7 +336,7 @@ func TestParentsInPlace(t *testing.T) {
 					cvs[i][w] = r.Uint32()
 				}
 			}
-			orig := slices.Clone(cvs)
+			orig := append([][8]uint32(nil), cvs...)
 			done := parentsInPlace(cvs, &key, flagKeyedHash)
 			if hasParentsKernel() && done != 8*batches {
 				t.Fatalf("%d batches: %d parents done", batches, done)

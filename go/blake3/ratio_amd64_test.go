@@ -5,7 +5,7 @@ package blake3
 import (
 	"fmt"
 	"os"
-	"slices"
+	"sort"
 	"testing"
 	"time"
 
@@ -44,7 +44,7 @@ func TestInterleavedRatios(t *testing.T) {
 				func() { Sum256(in) }, func() { zeebo.Sum256(in) }, func() { luke.Sum256(in) },
 			}
 			if kind.write > 0 {
-				step := min(kind.write, n)
+				step := minInt(kind.write, n)
 				hs := [3]streamHasher{New(), zeebo.New(), luke.New(32, nil)}
 				var sum [32]byte
 				for i, h := range hs {
@@ -74,16 +74,16 @@ func interleave(fs [3]func(), rounds int) (best [3]float64, ratio float64) {
 	iters := 1
 	for start := time.Now(); time.Since(start) < time.Millisecond; iters *= 2 {
 		start = time.Now()
-		for range iters {
+		for k := 0; k < iters; k++ {
 			fs[0]()
 		}
 	}
 	ratios := make([]float64, rounds)
-	for r := range rounds {
+	for r := 0; r < rounds; r++ {
 		var ns [3]float64
 		for i, f := range fs {
 			start := time.Now()
-			for range iters {
+			for k := 0; k < iters; k++ {
 				f()
 			}
 			ns[i] = float64(time.Since(start).Nanoseconds()) / float64(iters)
@@ -93,6 +93,6 @@ func interleave(fs [3]func(), rounds int) (best [3]float64, ratio float64) {
 		}
 		ratios[r] = ns[1] / ns[0]
 	}
-	slices.Sort(ratios)
+	sort.Float64s(ratios)
 	return best, ratios[rounds/2]
 }
