@@ -9,10 +9,10 @@ func mulBitsGeneric(m *sl2, data []byte) {
 	for _, c := range data {
 		for i := 7; i >= 0; i-- {
 			bit := -uint64(c >> uint(i) & 1)
-			t0 := a0.mulX().add(b0)
-			t1 := a1.mulX().add(b1)
-			b0 = gf127{a0.lo ^ t0.lo&bit, a0.hi ^ t0.hi&bit}
-			b1 = gf127{a1.lo ^ t1.lo&bit, a1.hi ^ t1.hi&bit}
+			t0 := a0.MulX().Add(b0)
+			t1 := a1.MulX().Add(b1)
+			b0 = gf127e{Lo: a0.Lo ^ t0.Lo&bit, Hi: a0.Hi ^ t0.Hi&bit}
+			b1 = gf127e{Lo: a1.Lo ^ t1.Lo&bit, Hi: a1.Hi ^ t1.Hi&bit}
 			a0, a1 = t0, t1
 		}
 	}

@@ -82,8 +82,8 @@ func (d *digest) MarshalBinary() ([]byte, error) {
 	m := d.m
 	mulBitsGeneric(&m, d.pending[:d.npending])
 	b := make([]byte, Size)
-	for i, e := range [4]gf127{m[0], m[2], m[1], m[3]} {
-		e.put(b[16*i:])
+	for i, e := range [4]gf127e{m[0], m[2], m[1], m[3]} {
+		put(e, b[16*i:])
 	}
 	return b, nil
 }
@@ -93,10 +93,10 @@ func (d *digest) UnmarshalBinary(b []byte) error {
 	if len(b) != Size {
 		return errors.New("tz: invalid hash state size")
 	}
-	var e [4]gf127
+	var e [4]gf127e
 	for i := range e {
 		var err error
-		if e[i], err = getGF127(b[16*i:]); err != nil {
+		if e[i], err = get(b[16*i:]); err != nil {
 			return err
 		}
 	}
@@ -145,7 +145,10 @@ func SubtractR(c, b []byte) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	inv := mb.inv()
+	inv, err := mb.inv()
+	if err != nil {
+		return nil, err
+	}
 	r := mc.mul(&inv)
 	s := r.bytes()
 	return s[:], nil
@@ -161,7 +164,10 @@ func SubtractL(c, a []byte) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	inv := ma.inv()
+	inv, err := ma.inv()
+	if err != nil {
+		return nil, err
+	}
 	r := inv.mul(&mc)
 	s := r.bytes()
 	return s[:], nil

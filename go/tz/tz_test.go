@@ -133,6 +133,20 @@ func TestAlgebra(t *testing.T) {
 			t.Fatalf("SubtractL on arbitrary matrices: %v", err)
 		}
 	}
+	// Singular matrices have no inverse: tzhash does not return then.
+	h := Sum([]byte("abc"))
+	for _, singular := range [][Size]byte{
+		{},                           // zero
+		{15: 1, 31: 1, 47: 1, 63: 1}, // [[1,1],[1,1]]
+		{15: 2, 31: 6, 47: 1, 63: 3}, // [[x,x^2+x],[1,x+1]]: x^2+x = (x^2+x)·1
+	} {
+		if _, err := SubtractR(h[:], singular[:]); err == nil {
+			t.Fatalf("SubtractR by singular %x accepted", singular)
+		}
+		if _, err := SubtractL(h[:], singular[:]); err == nil {
+			t.Fatalf("SubtractL by singular %x accepted", singular)
+		}
+	}
 	if _, err := Concat([][]byte{make([]byte, 63)}); err == nil {
 		t.Fatal("63-byte hash accepted")
 	}

@@ -34,7 +34,7 @@ func (d *digest) write(p []byte) {
 	tablesOnce.Do(func() { pairTable, byteTable = newPairTable(), newByteColumnTable() })
 	var st [8]uint64
 	for i, e := range d.m {
-		st[2*i], st[2*i+1] = e.lo, e.hi
+		st[2*i], st[2*i+1] = e.Lo, e.Hi
 	}
 	if d.npending > 0 {
 		var w [windowBytes]byte
@@ -47,6 +47,6 @@ func (d *digest) write(p []byte) {
 	}
 	d.npending = copy(d.pending[:], p[len(p)/windowBytes*windowBytes:])
 	for i := range d.m {
-		d.m[i] = gf127{st[2*i], st[2*i+1]}.reduce()
+		d.m[i] = gf127e{Lo: st[2*i], Hi: st[2*i+1]}.Reduce()
 	}
 }
