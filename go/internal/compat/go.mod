@@ -1,0 +1,16 @@
+module github.com/arborhash/arborhash/go/internal/compat
+
+go 1.20
+
+require (
+	github.com/arborhash/arborhash/go v0.0.0
+	github.com/nspcc-dev/tzhash v1.8.0
+	github.com/zeebo/blake3 v0.2.4
+)
+
+require (
+	github.com/klauspost/cpuid/v2 v2.0.12 // indirect
+	golang.org/x/sys v0.30.0 // indirect
+)
+
+replace github.com/arborhash/arborhash/go => ../..
