@@ -4,8 +4,6 @@ package blake3
 
 import "golang.org/x/sys/cpu"
 
-//go:generate sh -c "cd ../internal/asmgen && go run ./blake3 -pkg blake3 -out ../../blake3/blake3_amd64.s -stubs ../../blake3/blake3_stubs_amd64.go"
-
 // The kernels in use; tests switch them to cover every path on one CPU.
 // Each level implies the ones before it.
 var (
@@ -106,16 +104,7 @@ func parentsInPlace(cvs [][8]uint32, key *[8]uint32, flags uint32) int {
 // width, so it fits in out; the entries of out after the first j.n are
 // scratch (idle lanes rehash lane 0).
 func hashMany(j *laneJob, blocks int, key *[8]uint32, flags, flagsStart, flagsEnd uint32, out *[maxLanes][8]uint32) {
-	var in [maxLanes]*byte
-	var lo, hi [maxLanes]uint32
-	for l := range in {
-		src := l
-		if l >= j.n {
-			src = 0
-		}
-		in[l] = &j.inputs[src][0]
-		lo[l], hi[l] = uint32(j.counters[src]), uint32(j.counters[src]>>32)
-	}
+	in, lo, hi := j.kernelArgs()
 	nb := uint64(blocks)
 	for first := 0; first < j.n; {
 		switch n := j.n - first; {

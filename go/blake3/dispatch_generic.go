@@ -10,10 +10,6 @@ func compressCV(cv *[8]uint32, block *[BlockSize]byte, counter uint64, blockLen,
 	compressCVGeneric(cv, block, counter, blockLen, flags)
 }
 
-func hashMany(j *laneJob, blocks int, key *[8]uint32, flags, flagsStart, flagsEnd uint32, out *[maxLanes][8]uint32) {
-	hashManyGeneric(j, blocks, key, flags, flagsStart, flagsEnd, out)
-}
-
 func compressBlocks(cv *[8]uint32, data []byte, counter uint64, flags, flagsStart uint32) {
 	compressBlocksGeneric(cv, data, counter, flags, flagsStart)
 }

@@ -13,6 +13,20 @@ type laneJob struct {
 	n        int
 }
 
+// kernelArgs returns the lane kernels' arguments: each lane's input and the
+// halves of its counter. Idle lanes rehash lane 0.
+func (j *laneJob) kernelArgs() (in [maxLanes]*byte, lo, hi [maxLanes]uint32) {
+	for l := range in {
+		src := l
+		if l >= j.n {
+			src = 0
+		}
+		in[l] = &j.inputs[src][0]
+		lo[l], hi[l] = uint32(j.counters[src]), uint32(j.counters[src]>>32)
+	}
+	return in, lo, hi
+}
+
 // hashLane returns the chaining value of one lane: the blocks full blocks
 // of in with one counter, the first with flagsStart and the last with
 // flagsEnd added to flags.

@@ -1,12 +1,14 @@
 // Command blake3 generates the amd64 assembly of package blake3: a
 // single-block compression (SSE4.1, and AVX-512VL) and transposed many-lane
 // kernels (4 lanes with SSE4.1, 8 lanes with AVX2; 4, 8 and 16 lanes with
-// AVX-512) that hash one input per lane, each with its own counter. Run it
-// through go generate in package blake3.
+// AVX-512) that hash one input per lane, each with its own counter; with
+// -neon FILE, the arm64 4-lane kernel (NEON) instead. Run it through go
+// generate in package blake3.
 package main
 
 import (
 	"fmt"
+	"os"
 
 	. "github.com/mmcloughlin/avo/build"
 	. "github.com/mmcloughlin/avo/operand"
@@ -44,6 +46,10 @@ var gIndices = [2][4][4]int{
 var rot16, rot8, ivData Mem
 
 func main() {
+	if len(os.Args) == 3 && os.Args[1] == "-neon" {
+		writeNEON(os.Args[2])
+		return
+	}
 	ConstraintExpr("!purego")
 	rot16 = byteShuffle("rot16", [4]byte{2, 3, 0, 1})
 	rot8 = byteShuffle("rot8", [4]byte{1, 2, 3, 0})
