@@ -7,9 +7,10 @@
 // checksum kept for compatibility; practical collision and preimage attacks
 // are published, so it is not a secure hash.
 //
-// On amd64 the hash multiplies by three-byte window matrices, built from
-// precomputed one- and two-byte matrices, with PCLMULQDQ; the pure Go fallback (build tag purego, other
-// architectures, CPUs without AVX2) works bit by bit.
+// On amd64 and arm64 the hash multiplies by three-byte window matrices,
+// built from precomputed one- and two-byte matrices, with a carry-less
+// multiply (PCLMULQDQ, PMULL); the pure Go fallback (build tag purego, other
+// architectures, CPUs without AVX2 or PMULL) works bit by bit.
 package tz
 
 import (

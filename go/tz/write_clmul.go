@@ -1,18 +1,8 @@
-//go:build amd64 && !purego
+//go:build (amd64 || arm64) && !purego
 
 package tz
 
-import (
-	"sync"
-
-	"golang.org/x/sys/cpu"
-)
-
-//go:generate sh -c "cd ../internal/asmgen && go run ./tz -pkg tz -out ../../tz/tz_amd64.s -stubs ../../tz/tz_stubs_amd64.go"
-
-// useCLMUL selects the window kernel; tests switch it off to cover the
-// bit-serial code on the same CPU.
-var useCLMUL = cpu.X86.HasPCLMULQDQ && cpu.X86.HasAVX2
+import "sync"
 
 var (
 	tablesOnce sync.Once

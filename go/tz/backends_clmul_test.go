@@ -1,11 +1,11 @@
-//go:build amd64 && !purego
+//go:build (amd64 || arm64) && !purego
 
 package tz
 
 import "testing"
 
 // forEachBackend runs f with the bit-serial code and, where the CPU has it,
-// the PCLMULQDQ window kernel.
+// the carry-less multiply window kernel (PCLMULQDQ, PMULL).
 func forEachBackend(t *testing.T, f func(t *testing.T)) {
 	saved := useCLMUL
 	defer func() { useCLMUL = saved }()
