@@ -31,7 +31,8 @@ for backend in portable sse41 avx2 avx512; do
   ARBORHASH_BACKEND=$backend cargo test -p arborhash --all-features --test backend_env -q
 done
 
+# --- go (scripts/test-go.sh) ---
 if [ -d go ]; then
-  echo "== go: vet, tests (assembly and purego)"
-  (cd go && go vet ./... && go test ./... && go test -tags purego ./...)
+  ./scripts/test-go.sh
 fi
+# --- end go ---
