@@ -136,7 +136,9 @@ func Validate(h []byte, hs [][]byte) (bool, error) {
 	return subtle.ConstantTimeCompare(h, c) == 1, nil
 }
 
-// SubtractR returns a such that Concat(a, b) == c, i.e. c·b^-1.
+// SubtractR returns a such that Concat(a, b) == c, i.e. c·b^-1. It returns
+// an error if b is not invertible (determinant 0, which no hash of a message
+// has), where tzhash's SubtractR does not return.
 func SubtractR(c, b []byte) ([]byte, error) {
 	mc, err := parseSL2(c)
 	if err != nil {
@@ -155,7 +157,8 @@ func SubtractR(c, b []byte) ([]byte, error) {
 	return s[:], nil
 }
 
-// SubtractL returns b such that Concat(a, b) == c, i.e. a^-1·c.
+// SubtractL returns b such that Concat(a, b) == c, i.e. a^-1·c. It returns
+// an error if a is not invertible, like SubtractR.
 func SubtractL(c, a []byte) ([]byte, error) {
 	mc, err := parseSL2(c)
 	if err != nil {
