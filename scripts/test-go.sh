@@ -44,7 +44,9 @@ fi
 echo "== go: vet and tests with $toolchain (go.mod's go $min)"
 if GOTOOLCHAIN=$toolchain go version >/dev/null 2>&1; then
   GOTOOLCHAIN=$toolchain go vet ./...
+  GOTOOLCHAIN=$toolchain GOARCH=arm64 go vet ./...
   GOTOOLCHAIN=$toolchain go test ./...
+  (cd internal/compat && GOTOOLCHAIN=$toolchain go test ./...)
 else
   echo "note: $toolchain unavailable; the go directive's language check above stands for it"
 fi
