@@ -1,0 +1,19 @@
+//go:build !purego
+
+package field
+
+import "golang.org/x/sys/cpu"
+
+//go:generate sh -c "cd ../asmgen && go run ./field -pkg field -out ../field/field_amd64.s -stubs ../field/field_stubs_amd64.go"
+
+// useCLMUL selects PCLMULQDQ for products; tests switch it off.
+var useCLMUL = cpu.X86.HasPCLMULQDQ && cpu.X86.HasSSE41
+
+func product(a, b Elem) [4]uint64 {
+	if !useCLMUL {
+		return productGeneric(a, b)
+	}
+	var r [4]uint64
+	productCLMUL(a.Lo, a.Hi, b.Lo, b.Hi, &r)
+	return r
+}
