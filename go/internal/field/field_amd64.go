@@ -8,12 +8,3 @@ import "golang.org/x/sys/cpu"
 
 // useCLMUL selects PCLMULQDQ for products; tests switch it off.
 var useCLMUL = cpu.X86.HasPCLMULQDQ && cpu.X86.HasSSE41
-
-func product(a, b Elem) [4]uint64 {
-	if !useCLMUL {
-		return productGeneric(a, b)
-	}
-	var r [4]uint64
-	productCLMUL(a.Lo, a.Hi, b.Lo, b.Hi, &r)
-	return r
-}

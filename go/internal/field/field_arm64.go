@@ -12,12 +12,3 @@ var useCLMUL = cpu.ARM64.HasPMULL
 //
 //go:noescape
 func productCLMUL(aLo, aHi, bLo, bHi uint64, r *[4]uint64)
-
-func product(a, b Elem) [4]uint64 {
-	if !useCLMUL {
-		return productGeneric(a, b)
-	}
-	var r [4]uint64
-	productCLMUL(a.Lo, a.Hi, b.Lo, b.Hi, &r)
-	return r
-}
