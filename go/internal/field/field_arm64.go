@@ -4,7 +4,7 @@ package field
 
 import "golang.org/x/sys/cpu"
 
-// useCLMUL selects PMULL for products; tests switch it off.
+// useCLMUL selects PMULL for products.
 var useCLMUL = cpu.ARM64.HasPMULL
 
 // productCLMUL writes the carry-less product of a and b to r, low word
