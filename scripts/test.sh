@@ -35,3 +35,8 @@ if [ -d go ]; then
   echo "== go: vet, tests (assembly and purego)"
   (cd go && go vet ./... && go test ./... && go test -tags purego ./...)
 fi
+
+# --- C library (c/): headers, exports, C tests, install; see scripts/test-c.sh ---
+echo "== c: the C library"
+./scripts/test-c.sh
+# --- end C library ---
