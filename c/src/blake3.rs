@@ -29,20 +29,38 @@ pub extern "C" fn blake3_version() -> *const c_char {
     VERSION.as_ptr()
 }
 
-/// Fills the hasher's slot with `make()`, or marks it unusable if `make` fails.
+/// How a hasher starts.
+enum Mode<'a> {
+    Hash,
+    Keyed(&'a [u8; KEY_LEN]),
+    DeriveKey(&'a str),
+}
+
+/// Builds the hasher for `mode` in its slot, or marks the hasher unusable if `mode` is `None`
+/// (a bad argument). The hasher is built in place: it is 26 KiB, and each move costs a copy.
 ///
 /// # Safety
 /// `hasher` is NULL or points to a writable `blake3_hasher`.
-unsafe fn init(hasher: *mut blake3_hasher, make: impl FnOnce() -> Option<Hasher>) {
+unsafe fn init(hasher: *mut blake3_hasher, mode: Option<Mode>) {
     if hasher.is_null() {
         return;
     }
     let slot = hasher.cast::<u64>();
-    match guard(None, make) {
-        // SAFETY: non-NULL, and a `blake3_hasher` has room for a `Hasher` slot.
-        Some(value) => unsafe { slot::put(slot, value) },
+    let built = mode.is_some_and(|mode| {
+        guard(false, || {
+            let make = || match mode {
+                Mode::Hash => Hasher::new(),
+                Mode::Keyed(key) => Hasher::new_keyed(key),
+                Mode::DeriveKey(context) => Hasher::new_derive_key(context),
+            };
+            // SAFETY: non-NULL, and a `blake3_hasher` has room for a `Hasher` slot.
+            unsafe { slot::put_with(slot, make) };
+            true
+        })
+    });
+    if !built {
         // SAFETY: as above.
-        None => unsafe { slot::clear(slot) },
+        unsafe { slot::clear(slot) };
     }
 }
 
@@ -72,7 +90,7 @@ unsafe fn with_mut(hasher: *mut blake3_hasher, f: impl FnOnce(&mut Hasher) -> Op
 #[no_mangle]
 pub unsafe extern "C" fn blake3_hasher_init(self_: *mut blake3_hasher) {
     // SAFETY: the caller's promise.
-    unsafe { init(self_, || Some(Hasher::new())) }
+    unsafe { init(self_, Some(Mode::Hash)) }
 }
 
 /// Initialises `self` for the keyed hash with the 32 bytes at `key`.
@@ -81,13 +99,10 @@ pub unsafe extern "C" fn blake3_hasher_init(self_: *mut blake3_hasher) {
 /// `self_` as for [`blake3_hasher_init`]; `key` is NULL or points to 32 readable bytes.
 #[no_mangle]
 pub unsafe extern "C" fn blake3_hasher_init_keyed(self_: *mut blake3_hasher, key: *const u8) {
-    // SAFETY: the caller's promises.
-    unsafe {
-        init(self_, || {
-            let key: &[u8; KEY_LEN] = input(key.cast(), KEY_LEN)?.try_into().ok()?;
-            Some(Hasher::new_keyed(key))
-        })
-    }
+    // SAFETY: the caller's promise.
+    let key = unsafe { input(key.cast(), KEY_LEN) }.and_then(|key| key.try_into().ok());
+    // SAFETY: the caller's promise.
+    unsafe { init(self_, key.map(Mode::Keyed)) }
 }
 
 /// Initialises `self` for key derivation with a NUL-terminated UTF-8 context string.
@@ -99,16 +114,14 @@ pub unsafe extern "C" fn blake3_hasher_init_derive_key(
     self_: *mut blake3_hasher,
     context: *const c_char,
 ) {
-    // SAFETY: the caller's promises.
-    unsafe {
-        init(self_, || {
-            if context.is_null() {
-                return None;
-            }
-            let context = CStr::from_ptr(context).to_str().ok()?;
-            Some(Hasher::new_derive_key(context))
-        })
-    }
+    let context = if context.is_null() {
+        None
+    } else {
+        // SAFETY: the caller's promise.
+        unsafe { CStr::from_ptr(context) }.to_str().ok()
+    };
+    // SAFETY: the caller's promise.
+    unsafe { init(self_, context.map(Mode::DeriveKey)) }
 }
 
 /// Initialises `self` for key derivation with a context of `context_len` bytes, which must be
@@ -122,13 +135,11 @@ pub unsafe extern "C" fn blake3_hasher_init_derive_key_raw(
     context: *const c_void,
     context_len: usize,
 ) {
-    // SAFETY: the caller's promises.
-    unsafe {
-        init(self_, || {
-            let context = core::str::from_utf8(input(context, context_len)?).ok()?;
-            Some(Hasher::new_derive_key(context))
-        })
-    }
+    // SAFETY: the caller's promise.
+    let context = unsafe { input(context, context_len) };
+    let context = context.and_then(|bytes| core::str::from_utf8(bytes).ok());
+    // SAFETY: the caller's promise.
+    unsafe { init(self_, context.map(Mode::DeriveKey)) }
 }
 
 /// Adds `input_len` bytes at `input` to the hash.

@@ -48,11 +48,23 @@ unsafe fn recorded_offset<T>(slot: *const u64) -> Option<usize> {
 /// # Safety
 /// `slot` is non-null, 8-byte aligned, and points to `words::<T>()` writable words.
 pub unsafe fn put<T>(slot: *mut u64, value: T) {
+    // SAFETY: the caller's promise.
+    unsafe { put_with(slot, || value) }
+}
+
+/// Stores `make()` in the slot, as [`put`]; written so that the compiler can build a large
+/// value in its place rather than copy it there.
+///
+/// # Safety
+/// As for [`put`].
+#[inline(always)]
+pub unsafe fn put_with<T>(slot: *mut u64, make: impl FnOnce() -> T) {
     let offset = offset_for::<T>(slot as usize);
-    // SAFETY: `offset + size_of::<T>()` is within `words::<T>()` words, aligned for `T`.
+    // SAFETY: `offset + size_of::<T>()` is within `words::<T>()` words, aligned for `T`; the
+    // tag is written last, so a panic in `make` leaves the slot as it was.
     unsafe {
+        ptr::write(slot.cast::<u8>().add(offset).cast::<T>(), make());
         slot.write(MAGIC | offset as u64);
-        ptr::write(slot.cast::<u8>().add(offset).cast::<T>(), value);
     }
 }
 
