@@ -26,6 +26,10 @@ echo "$(echo "$declared" | wc -l) functions"
 echo "== c: test programs"
 c/test/run.sh
 
+echo "== c: the speed test builds and runs (a smoke test: 10 iterations)"
+make -s -C c speedtest
+c/speedtest/out/speedtest --iterations 10 --repetitions 1 >/dev/null
+
 echo "== c: make install / uninstall, and a program built with pkg-config (shared, static)"
 prefix=$(mktemp -d)
 trap 'rm -rf "$prefix"' EXIT

@@ -35,6 +35,10 @@ const char *arborhash_version(void);
  * names another at startup. */
 const char *arborhash_backend(void);
 
+/* BLAKE3 of len bytes at input into the BLAKE3_OUT_LEN bytes at out, in one call: no 26 KiB
+ * blake3_hasher to set up, the fastest way to hash one message held in memory. */
+int arborhash_blake3_hash(const void *input, size_t len, uint8_t *out);
+
 /* ---- Batch hashing: many independent messages at once, filling the SIMD lanes across
  * messages (fastest for many short messages, such as 4 KiB blocks). Message i is
  * input_lens[i] bytes at inputs[i] (NULL only if its length is 0); inputs and input_lens

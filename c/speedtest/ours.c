@@ -11,6 +11,10 @@ static void blake3_h(const uint8_t *buf, size_t len, uint8_t *out) {
   blake3_hasher_finalize(&hasher, out, BLAKE3_OUT_LEN);
 }
 
+static void blake3_oneshot(const uint8_t *buf, size_t len, uint8_t *out) {
+  arborhash_blake3_hash(buf, len, out);
+}
+
 static void blake2b_h(const uint8_t *buf, size_t len, uint8_t *out) {
   blake2b(out, buf, NULL, BLAKE2B_OUTBYTES, len, 0);
 }
@@ -75,6 +79,7 @@ const contestant ours[] = {
     {"BLAKE2s", "arborhash", "blake2.h", 1, blake2s_h},
     {"BLAKE2sp", "arborhash", "blake2.h", 1, blake2sp_h},
     {"BLAKE3", "arborhash", "blake3.h", 1, blake3_h},
+    {"BLAKE3", "arborhash", "arborhash.h one-shot", 1, blake3_oneshot},
     {"BLAKE2b x16", "arborhash", "arborhash.h batch", BATCH, blake2b_many},
     {"BLAKE2s x16", "arborhash", "arborhash.h batch", BATCH, blake2s_many},
     {"BLAKE3 x16", "arborhash", "arborhash.h batch", BATCH, blake3_many},

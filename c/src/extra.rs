@@ -133,6 +133,24 @@ macro_rules! blake2_many {
 blake2_many!(arborhash_blake2b_hash_many, blake2b);
 blake2_many!(arborhash_blake2s_hash_many, blake2s);
 
+/// BLAKE3 of `len` bytes at `input` into the 32 bytes at `out`, without a `blake3_hasher`.
+///
+/// # Safety
+/// `input` is NULL or points to `len` bytes; `out` is NULL or points to 32 writable bytes.
+#[no_mangle]
+pub unsafe extern "C" fn arborhash_blake3_hash(
+    input: *const c_void,
+    len: usize,
+    out: *mut u8,
+) -> i32 {
+    status(|| {
+        // SAFETY: the caller's promises.
+        let (bytes, out) = unsafe { (self::input(input, len)?, output(out, OUT_LEN)?) };
+        out.copy_from_slice(blake3::hash(bytes).as_bytes());
+        Some(())
+    })
+}
+
 /// BLAKE3 of `len` bytes at `input` into the 32 bytes at `out`, on several threads for inputs of
 /// 1 MiB and more.
 ///

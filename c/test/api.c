@@ -94,6 +94,15 @@ static void test_threaded(void) {
   CHECK(arborhash_blake3_hasher_update_threaded(h, data + 100, len - 100) == ARBORHASH_OK);
   blake3_hasher_finalize(h, b, 32);
   CHECK(memcmp(a, b, 32) == 0);
+  CHECK(arborhash_blake3_hash(data, len, b) == ARBORHASH_OK);
+  CHECK(memcmp(a, b, 32) == 0);
+  for (size_t n = 0; n < 5000; n += 333) {
+    blake3_of(NULL, data + 1, n, a);
+    CHECK(arborhash_blake3_hash(data + 1, n, b) == ARBORHASH_OK);
+    CHECK(memcmp(a, b, 32) == 0);
+  }
+  CHECK(arborhash_blake3_hash(NULL, 1, b) == ARBORHASH_BAD_ARGUMENT);
+  CHECK(arborhash_blake3_hash(data, 1, NULL) == ARBORHASH_BAD_ARGUMENT);
   CHECK(arborhash_blake3_hash_threaded(NULL, 1, b) == ARBORHASH_BAD_ARGUMENT);
   CHECK(arborhash_blake3_hash_threaded(data, 1, NULL) == ARBORHASH_BAD_ARGUMENT);
   CHECK(arborhash_blake3_hasher_update_threaded(NULL, data, 1) == ARBORHASH_BAD_ARGUMENT);
