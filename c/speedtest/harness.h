@@ -17,13 +17,16 @@ typedef struct {
   void (*run)(const uint8_t *buf, size_t len, uint8_t *out);
 } contestant;
 
-/* Each contestant file defines one table (ours.c: arborhash; peers.c: the C peers; the
- * official BLAKE3 C code's row is in official.c, absent if it was not built). */
-extern const contestant ours[];
-extern const size_t ours_count;
-extern const contestant peers[];
-extern const size_t peers_count;
-extern const contestant official[];
-extern const size_t official_count;
+typedef struct {
+  const contestant *rows;
+  size_t count;
+} table;
+
+/* blake2_api.c and blake3_api.c are each built twice, against arborhash's header and against
+ * the peer's (libb2, the official BLAKE3 C code); ours.c has arborhash.h's rows, peers.c the
+ * other C libraries. */
+extern const table arborhash_blake2, libb2_blake2;
+extern const table arborhash_blake3, official_blake3;
+extern const table arborhash_extra, other_peers;
 
 #endif

@@ -1,7 +1,5 @@
-/* The C peers from Debian packages: CRC32C (ISA-L), xxHash, OpenSSL, libb2. libb2's names are
- * the same as ours: this file and libb2.a are linked with its symbols renamed (libb2_blake2b,
- * ...; see the Makefile), so that both run in one process. */
-#include <blake2.h>
+/* The C peers from Debian packages other than libb2 and BLAKE3 (see blake2_api.c and
+ * blake3_api.c): CRC32C (ISA-L), xxHash, OpenSSL. */
 #include <isa-l/crc.h>
 #include <openssl/evp.h>
 #include <xxhash.h>
@@ -46,40 +44,12 @@ static void blake2s_ossl(const uint8_t *buf, size_t len, uint8_t *out) {
   openssl(EVP_blake2s256(), buf, len, out);
 }
 
-static void blake2b_libb2(const uint8_t *buf, size_t len, uint8_t *out) {
-  blake2b(out, buf, NULL, BLAKE2B_OUTBYTES, len, 0);
-}
-
-static void blake2b_stream_libb2(const uint8_t *buf, size_t len, uint8_t *out) {
-  blake2b_state state;
-  blake2b_init(&state, BLAKE2B_OUTBYTES);
-  blake2b_update(&state, buf, len);
-  blake2b_final(&state, out, BLAKE2B_OUTBYTES);
-}
-
-static void blake2bp_libb2(const uint8_t *buf, size_t len, uint8_t *out) {
-  blake2bp(out, buf, NULL, BLAKE2B_OUTBYTES, len, 0);
-}
-
-static void blake2s_libb2(const uint8_t *buf, size_t len, uint8_t *out) {
-  blake2s(out, buf, NULL, BLAKE2S_OUTBYTES, len, 0);
-}
-
-static void blake2sp_libb2(const uint8_t *buf, size_t len, uint8_t *out) {
-  blake2sp(out, buf, NULL, BLAKE2S_OUTBYTES, len, 0);
-}
-
-const contestant peers[] = {
+static const contestant rows[] = {
     {"CRC32C", "isa-l", "crc32_iscsi", 1, crc32c},
     {"XXH64", "libxxhash", "XXH64", 1, xxh64},
     {"XXH3", "libxxhash", "XXH3_64bits", 1, xxh3},
     {"SHA-256", "OpenSSL", "EVP", 1, sha256_ossl},
     {"BLAKE2b", "OpenSSL", "EVP blake2b512", 1, blake2b_ossl},
     {"BLAKE2s", "OpenSSL", "EVP blake2s256", 1, blake2s_ossl},
-    {"BLAKE2b", "libb2", "blake2.h one-shot", 1, blake2b_libb2},
-    {"BLAKE2b", "libb2", "blake2.h init/update/final", 1, blake2b_stream_libb2},
-    {"BLAKE2bp", "libb2", "blake2.h", 1, blake2bp_libb2},
-    {"BLAKE2s", "libb2", "blake2.h", 1, blake2s_libb2},
-    {"BLAKE2sp", "libb2", "blake2.h", 1, blake2sp_libb2},
 };
-const size_t peers_count = sizeof peers / sizeof peers[0];
+const table other_peers = {rows, sizeof rows / sizeof rows[0]};

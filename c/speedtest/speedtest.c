@@ -142,16 +142,23 @@ int main(int argc, char **argv) {
     return 2;
   }
 
-  const struct {
-    const contestant *table;
-    size_t count;
-  } tables[] = {{baselines, 2}, {peers, peers_count}, {official, official_count}, {ours, ours_count}};
+  const table tables[] = {
+      {baselines, sizeof baselines / sizeof baselines[0]},
+      other_peers,
+      libb2_blake2,
+#ifndef NO_OFFICIAL_BLAKE3
+      official_blake3,
+#endif
+      arborhash_blake2,
+      arborhash_blake3,
+      arborhash_extra,
+  };
   row rows[64];
   int n = 0;
   for (size_t t = 0; t < sizeof tables / sizeof tables[0]; t++) {
     for (size_t i = 0; i < tables[t].count && n < 64; i++) {
-      if (!matches(&tables[t].table[i], filter)) continue;
-      rows[n].c = &tables[t].table[i];
+      if (!matches(&tables[t].rows[i], filter)) continue;
+      rows[n].c = &tables[t].rows[i];
       rows[n].cycles = calloc((size_t)repetitions, sizeof(double));
       rows[n].nanos = calloc((size_t)repetitions, sizeof(double));
       n++;

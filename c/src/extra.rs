@@ -143,10 +143,24 @@ pub unsafe extern "C" fn arborhash_blake3_hash(
     len: usize,
     out: *mut u8,
 ) -> i32 {
+    // SAFETY: the caller's promises.
+    unsafe { one_shot(input, len, out, |bytes| *blake3::hash(bytes).as_bytes()) }
+}
+
+/// Writes `hash` of the `len` bytes at `input` to the `N` bytes at `out`.
+///
+/// # Safety
+/// `input` is NULL or points to `len` bytes; `out` is NULL or points to `N` writable bytes.
+unsafe fn one_shot<const N: usize>(
+    input: *const c_void,
+    len: usize,
+    out: *mut u8,
+    hash: impl FnOnce(&[u8]) -> [u8; N],
+) -> i32 {
     status(|| {
         // SAFETY: the caller's promises.
-        let (bytes, out) = unsafe { (self::input(input, len)?, output(out, OUT_LEN)?) };
-        out.copy_from_slice(blake3::hash(bytes).as_bytes());
+        let (bytes, out) = unsafe { (self::input(input, len)?, output(out, N)?) };
+        out.copy_from_slice(&hash(bytes));
         Some(())
     })
 }
@@ -162,14 +176,15 @@ pub unsafe extern "C" fn arborhash_blake3_hash_threaded(
     len: usize,
     out: *mut u8,
 ) -> i32 {
-    status(|| {
-        // SAFETY: the caller's promises.
-        let (bytes, out) = unsafe { (self::input(input, len)?, output(out, OUT_LEN)?) };
-        let mut hasher = blake3::Hasher::new();
-        hasher.update_rayon(bytes);
-        out.copy_from_slice(hasher.finalize().as_bytes());
-        Some(())
-    })
+    // SAFETY: the caller's promises.
+    unsafe {
+        one_shot(input, len, out, |bytes| {
+            *blake3::Hasher::new()
+                .update_rayon(bytes)
+                .finalize()
+                .as_bytes()
+        })
+    }
 }
 
 /// Bytes of a Tillich-Zémor hash.
@@ -187,17 +202,13 @@ pub unsafe extern "C" fn arborhash_tz_sum(
     threaded: i32,
     out: *mut u8,
 ) -> i32 {
-    status(|| {
-        // SAFETY: the caller's promises.
-        let (bytes, out) = unsafe { (self::input(input, len)?, output(out, TZ_LEN)?) };
-        let hash = if threaded != 0 {
-            tz::sum_rayon(bytes)
-        } else {
-            tz::sum(bytes)
-        };
-        out.copy_from_slice(&hash.as_bytes());
-        Some(())
-    })
+    let sum = if threaded != 0 {
+        tz::sum_rayon
+    } else {
+        tz::sum
+    };
+    // SAFETY: the caller's promises.
+    unsafe { one_shot(input, len, out, |bytes| sum(bytes).as_bytes()) }
 }
 
 /// The Tillich-Zémor hash of the concatenation of the messages whose `count` hashes lie one

@@ -33,31 +33,31 @@ struct options {
   ((opt)->keylen > 0 ? variant##_init_key(&S, (opt)->outlen, (opt)->key, (opt)->keylen) \
                      : variant##_init(&S, (opt)->outlen))
 
+/* Streams with a parameter block: sequential mode, the options' length, salt and
+ * personalization. */
+#define PARAM_STREAM(variant, opt, input, len, out)                                \
+  do {                                                                             \
+    variant##_param P;                                                             \
+    memset(&P, 0, sizeof P);                                                       \
+    P.digest_length = (uint8_t)(opt)->outlen;                                      \
+    P.fanout = 1;                                                                  \
+    P.depth = 1;                                                                   \
+    memcpy(P.salt, (opt)->salt, (opt)->saltlen);                                   \
+    memcpy(P.personal, (opt)->personal, (opt)->personallen);                       \
+    STREAM(variant, S, variant##_init_param(&S, &P), opt, input, len, out);        \
+  } while (0)
+
 static int stream(const char *alg, const struct options *o, const uint8_t *in, size_t len,
                   uint8_t *out) {
   if (strcmp(alg, "b") == 0) {
     if (o->params) {
-      blake2b_param P;
-      memset(&P, 0, sizeof P);
-      P.digest_length = (uint8_t)o->outlen;
-      P.fanout = 1;
-      P.depth = 1;
-      memcpy(P.salt, o->salt, o->saltlen);
-      memcpy(P.personal, o->personal, o->personallen);
-      STREAM(blake2b, S, blake2b_init_param(&S, &P), o, in, len, out);
+      PARAM_STREAM(blake2b, o, in, len, out);
     } else {
       STREAM(blake2b, S, INIT(blake2b, S, o), o, in, len, out);
     }
   } else if (strcmp(alg, "s") == 0) {
     if (o->params) {
-      blake2s_param P;
-      memset(&P, 0, sizeof P);
-      P.digest_length = (uint8_t)o->outlen;
-      P.fanout = 1;
-      P.depth = 1;
-      memcpy(P.salt, o->salt, o->saltlen);
-      memcpy(P.personal, o->personal, o->personallen);
-      STREAM(blake2s, S, blake2s_init_param(&S, &P), o, in, len, out);
+      PARAM_STREAM(blake2s, o, in, len, out);
     } else {
       STREAM(blake2s, S, INIT(blake2s, S, o), o, in, len, out);
     }
