@@ -23,6 +23,12 @@ if [ "$declared" != "$exported" ]; then
 fi
 echo "$(echo "$declared" | wc -l) functions"
 
+if command -v c++ >/dev/null 2>&1; then
+  echo "== c: the headers compile as C++ too"
+  printf '#include "blake3.h"\n#include "blake2.h"\n#include "arborhash.h"\nint main() { return 0; }\n' |
+    c++ -Wall -Wextra -Werror -Ic/include -x c++ -fsyntax-only -
+fi
+
 echo "== c: test programs"
 c/test/run.sh
 
