@@ -6,15 +6,16 @@
 
 use core::ffi::{c_char, c_void, CStr};
 
-use arborhash::blake3::{Hasher, KEY_LEN, OUT_LEN};
+use arborhash::blake3::KEY_LEN;
 
+use crate::blake3_state::State;
 use crate::ffi::{self, guard, input, output};
 use crate::slot;
 
 /// `uint64_t` words of `blake3_hasher` (`ARBORHASH_BLAKE3_HASHER_WORDS` in `blake3.h`).
-pub const HASHER_WORDS: usize = slot::words::<Hasher>();
+pub const HASHER_WORDS: usize = slot::words::<State>();
 
-/// The C `blake3_hasher`: an arborhash `Hasher` in a slot (see [`slot`]).
+/// The C `blake3_hasher`: a [`State`] in a slot (see [`slot`]).
 #[allow(non_camel_case_types)]
 #[repr(C)]
 pub struct blake3_hasher {
@@ -37,8 +38,8 @@ enum Mode<'a> {
 }
 
 /// Builds the hasher for `mode` in its slot, or marks the hasher unusable if `mode` is `None`
-/// (a bad argument). The hasher is built by a closure inside the slot write, which leaves the
-/// compiler one copy of its 26 KiB rather than one per move.
+/// (a bad argument). The state is built by a closure inside the slot write, so that the
+/// compiler can build it in place rather than move its 26 KiB.
 ///
 /// # Safety
 /// `hasher` is NULL or points to a writable `blake3_hasher`.
@@ -49,13 +50,14 @@ unsafe fn init(hasher: *mut blake3_hasher, mode: Option<Mode>) {
     let slot = hasher.cast::<u64>();
     let built = mode.is_some_and(|mode| {
         guard(false, || {
-            let make = || match mode {
-                Mode::Hash => Hasher::new(),
-                Mode::Keyed(key) => Hasher::new_keyed(key),
-                Mode::DeriveKey(context) => Hasher::new_derive_key(context),
-            };
-            // SAFETY: non-NULL, and a `blake3_hasher` has room for a `Hasher` slot.
-            unsafe { slot::put_with(slot, make) };
+            // SAFETY: non-NULL, and a `blake3_hasher` has room for a `State` slot.
+            unsafe {
+                match mode {
+                    Mode::Hash => slot::put_with(slot, || State::new(None)),
+                    Mode::Keyed(key) => slot::put_with(slot, || State::new(Some(key))),
+                    Mode::DeriveKey(context) => slot::put_with(slot, || State::derive_key(context)),
+                }
+            }
             true
         })
     });
@@ -69,13 +71,13 @@ unsafe fn init(hasher: *mut blake3_hasher, mode: Option<Mode>) {
 ///
 /// # Safety
 /// `hasher` is NULL or points to a `blake3_hasher` that nothing else uses during the call.
-unsafe fn with_mut(hasher: *mut blake3_hasher, f: impl FnOnce(&mut Hasher) -> Option<()>) {
+unsafe fn with_mut(hasher: *mut blake3_hasher, f: impl FnOnce(&mut State) -> Option<()>) {
     if hasher.is_null() {
         return;
     }
     let slot = hasher.cast::<u64>();
     // SAFETY: the caller's promise.
-    let Some(value) = (unsafe { slot::get_mut::<Hasher>(slot) }) else {
+    let Some(value) = (unsafe { slot::get_mut::<State>(slot) }) else {
         return;
     };
     if guard(None, || f(value)).is_none() {
@@ -157,7 +159,7 @@ pub unsafe extern "C" fn blake3_hasher_update(
     // SAFETY: the caller's promises.
     unsafe {
         with_mut(self_, |hasher| {
-            hasher.update(ffi::input(input, input_len)?);
+            hasher.update(ffi::input(input, input_len)?, false);
             Some(())
         })
     }
@@ -198,20 +200,14 @@ pub unsafe extern "C" fn blake3_hasher_finalize_seek(
         None
     } else {
         // SAFETY: the caller's promise.
-        unsafe { slot::get::<Hasher>(self_.cast()) }
+        unsafe { slot::get::<State>(self_.cast()) }
     };
     let Some(hasher) = hasher else {
         out.fill(0);
         return;
     };
     let done = guard(false, || {
-        if seek == 0 && out.len() <= OUT_LEN {
-            out.copy_from_slice(&hasher.finalize().as_bytes()[..out.len()]);
-        } else {
-            let mut reader = hasher.finalize_xof();
-            reader.set_position(seek);
-            reader.fill(out);
-        }
+        hasher.finalize(seek, out);
         true
     });
     if !done {
@@ -241,7 +237,7 @@ pub unsafe extern "C" fn blake3_hasher_finalize(
 #[no_mangle]
 pub unsafe extern "C" fn arborhash_blake3_hasher_check(hasher: *const blake3_hasher) -> i32 {
     // SAFETY: the caller's promise.
-    let valid = !hasher.is_null() && unsafe { slot::get::<Hasher>(hasher.cast()) }.is_some();
+    let valid = !hasher.is_null() && unsafe { slot::get::<State>(hasher.cast()) }.is_some();
     if valid {
         ffi::OK
     } else {
@@ -264,7 +260,7 @@ pub unsafe extern "C" fn arborhash_blake3_hasher_update_threaded(
     // SAFETY: the caller's promises.
     unsafe {
         with_mut(self_, |hasher| {
-            hasher.update_rayon(ffi::input(input, input_len)?);
+            hasher.update(ffi::input(input, input_len)?, true);
             result = ffi::OK;
             Some(())
         })

@@ -13,6 +13,7 @@
 
 pub mod blake2;
 pub mod blake3;
+mod blake3_state;
 pub mod extra;
 mod ffi;
 mod slot;
