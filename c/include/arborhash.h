@@ -35,8 +35,8 @@ const char *arborhash_version(void);
  * names another at startup. */
 const char *arborhash_backend(void);
 
-/* BLAKE3 of len bytes at input into the BLAKE3_OUT_LEN bytes at out, in one call: no 26 KiB
- * blake3_hasher to set up, the fastest way to hash one message held in memory. */
+/* BLAKE3 of len bytes at input into the BLAKE3_OUT_LEN bytes at out, in one call without a
+ * blake3_hasher. */
 int arborhash_blake3_hash(const void *input, size_t len, uint8_t *out);
 
 /* ---- Batch hashing: many independent messages at once, filling the SIMD lanes across

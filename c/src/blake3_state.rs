@@ -2,7 +2,7 @@
 //! short and hashed in one call at the end, which spares building arborhash's 26 KiB `Hasher`
 //! (one 26 KiB copy in every `blake3_hasher_init`) for each message: with the `Hasher` for every
 //! message, the C speed test (`c/speedtest`, docs/c.md) timed `blake3.h`'s init, update and
-//! finalize of 4 KiB at 1.3-1.5 times the one-shot hash. Longer messages, and the derive-key
+//! finalize of 4 KiB at 1.3-1.4 times the one-shot hash. Longer messages, and the derive-key
 //! mode, go to a `Hasher`.
 
 use core::mem::MaybeUninit;
