@@ -111,6 +111,39 @@ static void test_threaded(void) {
   free(h);
 }
 
+/* A hasher gathers a short message and hashes it at finalize, and moves to an incremental
+ * hasher past 16 KiB: both paths, and a reset of the second, must agree for every mode. */
+static void test_blake3_paths(void) {
+  blake3_hasher *gathered = malloc(sizeof *gathered), *incremental = malloc(sizeof *incremental);
+  uint8_t key[BLAKE3_KEY_LEN], a[300], b[300];
+  for (int i = 0; i < BLAKE3_KEY_LEN; i++) key[i] = (uint8_t)(3 * i);
+  for (int keyed = 0; keyed < 2; keyed++) {
+    for (size_t len = 0; len <= 16385; len += len < 70 ? 1 : 4093) {
+      if (keyed) {
+        blake3_hasher_init_keyed(gathered, key);
+        blake3_hasher_init_keyed(incremental, key);
+      } else {
+        blake3_hasher_init(gathered);
+        blake3_hasher_init(incremental);
+      }
+      blake3_hasher_update(incremental, data, 20000);
+      blake3_hasher_reset(incremental);
+      blake3_hasher_update(gathered, data + 3, len);
+      blake3_hasher_update(incremental, data + 3, len);
+      for (uint64_t seek = 0; seek < 2000; seek += 999) {
+        blake3_hasher_finalize_seek(gathered, seek, a, sizeof a);
+        blake3_hasher_finalize_seek(incremental, seek, b, sizeof b);
+        CHECK(memcmp(a, b, sizeof a) == 0);
+      }
+      blake3_hasher_finalize(gathered, a, 20);
+      blake3_hasher_finalize(incremental, b, 20);
+      CHECK(memcmp(a, b, 20) == 0);
+    }
+  }
+  free(gathered);
+  free(incremental);
+}
+
 static void test_tz(void) {
   uint8_t whole[64], parts[3 * 64], joined[64], threaded[64], empty[64];
   size_t len = 100000, cut1 = 777, cut2 = 50001;
@@ -286,6 +319,7 @@ int main(void) {
   CHECK(strcmp(blake3_version(), BLAKE3_VERSION_STRING) == 0);
   test_batches();
   test_threaded();
+  test_blake3_paths();
   test_tz();
   test_blake3_misuse();
   test_blake2_misuse();
