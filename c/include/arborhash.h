@@ -6,7 +6,8 @@
  * (-1) when an argument breaks its rules, having written nothing, and ARBORHASH_INTERNAL_ERROR
  * (-2) if an internal error (a bug) was caught before it reached the caller. Pointer rules for
  * all: a pointer must point to as many bytes as its length says, and may be NULL only where
- * that length is 0. Every function is thread-safe.
+ * that length is 0. Every function may be called from any thread at once, except that one
+ * blake3_hasher takes one updating call at a time.
  */
 #ifndef ARBORHASH_H
 #define ARBORHASH_H
