@@ -36,3 +36,8 @@ if [ -d go ]; then
   ./scripts/test-go.sh
 fi
 # --- end go ---
+
+# --- C library (c/): headers, exports, C tests, install; see scripts/test-c.sh ---
+echo "== c: the C library"
+./scripts/test-c.sh
+# --- end C library ---
