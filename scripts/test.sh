@@ -35,3 +35,8 @@ if [ -d go ]; then
   echo "== go: vet, tests (assembly and purego)"
   (cd go && go vet ./... && go test ./... && go test -tags purego ./...)
 fi
+
+# ---- python package (python/): lints, wheel in a fresh venv, pytest ----
+echo "== python"
+./scripts/test-python.sh
+# ---- end python package ----
