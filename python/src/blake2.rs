@@ -304,8 +304,7 @@ macro_rules! parallel_class {
             const MAX_KEY_SIZE: usize = $module::KEYBYTES;
 
             #[new]
-            #[pyo3(signature = (data = None, /, *, digest_size = $module::OUTBYTES as i32,
-                                key = None, usedforsecurity = None))]
+            #[pyo3(signature = (data = None, /, *, digest_size = $module::OUTBYTES as i32, key = None, usedforsecurity = None))]
             fn new(
                 py: Python<'_>,
                 data: Option<Bytes>,
