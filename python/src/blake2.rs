@@ -137,7 +137,7 @@ macro_rules! hash_object {
             $($items)*
 
             /// Adds `data` to the input.
-            fn update(&self, py: Python<'_>, data: Bytes) {
+            fn update(&self, py: Python<'_>, data: Bytes<'_>) {
                 self.state.update(py, &data, |state, bytes| {
                     state.update(bytes);
                 });
@@ -211,11 +211,11 @@ macro_rules! sequential_class {
             #[allow(clippy::too_many_arguments)]
             fn new(
                 py: Python<'_>,
-                data: Option<Bytes>,
+                data: Option<Bytes<'_>>,
                 digest_size: i32,
-                key: Option<Bytes>,
-                salt: Option<Bytes>,
-                person: Option<Bytes>,
+                key: Option<Bytes<'_>>,
+                salt: Option<Bytes<'_>>,
+                person: Option<Bytes<'_>>,
                 fanout: i32,
                 depth: i32,
                 leaf_size: i128,
@@ -307,9 +307,9 @@ macro_rules! parallel_class {
             #[pyo3(signature = (data = None, /, *, digest_size = $module::OUTBYTES as i32, key = None, usedforsecurity = None))]
             fn new(
                 py: Python<'_>,
-                data: Option<Bytes>,
+                data: Option<Bytes<'_>>,
                 digest_size: i32,
-                key: Option<Bytes>,
+                key: Option<Bytes<'_>>,
                 usedforsecurity: Option<&Bound<'_, PyAny>>,
             ) -> PyResult<Self> {
                 let _ = usedforsecurity;

@@ -4,7 +4,7 @@ use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
-use arborhash::blake3::{Hasher, KEY_LEN};
+use arborhash::blake3::{self, Hasher, KEY_LEN, OUT_LEN};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
@@ -62,15 +62,95 @@ fn pool(threads: usize) -> PyResult<Arc<rayon::ThreadPool>> {
     Ok(pools.entry(threads).or_insert(Arc::new(pool)).clone())
 }
 
-/// The hasher for `key` (32 bytes) or `derive_key_context`, at most one of them.
-pub fn hasher_for(key: Option<Bytes>, derive_key_context: Option<&str>) -> PyResult<Hasher> {
-    match (key, derive_key_context) {
-        (Some(_), Some(_)) => Err(PyValueError::new_err(
-            "cannot use key and derive_key_context at the same time",
-        )),
-        (Some(key), None) => Ok(Hasher::new_keyed(&key_array(key.as_slice())?)),
-        (None, Some(context)) => Ok(Hasher::new_derive_key(context)),
-        (None, None) => Ok(Hasher::new()),
+/// The mode keywords: `key` (32 bytes) or `derive_key_context`, at most one of them.
+#[derive(Clone)]
+pub enum Mode {
+    Hash,
+    Keyed([u8; KEY_LEN]),
+    DeriveKey(String),
+}
+
+impl Mode {
+    pub fn new(key: Option<Bytes<'_>>, derive_key_context: Option<&str>) -> PyResult<Mode> {
+        match (key, derive_key_context) {
+            (Some(_), Some(_)) => Err(PyValueError::new_err(
+                "cannot use key and derive_key_context at the same time",
+            )),
+            (Some(key), None) => Ok(Mode::Keyed(key_array(key.as_slice())?)),
+            (None, Some(context)) => Ok(Mode::DeriveKey(context.to_owned())),
+            (None, None) => Ok(Mode::Hash),
+        }
+    }
+
+    fn hasher(&self) -> Hasher {
+        match self {
+            Mode::Hash => Hasher::new(),
+            Mode::Keyed(key) => Hasher::new_keyed(key),
+            Mode::DeriveKey(context) => Hasher::new_derive_key(context),
+        }
+    }
+
+    fn hash(&self, input: &[u8]) -> [u8; OUT_LEN] {
+        match self {
+            Mode::Hash => *blake3::hash(input).as_bytes(),
+            Mode::Keyed(key) => *blake3::keyed_hash(key, input).as_bytes(),
+            Mode::DeriveKey(context) => blake3::derive_key(context, input),
+        }
+    }
+}
+
+/// Inputs of at most this many bytes are kept and hashed by the one-shot functions when the
+/// digest is asked for: a `Hasher` is about 26 KiB, and making one (a 26 KiB move) costs more
+/// than hashing a few KiB.
+const SMALL_INPUT: usize = 4096;
+
+/// A hasher's state: a short input so far, or a `Hasher` (boxed, to keep its 26 KiB out of the
+/// Python object).
+#[derive(Clone)]
+struct State {
+    mode: Mode,
+    small: Vec<u8>,
+    hasher: Option<Box<Hasher>>,
+}
+
+impl State {
+    fn hasher(&mut self) -> &mut Hasher {
+        let (mode, small) = (&self.mode, &mut self.small);
+        self.hasher.get_or_insert_with(|| {
+            let mut hasher = Box::new(mode.hasher());
+            hasher.update(small);
+            *small = Vec::new();
+            hasher
+        })
+    }
+
+    fn update(&mut self, input: &[u8], parallel: bool) {
+        if self.hasher.is_none() && self.small.len() + input.len() <= SMALL_INPUT {
+            self.small.extend_from_slice(input);
+        } else if parallel {
+            self.hasher().update_rayon(input);
+        } else {
+            self.hasher().update(input);
+        }
+    }
+
+    fn output(&self, length: usize, seek: u64) -> Vec<u8> {
+        let mut reader = match &self.hasher {
+            None if length == OUT_LEN && seek == 0 => return self.mode.hash(&self.small).to_vec(),
+            None => self.mode.hasher().update(&self.small).finalize_xof(),
+            Some(hasher) => hasher.finalize_xof(),
+        };
+        reader.set_position(seek);
+        let mut out = vec![0; length];
+        reader.fill(&mut out);
+        out
+    }
+
+    fn reset(&mut self) {
+        self.small.clear();
+        if let Some(hasher) = &mut self.hasher {
+            hasher.reset();
+        }
     }
 }
 
@@ -99,7 +179,7 @@ pub fn key_array(key: &[u8]) -> PyResult<[u8; KEY_LEN]> {
 /// Updates of 2 KiB or more release the GIL, so several threads can hash at once.
 #[pyclass(frozen, module = "arborhash", name = "blake3")]
 pub struct Blake3 {
-    state: Locked<Hasher>,
+    state: Locked<State>,
     threads: Threads,
     /// Where the input starts, for the hasher of a subtree (see `hazmat.subtree_hasher`).
     subtree_offset: Option<u64>,
@@ -108,7 +188,11 @@ pub struct Blake3 {
 impl Blake3 {
     pub fn for_subtree(hasher: Hasher, input_offset: u64) -> Blake3 {
         Blake3 {
-            state: Locked::new(hasher),
+            state: Locked::new(State {
+                mode: Mode::Hash,
+                small: Vec::new(),
+                hasher: Some(Box::new(hasher)),
+            }),
             threads: Threads::One,
             subtree_offset: Some(input_offset),
         }
@@ -118,8 +202,13 @@ impl Blake3 {
         self.subtree_offset
     }
 
-    pub fn snapshot(&self, py: Python<'_>) -> Hasher {
-        self.state.snapshot(py)
+    /// Runs `f` on the hasher, made first if the input is still short.
+    pub fn with_hasher<T: Send>(
+        &self,
+        py: Python<'_>,
+        f: impl FnOnce(&mut Hasher) -> T + Send,
+    ) -> T {
+        self.state.with(py, false, |state| f(state.hasher()))
     }
 
     fn output(&self, py: Python<'_>, length: usize, seek: u64) -> PyResult<Vec<u8>> {
@@ -129,11 +218,9 @@ impl Blake3 {
                  use hazmat.finalize_subtree"
             )));
         }
-        let mut reader = self.state.with(py, false, |h| h.finalize_xof());
-        reader.set_position(seek);
-        let mut out = vec![0; length];
-        reader.fill(&mut out);
-        Ok(out)
+        Ok(self
+            .state
+            .with(py, false, |state| state.output(length, seek)))
     }
 }
 
@@ -159,15 +246,19 @@ impl Blake3 {
     #[pyo3(signature = (data = None, /, *, key = None, derive_key_context = None, max_threads = 1, usedforsecurity = true))]
     fn new(
         py: Python<'_>,
-        data: Option<Bytes>,
-        key: Option<Bytes>,
+        data: Option<Bytes<'_>>,
+        key: Option<Bytes<'_>>,
         derive_key_context: Option<&str>,
         max_threads: i64,
         usedforsecurity: bool,
     ) -> PyResult<Blake3> {
         let _ = usedforsecurity;
         let hasher = Blake3 {
-            state: Locked::new(hasher_for(key, derive_key_context)?),
+            state: Locked::new(State {
+                mode: Mode::new(key, derive_key_context)?,
+                small: Vec::new(),
+                hasher: None,
+            }),
             threads: Threads::new(max_threads)?,
             subtree_offset: None,
         };
@@ -178,7 +269,7 @@ impl Blake3 {
     }
 
     /// Adds `data` to the input; returns the hasher itself, so calls can be chained.
-    fn update<'py>(slf: Bound<'py, Self>, data: Bytes) -> Bound<'py, Self> {
+    fn update<'py>(slf: Bound<'py, Self>, data: Bytes<'_>) -> Bound<'py, Self> {
         slf.get().feed(slf.py(), &data);
         slf
     }
@@ -187,7 +278,8 @@ impl Blake3 {
     /// read instead); returns the hasher itself. The GIL is released meanwhile.
     fn update_mmap<'py>(slf: Bound<'py, Self>, path: PathBuf) -> PyResult<Bound<'py, Self>> {
         let this = slf.get();
-        this.state.with(slf.py(), true, |hasher| {
+        this.state.with(slf.py(), true, |state| {
+            let hasher = state.hasher();
             this.threads.run(|parallel| {
                 if parallel {
                     hasher.update_mmap_rayon(&path).map(drop)
@@ -220,7 +312,7 @@ impl Blake3 {
     /// A copy of the hasher, in the same state.
     fn copy(&self, py: Python<'_>) -> Blake3 {
         Blake3 {
-            state: Locked::new(self.snapshot(py)),
+            state: Locked::new(self.state.snapshot(py)),
             threads: self.threads.clone(),
             subtree_offset: self.subtree_offset,
         }
@@ -228,23 +320,15 @@ impl Blake3 {
 
     /// Forgets all input, keeping the key or context.
     fn reset(&self, py: Python<'_>) {
-        self.state.with(py, false, |h| {
-            h.reset();
-        });
+        self.state.with(py, false, State::reset);
     }
 }
 
 impl Blake3 {
-    fn feed(&self, py: Python<'_>, data: &Bytes) {
+    fn feed(&self, py: Python<'_>, data: &Bytes<'_>) {
         let threads = &self.threads;
-        self.state.update(py, data, |hasher, bytes| {
-            threads.run(|parallel| {
-                if parallel {
-                    hasher.update_rayon(bytes);
-                } else {
-                    hasher.update(bytes);
-                }
-            })
+        self.state.update(py, data, |state, bytes| {
+            threads.run(|parallel| state.update(bytes, parallel))
         });
     }
 }

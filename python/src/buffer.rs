@@ -4,27 +4,40 @@
 use pyo3::buffer::PyUntypedBuffer;
 use pyo3::exceptions::PyBufferError;
 use pyo3::prelude::*;
+use pyo3::types::PyBytes;
 
 /// Updates at least this long release the GIL, so that other threads run meanwhile; below it,
 /// releasing and retaking the GIL costs more than the hashing it would overlap.
 pub const RELEASE_GIL_MIN: usize = 2048;
 
-/// An exported Python buffer, held (and so kept alive and unresizable) until dropped.
-pub struct Bytes(PyUntypedBuffer);
+/// The bytes of a Python object: a `bytes` object read directly (immutable, and the commonest
+/// argument, for which exporting a buffer costs more than hashing 64 bytes), or an exported
+/// buffer, held (and so kept alive and unresizable) until dropped.
+pub enum Bytes<'py> {
+    Bytes(Bound<'py, PyBytes>),
+    Buffer(PyUntypedBuffer),
+}
 
-impl Bytes {
-    /// Exports `obj`'s buffer: `TypeError` for objects without one (`str` included, as in
-    /// hashlib), `BufferError` for a buffer that is not C-contiguous.
-    pub fn get(obj: &Bound<'_, PyAny>) -> PyResult<Bytes> {
+impl<'py> Bytes<'py> {
+    /// `obj`'s bytes: `TypeError` for objects without a buffer (`str` included, as in hashlib),
+    /// `BufferError` for a buffer that is not C-contiguous.
+    pub fn get(obj: &Bound<'py, PyAny>) -> PyResult<Bytes<'py>> {
+        if let Ok(bytes) = obj.cast_exact::<PyBytes>() {
+            return Ok(Bytes::Bytes(bytes.clone()));
+        }
         let buffer = PyUntypedBuffer::get(obj)?;
         if !buffer.is_c_contiguous() {
             return Err(PyBufferError::new_err("buffer is not C-contiguous"));
         }
-        Ok(Bytes(buffer))
+        Ok(Bytes::Buffer(buffer))
     }
 
     pub fn as_slice(&self) -> &[u8] {
-        let len = self.0.len_bytes();
+        let buffer = match self {
+            Bytes::Bytes(bytes) => return bytes.as_bytes(),
+            Bytes::Buffer(buffer) => buffer,
+        };
+        let len = buffer.len_bytes();
         if len == 0 {
             return &[];
         }
@@ -32,19 +45,19 @@ impl Bytes {
         // keeps them allocated while the buffer is held, which `&self` guarantees. (Python code
         // on another thread may write to a mutable buffer meanwhile; as with hashlib and the
         // blake3 package, the hash of bytes changed while being hashed is then unspecified.)
-        unsafe { std::slice::from_raw_parts(self.0.buf_ptr().cast::<u8>(), len) }
+        unsafe { std::slice::from_raw_parts(buffer.buf_ptr().cast::<u8>(), len) }
     }
 }
 
 /// The bytes of an optional argument, empty if it was not given.
-pub fn or_empty(data: &Option<Bytes>) -> &[u8] {
+pub fn or_empty<'a>(data: &'a Option<Bytes<'_>>) -> &'a [u8] {
     data.as_ref().map_or(&[], Bytes::as_slice)
 }
 
-impl<'a, 'py> FromPyObject<'a, 'py> for Bytes {
+impl<'a, 'py> FromPyObject<'a, 'py> for Bytes<'py> {
     type Error = PyErr;
 
-    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Bytes> {
+    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Bytes<'py>> {
         Bytes::get(&obj)
     }
 }

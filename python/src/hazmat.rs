@@ -7,7 +7,7 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
-use crate::blake3::{key_array, Blake3};
+use crate::blake3::{self, Blake3};
 use crate::buffer::{with_gil_released_if_long, Bytes};
 
 pyo3::create_exception!(
@@ -30,17 +30,14 @@ enum OwnedMode {
 }
 
 impl OwnedMode {
-    fn new(key: Option<Bytes>, derive_key_context: Option<&str>) -> PyResult<OwnedMode> {
-        match (key, derive_key_context) {
-            (Some(_), Some(_)) => Err(PyValueError::new_err(
-                "cannot use key and derive_key_context at the same time",
-            )),
-            (Some(key), None) => Ok(OwnedMode::Keyed(key_array(key.as_slice())?)),
-            (None, Some(context)) => Ok(OwnedMode::DeriveKey(hazmat::hash_derive_key_context(
-                context,
-            ))),
-            (None, None) => Ok(OwnedMode::Hash),
-        }
+    fn new(key: Option<Bytes<'_>>, derive_key_context: Option<&str>) -> PyResult<OwnedMode> {
+        Ok(match blake3::Mode::new(key, derive_key_context)? {
+            blake3::Mode::Hash => OwnedMode::Hash,
+            blake3::Mode::Keyed(key) => OwnedMode::Keyed(key),
+            blake3::Mode::DeriveKey(context) => {
+                OwnedMode::DeriveKey(hazmat::hash_derive_key_context(&context))
+            }
+        })
     }
 
     fn mode(&self) -> Mode<'_> {
@@ -52,7 +49,7 @@ impl OwnedMode {
     }
 }
 
-fn chaining_value(cv: &Bytes) -> PyResult<ChainingValue> {
+fn chaining_value(cv: &Bytes<'_>) -> PyResult<ChainingValue> {
     let cv = cv.as_slice();
     cv.try_into().map_err(|_| {
         PyValueError::new_err(format!("a chaining value is 32 bytes, not {}", cv.len()))
@@ -68,9 +65,9 @@ fn chaining_value(cv: &Bytes) -> PyResult<ChainingValue> {
 #[pyo3(signature = (data, input_offset = 0, *, key = None, derive_key_context = None))]
 fn hash_subtree<'py>(
     py: Python<'py>,
-    data: Bytes,
+    data: Bytes<'_>,
     input_offset: u64,
-    key: Option<Bytes>,
+    key: Option<Bytes<'_>>,
     derive_key_context: Option<&str>,
 ) -> PyResult<Bound<'py, PyBytes>> {
     let mode = OwnedMode::new(key, derive_key_context)?;
@@ -88,7 +85,7 @@ fn hash_subtree<'py>(
 #[pyo3(signature = (input_offset, *, key = None, derive_key_context = None))]
 fn subtree_hasher(
     input_offset: u64,
-    key: Option<Bytes>,
+    key: Option<Bytes<'_>>,
     derive_key_context: Option<&str>,
 ) -> PyResult<Blake3> {
     let mode = OwnedMode::new(key, derive_key_context)?;
@@ -106,8 +103,10 @@ fn finalize_subtree<'py>(
     let offset = hasher.get().subtree_offset().ok_or_else(|| {
         PyValueError::new_err("not a subtree hasher: make one with hazmat.subtree_hasher")
     })?;
-    let state = hasher.get().snapshot(py);
-    let cv = hazmat::finalize_subtree(&state, offset).map_err(subtree_error)?;
+    let cv = hasher
+        .get()
+        .with_hasher(py, |h| hazmat::finalize_subtree(h, offset))
+        .map_err(subtree_error)?;
     Ok(PyBytes::new(py, &cv))
 }
 
@@ -117,9 +116,9 @@ fn finalize_subtree<'py>(
 #[pyo3(signature = (left_child, right_child, *, key = None, derive_key_context = None))]
 fn merge_subtrees_non_root<'py>(
     py: Python<'py>,
-    left_child: Bytes,
-    right_child: Bytes,
-    key: Option<Bytes>,
+    left_child: Bytes<'_>,
+    right_child: Bytes<'_>,
+    key: Option<Bytes<'_>>,
     derive_key_context: Option<&str>,
 ) -> PyResult<Bound<'py, PyBytes>> {
     let mode = OwnedMode::new(key, derive_key_context)?;
@@ -137,9 +136,9 @@ fn merge_subtrees_non_root<'py>(
 #[pyo3(signature = (left_child, right_child, *, key = None, derive_key_context = None))]
 fn merge_subtrees_root<'py>(
     py: Python<'py>,
-    left_child: Bytes,
-    right_child: Bytes,
-    key: Option<Bytes>,
+    left_child: Bytes<'_>,
+    right_child: Bytes<'_>,
+    key: Option<Bytes<'_>>,
     derive_key_context: Option<&str>,
 ) -> PyResult<Bound<'py, PyBytes>> {
     merge_subtrees_root_xof(py, left_child, right_child, 32, 0, key, derive_key_context)
@@ -150,11 +149,11 @@ fn merge_subtrees_root<'py>(
 #[pyo3(signature = (left_child, right_child, length = 32, *, seek = 0, key = None, derive_key_context = None))]
 fn merge_subtrees_root_xof<'py>(
     py: Python<'py>,
-    left_child: Bytes,
-    right_child: Bytes,
+    left_child: Bytes<'_>,
+    right_child: Bytes<'_>,
     length: usize,
     seek: u64,
-    key: Option<Bytes>,
+    key: Option<Bytes<'_>>,
     derive_key_context: Option<&str>,
 ) -> PyResult<Bound<'py, PyBytes>> {
     let mode = OwnedMode::new(key, derive_key_context)?;

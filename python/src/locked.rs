@@ -36,7 +36,12 @@ impl<S: Send> Locked<S> {
     }
 
     /// Feeds `data` to the state with `update`.
-    pub fn update(&self, py: Python<'_>, data: &Bytes, update: impl FnOnce(&mut S, &[u8]) + Send) {
+    pub fn update(
+        &self,
+        py: Python<'_>,
+        data: &Bytes<'_>,
+        update: impl FnOnce(&mut S, &[u8]) + Send,
+    ) {
         let bytes = data.as_slice();
         self.with(py, bytes.len() >= RELEASE_GIL_MIN, |state| {
             update(state, bytes)

@@ -145,14 +145,14 @@ pub fn hash_many<'py>(
     messages: &Bound<'py, PyAny>,
     algorithm: &str,
     digest_size: Option<i32>,
-    key: Option<Bytes>,
+    key: Option<Bytes<'_>>,
 ) -> PyResult<Bound<'py, PyList>> {
     let key = or_empty(&key);
     let (algorithm, size) = Algorithm::new(algorithm, digest_size, key)?;
     let buffers = messages
         .try_iter()?
         .map(|m| Bytes::get(&m?))
-        .collect::<PyResult<Vec<Bytes>>>()?;
+        .collect::<PyResult<Vec<Bytes<'_>>>>()?;
     let inputs: Vec<&[u8]> = buffers.iter().map(Bytes::as_slice).collect();
     let mut out = vec![0u8; inputs.len() * size];
     py.detach(|| algorithm.run(&inputs, &mut out, size));

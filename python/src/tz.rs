@@ -32,7 +32,7 @@ hash_object!(Tz, |state| &state.finalize().as_bytes(), {
 
     #[new]
     #[pyo3(signature = (data = None, /))]
-    fn new(py: Python<'_>, data: Option<Bytes>) -> Self {
+    fn new(py: Python<'_>, data: Option<Bytes<'_>>) -> Self {
         let hasher = Tz {
             state: Locked::new(tz::Hasher::new()),
             digest_size: tz::OUT_LEN,
