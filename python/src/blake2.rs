@@ -117,6 +117,20 @@ fn check_tree(
     })
 }
 
+impl Tree {
+    /// The defaults: sequential hashing.
+    fn is_sequential(&self) -> bool {
+        (
+            self.fanout,
+            self.depth,
+            self.leaf_size,
+            self.node_offset,
+            self.node_depth,
+        ) == (1, 1, 0, 0, 0)
+            && self.inner_size == 0
+    }
+}
+
 fn check_padded(limits: &Limits, value: &[u8], name: &str) -> PyResult<()> {
     if value.len() > limits.salt {
         return Err(PyValueError::new_err(format!(
@@ -234,7 +248,16 @@ macro_rules! sequential_class {
                     &limits, fanout, depth, leaf_size, node_offset, node_depth, inner_size,
                 )?;
                 check_key(&limits, or_empty(&key))?;
-                let state = $module::Params::new()
+                let defaults = digest_size as usize == $module::OUTBYTES
+                    && [&key, &salt, &person].iter().all(|b| or_empty(b).is_empty())
+                    && tree.is_sequential()
+                    && last_node.is_none();
+                let state = if defaults {
+                    // Building the parameter block costs as much as constructing the object.
+                    static DEFAULT: std::sync::OnceLock<$module::State> = std::sync::OnceLock::new();
+                    DEFAULT.get_or_init($module::State::new).clone()
+                } else {
+                    $module::Params::new()
                     .hash_length(digest_size as usize)
                     .key(or_empty(&key))
                     .salt(or_empty(&salt))
@@ -246,7 +269,8 @@ macro_rules! sequential_class {
                     .node_depth(tree.node_depth)
                     .inner_hash_length(tree.inner_size)
                     .last_node(last_node.map_or(Ok(false), |b| b.is_truthy())?)
-                    .to_state();
+                    .to_state()
+                };
                 let hasher = $class {
                     state: Locked::new(state),
                     digest_size: digest_size as usize,
