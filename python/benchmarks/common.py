@@ -4,14 +4,17 @@ import platform
 
 
 def cpu_name():
+    """The CPU's model name, family and model (from /proc/cpuinfo on Linux)."""
+    fields = {}
     try:
         with open("/proc/cpuinfo") as f:
             for line in f:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
+                key, _, value = line.partition(":")
+                fields.setdefault(key.strip(), value.strip())
     except OSError:
-        pass
-    return platform.processor() or "unknown CPU"
+        return platform.processor() or "unknown CPU"
+    name, family, model = (fields.get(k) for k in ("model name", "cpu family", "model"))
+    return f"{name} (family {family} model {model})"
 
 
 def write_table(path, marker, table):
