@@ -20,7 +20,7 @@ import threading
 import time
 
 import blake3 as peer
-from common import cpu_name, write_table
+from common import cpu_name, report
 
 import arborhash
 
@@ -150,10 +150,7 @@ def main():
         "| --- | --- | --- | --- |",
     ]
     lines += one_shot(args.rounds) + many(args.rounds) + threads(args.rounds)
-    table = "\n".join(lines)
-    print(table)
-    if args.write:
-        write_table(args.write, "python-bench", table)
+    report(lines, args.write, "python-bench")
 
 
 if __name__ == "__main__":

@@ -17,8 +17,13 @@ def cpu_name():
     return f"{name} (family {family} model {model})"
 
 
-def write_table(path, marker, table):
-    """Replaces the text between ``<!-- MARKER:start -->`` and ``<!-- MARKER:end -->``."""
+def report(lines, path, marker):
+    """Prints the table; with a ``path``, also replaces the text between
+    ``<!-- MARKER:start -->`` and ``<!-- MARKER:end -->`` in that file with it."""
+    table = "\n".join(lines)
+    print(table)
+    if not path:
+        return
     start, end = f"<!-- {marker}:start -->", f"<!-- {marker}:end -->"
     with open(path) as f:
         text = f.read()

@@ -20,7 +20,7 @@ import time
 
 import blake3 as peer
 import distributed
-from common import cpu_name, write_table
+from common import cpu_name, report
 
 import arborhash.dask as ad
 
@@ -123,10 +123,7 @@ def main():
         f"Merging the 16,384 chaining values of 1 TiB in 64 MiB parts on the client: "
         f"{merge_tib * 1e3:.1f} ms.",
     ]
-    table = "\n".join(lines)
-    print(table)
-    if args.write:
-        write_table(args.write, "dask-bench", table)
+    report(lines, args.write, "dask-bench")
 
 
 if __name__ == "__main__":

@@ -145,7 +145,21 @@ fn check_padded(limits: &Limits, value: &[u8], name: &str) -> PyResult<()> {
 /// and `digest_size`, around a `state: Locked<S>` field whose `finalize()` gives the hash.
 /// `$($items)*` are the class's own (its constructor and class attributes).
 macro_rules! hash_object {
-    ($class:ident, |$state:ident| $digest:expr, { $($items:tt)* }) => {
+    ($class:ident, $state_type:ty, |$state:ident| $digest:expr, { $($items:tt)* }) => {
+        impl $class {
+            /// A new object in `state`, fed with the constructor's `data`.
+            fn fed(py: Python<'_>, state: $state_type, digest_size: usize, data: Option<Bytes<'_>>) -> Self {
+                let hasher = $class {
+                    state: Locked::new(state),
+                    digest_size,
+                };
+                if let Some(data) = data {
+                    hasher.update(py, data);
+                }
+                hasher
+            }
+        }
+
         #[pymethods]
         impl $class {
             $($items)*
@@ -197,7 +211,7 @@ macro_rules! sequential_class {
             digest_size: usize,
         }
 
-        hash_object!($class, |state| state.finalize().as_bytes(), {
+        hash_object!($class, $module::State, |state| state.finalize().as_bytes(), {
             /// The algorithm's name.
             #[classattr]
             const name: &'static str = $name;
@@ -271,14 +285,7 @@ macro_rules! sequential_class {
                     .last_node(last_node.map_or(Ok(false), |b| b.is_truthy())?)
                     .to_state()
                 };
-                let hasher = $class {
-                    state: Locked::new(state),
-                    digest_size: digest_size as usize,
-                };
-                if let Some(data) = data {
-                    hasher.update(py, data);
-                }
-                Ok(hasher)
+                Ok(Self::fed(py, state, digest_size as usize, data))
             }
         });
     };
@@ -313,7 +320,7 @@ macro_rules! parallel_class {
             digest_size: usize,
         }
 
-        hash_object!($class, |state| state.finalize().as_bytes(), {
+        hash_object!($class, $module::State, |state| state.finalize().as_bytes(), {
             /// The algorithm's name.
             #[classattr]
             const name: &'static str = $name;
@@ -343,14 +350,7 @@ macro_rules! parallel_class {
                     .hash_length(digest_size as usize)
                     .key(key)
                     .to_state();
-                let hasher = $class {
-                    state: Locked::new(state),
-                    digest_size: digest_size as usize,
-                };
-                if let Some(data) = data {
-                    hasher.update(py, data);
-                }
-                Ok(hasher)
+                Ok(Self::fed(py, state, digest_size as usize, data))
             }
         });
     };

@@ -22,7 +22,7 @@ pub struct Tz {
     digest_size: usize,
 }
 
-hash_object!(Tz, |state| &state.finalize().as_bytes(), {
+hash_object!(Tz, tz::Hasher, |state| &state.finalize().as_bytes(), {
     /// The algorithm's name.
     #[classattr]
     const name: &'static str = "tz";
@@ -33,13 +33,6 @@ hash_object!(Tz, |state| &state.finalize().as_bytes(), {
     #[new]
     #[pyo3(signature = (data = None, /))]
     fn new(py: Python<'_>, data: Option<Bytes<'_>>) -> Self {
-        let hasher = Tz {
-            state: Locked::new(tz::Hasher::new()),
-            digest_size: tz::OUT_LEN,
-        };
-        if let Some(data) = data {
-            hasher.update(py, data);
-        }
-        hasher
+        Self::fed(py, tz::Hasher::new(), tz::OUT_LEN, data)
     }
 });
