@@ -42,6 +42,12 @@ def timed(f):
     return time.perf_counter() - t
 
 
+def cpu_timed(f):
+    t = time.thread_time()
+    f()
+    return time.thread_time() - t
+
+
 def spread(times):
     return f"{statistics.median(times):.3f} s ({min(times):.3f}-{max(times):.3f})"
 
@@ -62,7 +68,7 @@ def main():
     clusters = []
     for workers in (1, 2):
         cluster = distributed.LocalCluster(
-            n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None
+            n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=":0"
         )
         client = distributed.Client(cluster, set_as_default=False)
         clusters.append((cluster, client))
@@ -97,6 +103,14 @@ def main():
         client.close()
         cluster.close()
 
+    # One part task's own speed, on the calling thread's CPU time: what a worker process does
+    # when it has a core to itself.
+    version = ad._version(args.file)
+    part_cpu = min(
+        cpu_timed(lambda: ad._hash_part(args.file, 0, args.part_size, version, {}))
+        for _ in range(3)
+    )
+
     # Merging the chaining values of one TiB cut into 64 MiB parts, on one core.
     cvs = [os.urandom(32) for _ in range((1 << 40) // ad.PART_SIZE)]
     merge_tib = min(timed(lambda: ad._merge(cvs, {}, True)) for _ in range(3))
@@ -120,6 +134,8 @@ def main():
         "",
         f"Speed-up of 2 worker processes over 1: {one / two:.2f}x (per round "
         f"{min(per_round):.2f}-{max(per_round):.2f}x).",
+        f"One part task alone ({args.part_size // MiB} MiB, the calling thread's CPU time, best "
+        f"of 3): {args.part_size / part_cpu / 1e9:.2f} GB/s.",
         f"Merging the 16,384 chaining values of 1 TiB in 64 MiB parts on the client: "
         f"{merge_tib * 1e3:.1f} ms.",
     ]
