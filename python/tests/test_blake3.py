@@ -135,3 +135,22 @@ def test_update_mmap(tmp_path):
         arborhash.blake3().update_mmap(tmp_path / "missing")
     with pytest.raises(IsADirectoryError):
         arborhash.blake3().update_mmap(tmp_path)
+
+
+def test_hashers_reused_after_drop_start_clean():
+    """Dropped default-mode hashers are reused; keyed, derive-key and subtree ones never."""
+    from arborhash import hazmat
+
+    data = mod251(20_000)
+    for _ in range(3):
+        for mode in modes():
+            h = arborhash.blake3(data, **mode)
+            h.update(b"tail")
+            assert h.digest() == peer.blake3(data + b"tail", **mode).digest()
+            del h
+        s = hazmat.subtree_hasher(8 * CHUNK)
+        s.update(data[: 8 * CHUNK])
+        hazmat.finalize_subtree(s)
+        del s
+        for n in (4097, 8192, 20_000):
+            assert arborhash.blake3(data[:n]).digest() == peer.blake3(data[:n]).digest()
