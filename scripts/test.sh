@@ -36,7 +36,6 @@ if [ -d go ]; then
   (cd go && go vet ./... && go test ./... && go test -tags purego ./...)
 fi
 
-# ---- python package (python/): lints, wheel in a fresh venv, pytest ----
-echo "== python"
+# --- python package (python/): lints, wheel in a fresh venv, pytest; see scripts/test-python.sh ---
 ./scripts/test-python.sh
-# ---- end python package ----
+# --- end python package ---
