@@ -41,3 +41,7 @@ fi
 echo "== c: the C library"
 ./scripts/test-c.sh
 # --- end C library ---
+
+# --- python package (python/): lints, wheel in a fresh venv, pytest; see scripts/test-python.sh ---
+./scripts/test-python.sh
+# --- end python package ---

@@ -1,0 +1,146 @@
+"""arborhash.dask.hash_file on a local cluster of 1 and 2 worker processes, against `arbor sum`
+and `b3sum` on the same file, and the cost of merging on the client or on the workers.
+
+    python python/benchmarks/dask_bench.py FILE [--size 1GiB] [--rounds 5]
+        [--arbor target/release/arbor] [--write docs/dask.md]
+
+FILE is created (random bytes) if it does not exist. Runs alternate between the setups round by
+round, after a warm-up that also brings the file into the page cache, so the figures are of
+hashing, not of the disk. With --write, the table replaces the part of that file between
+``<!-- dask-bench:start -->`` and ``<!-- dask-bench:end -->``.
+"""
+
+import argparse
+import datetime
+import os
+import shutil
+import statistics
+import subprocess
+import time
+
+import blake3 as peer
+import distributed
+from common import cpu_name, report
+
+import arborhash.dask as ad
+
+MiB = 1 << 20
+
+
+def make_file(path, size):
+    if os.path.exists(path) and os.path.getsize(path) == size:
+        return
+    with open(path, "wb") as f:
+        for _ in range(size // (64 * MiB)):
+            f.write(os.urandom(64 * MiB))
+        f.write(os.urandom(size % (64 * MiB)))
+
+
+def timed(f):
+    t = time.perf_counter()
+    f()
+    return time.perf_counter() - t
+
+
+def cpu_timed(f):
+    t = time.thread_time()
+    f()
+    return time.thread_time() - t
+
+
+def spread(times):
+    return f"{statistics.median(times):.3f} s ({min(times):.3f}-{max(times):.3f})"
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("file")
+    parser.add_argument("--size", type=int, default=1 << 30)
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--part-size", type=int, default=ad.PART_SIZE)
+    parser.add_argument("--arbor", default=shutil.which("arbor"))
+    parser.add_argument("--write")
+    args = parser.parse_args()
+    make_file(args.file, args.size)
+    expected = peer.blake3(max_threads=peer.blake3.AUTO).update_mmap(args.file).digest()
+
+    setups = {}
+    clusters = []
+    for workers in (1, 2):
+        cluster = distributed.LocalCluster(
+            n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=":0"
+        )
+        client = distributed.Client(cluster, set_as_default=False)
+        clusters.append((cluster, client))
+
+        def run(client=client, merge="client", part_size=args.part_size):
+            digest = ad.hash_file(args.file, client=client, part_size=part_size, merge=merge)
+            assert digest == expected
+
+        setups[f"arborhash.dask, {workers} worker process{'es' if workers > 1 else ''}"] = run
+        if workers == 2:
+            for merge in ("client", "workers"):
+                setups[f"2 workers, 1 MiB parts, merge on the {merge}"] = (
+                    lambda run=run, merge=merge: run(merge=merge, part_size=MiB)
+                )
+    commands = {"b3sum (all threads, mmap)": ["b3sum", "--no-names", args.file]}
+    if args.arbor:
+        commands["arbor sum"] = [args.arbor, "sum", args.file]
+    for name, command in commands.items():
+        if shutil.which(command[0]) or os.path.exists(command[0]):
+            setups[name] = lambda command=command: subprocess.run(
+                command, check=True, stdout=subprocess.DEVNULL
+            )
+
+    for f in setups.values():
+        f()  # warm-up: workers started, file cached
+    times = {name: [] for name in setups}
+    names = list(setups)
+    for r in range(args.rounds):
+        for name in names if r % 2 == 0 else reversed(names):
+            times[name].append(timed(setups[name]))
+    for cluster, client in clusters:
+        client.close()
+        cluster.close()
+
+    # One part task's own speed, on the calling thread's CPU time: what a worker process does
+    # when it has a core to itself.
+    version = ad._version(args.file)
+    part_cpu = min(
+        cpu_timed(lambda: ad._hash_part(args.file, 0, args.part_size, version, {}))
+        for _ in range(3)
+    )
+
+    # Merging the chaining values of one TiB cut into 64 MiB parts, on one core.
+    cvs = [os.urandom(32) for _ in range((1 << 40) // ad.PART_SIZE)]
+    merge_tib = min(timed(lambda: ad._merge(cvs, {}, True)) for _ in range(3))
+
+    size = args.size
+    lines = [
+        f"{cpu_name()}, {os.cpu_count()} logical CPUs, "
+        f"{datetime.date.today()}; {size / 2**30:g} GiB file in the page cache, part size "
+        f"{args.part_size // MiB} MiB unless noted; {args.rounds} rounds, median (min-max).",
+        "",
+        "| setup | time | throughput |",
+        "| --- | --- | --- |",
+    ]
+    for name in names:
+        med = statistics.median(times[name])
+        lines.append(f"| {name} | {spread(times[name])} | {size / med / 1e9:.2f} GB/s |")
+    one = statistics.median(times[names[0]])
+    two = statistics.median(times[names[1]])
+    per_round = [a / b for a, b in zip(times[names[0]], times[names[1]])]
+    lines += [
+        "",
+        f"Speed-up of 2 worker processes over 1: {one / two:.2f}x (per round "
+        f"{min(per_round):.2f}-{max(per_round):.2f}x).",
+        f"One part task alone ({args.part_size // MiB} MiB, the calling thread's CPU time, best "
+        f"of 3): {args.part_size / part_cpu / 1e9:.2f} GB/s.",
+        f"Merging the 16,384 chaining values of 1 TiB in 64 MiB parts on the client: "
+        f"{merge_tib * 1e3:.1f} ms.",
+    ]
+    report(lines, args.write, "dask-bench")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,376 @@
+//! hashlib's `blake2b` and `blake2s` with every parameter, and `blake2bp` / `blake2sp`, over
+//! arborhash's BLAKE2 states.
+
+use arborhash::{blake2b, blake2bp, blake2s, blake2sp};
+use pyo3::exceptions::{PyOverflowError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::PyBytes;
+
+use crate::buffer::{or_empty, Bytes};
+use crate::hex;
+use crate::locked::Locked;
+
+/// The sizes of one BLAKE2 variant, for checking arguments.
+pub struct Limits {
+    pub max_digest: usize,
+    pub salt: usize,
+    pub node_offset_bits: u32,
+}
+
+pub const BLAKE2B: Limits = Limits {
+    max_digest: blake2b::OUTBYTES,
+    salt: blake2b::SALTBYTES,
+    node_offset_bits: 64,
+};
+pub const BLAKE2S: Limits = Limits {
+    max_digest: blake2s::OUTBYTES,
+    salt: blake2s::SALTBYTES,
+    node_offset_bits: 48,
+};
+
+/// hashlib's messages for a digest size or key out of range.
+pub fn check_digest_and_key(limits: &Limits, digest_size: i32, key: &[u8]) -> PyResult<()> {
+    check_digest_size(limits, digest_size)?;
+    check_key(limits, key)
+}
+
+fn check_digest_size(limits: &Limits, digest_size: i32) -> PyResult<()> {
+    if !(1..=limits.max_digest as i32).contains(&digest_size) {
+        return Err(PyValueError::new_err(format!(
+            "digest_size must be between 1 and {} bytes",
+            limits.max_digest
+        )));
+    }
+    Ok(())
+}
+
+fn check_key(limits: &Limits, key: &[u8]) -> PyResult<()> {
+    if key.len() > limits.max_digest {
+        return Err(PyValueError::new_err(format!(
+            "maximum key length is {} bytes",
+            limits.max_digest
+        )));
+    }
+    Ok(())
+}
+
+/// hashlib's keyword arguments, checked as hashlib checks them (in its order, with its
+/// exception types and messages).
+struct Tree {
+    fanout: u8,
+    depth: u8,
+    leaf_size: u32,
+    node_offset: u64,
+    node_depth: u8,
+    inner_size: usize,
+}
+
+#[allow(clippy::too_many_arguments)]
+fn check_tree(
+    limits: &Limits,
+    fanout: i32,
+    depth: i32,
+    leaf_size: i128,
+    node_offset: i128,
+    node_depth: i32,
+    inner_size: i32,
+) -> PyResult<Tree> {
+    let byte = |value: i32, low: i32, name: &str| {
+        u8::try_from(value)
+            .ok()
+            .filter(|&v| i32::from(v) >= low)
+            .ok_or_else(|| PyValueError::new_err(format!("{name} must be between {low} and 255")))
+    };
+    let fanout = byte(fanout, 0, "fanout")?;
+    let depth = byte(depth, 1, "depth")?;
+    let non_negative = |value: i128| {
+        if value < 0 {
+            Err(PyValueError::new_err("value must be positive"))
+        } else {
+            Ok(value as u128)
+        }
+    };
+    let leaf_size = u32::try_from(non_negative(leaf_size)?)
+        .map_err(|_| PyOverflowError::new_err("leaf_size is too large"))?;
+    let node_offset = u64::try_from(non_negative(node_offset)?)
+        .map_err(|_| PyOverflowError::new_err("int too big to convert"))?;
+    if limits.node_offset_bits < 64 && node_offset >> limits.node_offset_bits != 0 {
+        return Err(PyOverflowError::new_err("node_offset is too large"));
+    }
+    let node_depth = byte(node_depth, 0, "node_depth")?;
+    let inner_size = usize::try_from(inner_size)
+        .ok()
+        .filter(|&size| size <= limits.max_digest)
+        .ok_or_else(|| {
+            PyValueError::new_err(format!(
+                "inner_size must be between 0 and is {}",
+                limits.max_digest
+            ))
+        })?;
+    Ok(Tree {
+        fanout,
+        depth,
+        leaf_size,
+        node_offset,
+        node_depth,
+        inner_size,
+    })
+}
+
+impl Tree {
+    /// The defaults: sequential hashing.
+    fn is_sequential(&self) -> bool {
+        (
+            self.fanout,
+            self.depth,
+            self.leaf_size,
+            self.node_offset,
+            self.node_depth,
+        ) == (1, 1, 0, 0, 0)
+            && self.inner_size == 0
+    }
+}
+
+fn check_padded(limits: &Limits, value: &[u8], name: &str) -> PyResult<()> {
+    if value.len() > limits.salt {
+        return Err(PyValueError::new_err(format!(
+            "maximum {name} length is {} bytes",
+            limits.salt
+        )));
+    }
+    Ok(())
+}
+
+/// The methods every hashlib-like class here shares: `update`, `digest`, `hexdigest`, `copy`
+/// and `digest_size`, around a `state: Locked<S>` field whose `finalize()` gives the hash.
+/// `$($items)*` are the class's own (its constructor and class attributes).
+macro_rules! hash_object {
+    ($class:ident, $state_type:ty, |$state:ident| $digest:expr, { $($items:tt)* }) => {
+        impl $class {
+            /// A new object in `state`, fed with the constructor's `data`.
+            fn fed(py: Python<'_>, state: $state_type, digest_size: usize, data: Option<Bytes<'_>>) -> Self {
+                let hasher = $class {
+                    state: Locked::new(state),
+                    digest_size,
+                };
+                if let Some(data) = data {
+                    hasher.update(py, data);
+                }
+                hasher
+            }
+        }
+
+        #[pymethods]
+        impl $class {
+            $($items)*
+
+            /// Adds `data` to the input.
+            fn update(&self, py: Python<'_>, data: Bytes<'_>) {
+                self.state.update(py, &data, |state, bytes| {
+                    state.update(bytes);
+                });
+            }
+
+            /// The hash of the input so far; more input may follow.
+            fn digest<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
+                let $state = self.state.snapshot(py);
+                PyBytes::new(py, $digest)
+            }
+
+            /// Like `digest`, as a string of hexadecimal digits.
+            fn hexdigest(&self, py: Python<'_>) -> String {
+                let $state = self.state.snapshot(py);
+                hex($digest)
+            }
+
+            /// A copy of the hash object, in the same state.
+            fn copy(&self, py: Python<'_>) -> Self {
+                $class {
+                    state: Locked::new(self.state.snapshot(py)),
+                    digest_size: self.digest_size,
+                }
+            }
+
+            /// Bytes in the digest.
+            #[getter]
+            fn digest_size(&self) -> usize {
+                self.digest_size
+            }
+        }
+    };
+}
+pub(crate) use hash_object;
+
+/// `hashlib.blake2b` / `hashlib.blake2s` over `$module`'s `State`.
+macro_rules! sequential_class {
+    ($class:ident, $module:ident, $name:literal, $limits:expr, $doc:literal) => {
+        #[doc = $doc]
+        #[pyclass(frozen, module = "arborhash", name = $name)]
+        pub struct $class {
+            state: Locked<$module::State>,
+            digest_size: usize,
+        }
+
+        hash_object!($class, $module::State, |state| state.finalize().as_bytes(), {
+            /// The algorithm's name.
+            #[classattr]
+            const name: &'static str = $name;
+            /// Bytes in a block.
+            #[classattr]
+            const block_size: usize = $module::BLOCKBYTES;
+            /// The largest digest size.
+            #[classattr]
+            const MAX_DIGEST_SIZE: usize = $module::OUTBYTES;
+            /// The largest key length.
+            #[classattr]
+            const MAX_KEY_SIZE: usize = $module::KEYBYTES;
+            /// The largest salt length.
+            #[classattr]
+            const SALT_SIZE: usize = $module::SALTBYTES;
+            /// The largest personalization length.
+            #[classattr]
+            const PERSON_SIZE: usize = $module::PERSONALBYTES;
+
+            #[new]
+            #[pyo3(signature = (data = None, /, *, digest_size = $module::OUTBYTES as i32,
+                key = None, salt = None, person = None, fanout = 1, depth = 1, leaf_size = 0,
+                node_offset = 0, node_depth = 0, inner_size = 0, last_node = None,
+                usedforsecurity = None))]
+            #[allow(clippy::too_many_arguments)]
+            fn new(
+                py: Python<'_>,
+                data: Option<Bytes<'_>>,
+                digest_size: i32,
+                key: Option<Bytes<'_>>,
+                salt: Option<Bytes<'_>>,
+                person: Option<Bytes<'_>>,
+                fanout: i32,
+                depth: i32,
+                leaf_size: i128,
+                node_offset: i128,
+                node_depth: i32,
+                inner_size: i32,
+                last_node: Option<&Bound<'_, PyAny>>,
+                usedforsecurity: Option<&Bound<'_, PyAny>>,
+            ) -> PyResult<Self> {
+                let _ = usedforsecurity;
+                let limits = $limits;
+                check_digest_size(&limits, digest_size)?;
+                check_padded(&limits, or_empty(&salt), "salt")?;
+                check_padded(&limits, or_empty(&person), "person")?;
+                let tree = check_tree(
+                    &limits, fanout, depth, leaf_size, node_offset, node_depth, inner_size,
+                )?;
+                check_key(&limits, or_empty(&key))?;
+                let defaults = digest_size as usize == $module::OUTBYTES
+                    && [&key, &salt, &person].iter().all(|b| or_empty(b).is_empty())
+                    && tree.is_sequential()
+                    && last_node.is_none();
+                let state = if defaults {
+                    // Building the parameter block costs as much as constructing the object.
+                    static DEFAULT: std::sync::OnceLock<$module::State> = std::sync::OnceLock::new();
+                    DEFAULT.get_or_init($module::State::new).clone()
+                } else {
+                    $module::Params::new()
+                    .hash_length(digest_size as usize)
+                    .key(or_empty(&key))
+                    .salt(or_empty(&salt))
+                    .personal(or_empty(&person))
+                    .fanout(tree.fanout)
+                    .max_depth(tree.depth)
+                    .max_leaf_length(tree.leaf_size)
+                    .node_offset(tree.node_offset)
+                    .node_depth(tree.node_depth)
+                    .inner_hash_length(tree.inner_size)
+                    .last_node(last_node.map_or(Ok(false), |b| b.is_truthy())?)
+                    .to_state()
+                };
+                Ok(Self::fed(py, state, digest_size as usize, data))
+            }
+        });
+    };
+}
+
+sequential_class!(
+    Blake2b,
+    blake2b,
+    "blake2b",
+    BLAKE2B,
+    "BLAKE2b with hashlib.blake2b's signature, limits and errors (digests of 1 to 64 bytes, \
+     keys up to 64 bytes, 16-byte salt and personalization, and the tree parameters). Updates \
+     of 2 KiB or more release the GIL."
+);
+sequential_class!(
+    Blake2s,
+    blake2s,
+    "blake2s",
+    BLAKE2S,
+    "BLAKE2s with hashlib.blake2s's signature, limits and errors (digests of 1 to 32 bytes, \
+     keys up to 32 bytes, 8-byte salt and personalization, and the tree parameters). Updates \
+     of 2 KiB or more release the GIL."
+);
+
+/// `blake2bp` / `blake2sp` over `$module`'s `State`.
+macro_rules! parallel_class {
+    ($class:ident, $module:ident, $name:literal, $limits:expr, $block:expr, $doc:literal) => {
+        #[doc = $doc]
+        #[pyclass(frozen, module = "arborhash", name = $name)]
+        pub struct $class {
+            state: Locked<$module::State>,
+            digest_size: usize,
+        }
+
+        hash_object!($class, $module::State, |state| state.finalize().as_bytes(), {
+            /// The algorithm's name.
+            #[classattr]
+            const name: &'static str = $name;
+            /// Bytes in a block of one leaf.
+            #[classattr]
+            const block_size: usize = $block;
+            /// The largest digest size.
+            #[classattr]
+            const MAX_DIGEST_SIZE: usize = $module::OUTBYTES;
+            /// The largest key length.
+            #[classattr]
+            const MAX_KEY_SIZE: usize = $module::KEYBYTES;
+
+            #[new]
+            #[pyo3(signature = (data = None, /, *, digest_size = $module::OUTBYTES as i32, key = None, usedforsecurity = None))]
+            fn new(
+                py: Python<'_>,
+                data: Option<Bytes<'_>>,
+                digest_size: i32,
+                key: Option<Bytes<'_>>,
+                usedforsecurity: Option<&Bound<'_, PyAny>>,
+            ) -> PyResult<Self> {
+                let _ = usedforsecurity;
+                let key = or_empty(&key);
+                check_digest_and_key(&$limits, digest_size, key)?;
+                let state = $module::Params::new()
+                    .hash_length(digest_size as usize)
+                    .key(key)
+                    .to_state();
+                Ok(Self::fed(py, state, digest_size as usize, data))
+            }
+        });
+    };
+}
+
+parallel_class!(
+    Blake2bp,
+    blake2bp,
+    "blake2bp",
+    BLAKE2B,
+    blake2b::BLOCKBYTES,
+    "BLAKE2bp: BLAKE2b over 4 leaves hashed side by side in SIMD lanes (RFC 7693's BLAKE2b \
+     inside, a different function from it). Digests of 1 to 64 bytes, keys up to 64 bytes."
+);
+parallel_class!(
+    Blake2sp,
+    blake2sp,
+    "blake2sp",
+    BLAKE2S,
+    blake2s::BLOCKBYTES,
+    "BLAKE2sp: BLAKE2s over 8 leaves hashed side by side in SIMD lanes (a different function \
+     from BLAKE2s). Digests of 1 to 32 bytes, keys up to 32 bytes."
+);
