@@ -34,6 +34,8 @@ pub struct Entry {
     pub listed: Vec<u8>,
     /// Whether the line started with a backslash.
     pub escaped: bool,
+    /// Whether the line is tagged as a keyed hash (`TAG keyed (NAME) = HEX`, `arbor` only).
+    pub keyed: bool,
 }
 
 /// What a line holds.
@@ -129,15 +131,22 @@ fn parse_arbor(line: &[u8], default: Algorithm) -> Result<Line, ParseError> {
         check_length(default, &expected, None)?;
         return entry(default, expected, name, escaped, NameRules::ARBOR);
     }
-    // Tagged: `TAG[-BITS] (NAME) = HEX`.
-    let inner = rest.strip_prefix(b" (").ok_or(ParseError::Format)?;
+    // Tagged: `TAG[-BITS] (NAME) = HEX`, or `TAG[-BITS] keyed (NAME) = HEX` for a keyed hash.
+    let (keyed, inner) = match rest.strip_prefix(b" keyed (") {
+        Some(inner) => (true, inner),
+        None => (false, rest.strip_prefix(b" (").ok_or(ParseError::Format)?),
+    };
     let (tag, bits) = split_tag_bits(token)?;
     let algorithm = Algorithm::from_tag(tag)
         .ok_or_else(|| ParseError::UnknownTag(String::from_utf8_lossy(tag).into_owned()))?;
     let (name, hex) = rsplit_once(inner, b") = ").ok_or(ParseError::Format)?;
     let expected = decode_hex(hex, HexCase::Any)?;
     check_length(algorithm, &expected, bits)?;
-    entry(algorithm, expected, name, escaped, NameRules::ARBOR)
+    let mut line = entry(algorithm, expected, name, escaped, NameRules::ARBOR)?;
+    if let Line::Entry(entry) = &mut line {
+        entry.keyed = keyed;
+    }
+    Ok(line)
 }
 
 fn parse_b3sum(line: &[u8]) -> Result<Line, ParseError> {
@@ -263,6 +272,7 @@ fn entry(
         path,
         listed: listed.to_vec(),
         escaped,
+        keyed: false,
     }))
 }
 
