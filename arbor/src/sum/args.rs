@@ -61,8 +61,9 @@ pub struct SumArgs {
     /// tz (for --check: that of lines without a tag). tz is NOT a secure hash: collisions and
     /// preimages can be computed, so use it only as a checksum against accidents and for its
     /// homomorphism, never where someone may choose the data.
-    #[arg(short, long, value_name = "ALG", default_value = "blake3", value_parser = parse_algorithm)]
-    algorithm: Algorithm,
+    /// [default: blake3]
+    #[arg(short, long, value_name = "ALG", value_parser = parse_algorithm)]
+    algorithm: Option<Algorithm>,
 
     /// The output length in bytes [default: the algorithm's, 32 or 64; blake3 any, blake2xb up to
     /// 2^32-1, blake2xs up to 65535].
@@ -141,9 +142,15 @@ pub struct SumArgs {
     #[arg(short, long)]
     zero: bool,
 
-    /// Hash the files under directories, in sorted order.
+    /// Hash the files under directories, in byte order of their paths, hidden files included.
+    /// Links to files are hashed, links to directories are not followed (so no loop), FIFOs,
+    /// sockets and devices are skipped; a dangling link is an error.
     #[arg(short, long)]
     recursive: bool,
+
+    /// With -r: skip dangling links and loops of links with a warning instead of failing.
+    #[arg(long, requires = "recursive")]
+    skip_broken_links: bool,
 
     /// The most threads to use [default: one per core].
     #[arg(long, value_name = "NUM")]
@@ -211,7 +218,8 @@ impl SumArgs {
         Settings {
             tool: Tool::Arbor,
             program: Tool::Arbor.name().into(),
-            algorithm: self.algorithm,
+            algorithm: self.algorithm.unwrap_or(Algorithm::Blake3),
+            algorithm_given: self.algorithm.is_some(),
             length: self.length,
             seek: 0,
             keyed: self.keyed,
@@ -245,6 +253,7 @@ impl SumArgs {
                 ignore_missing: self.ignore_missing,
             }),
             recursive: self.recursive,
+            skip_broken_links: self.skip_broken_links,
             num_threads: self.num_threads.filter(|&n| n > 0),
             no_mmap: self.no_mmap,
             manifest: self.manifest.is_some(),

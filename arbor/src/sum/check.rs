@@ -14,7 +14,7 @@ use super::ordered;
 use super::output::{coreutils_error, coreutils_quote, Reporter};
 use super::progress::Progress;
 use super::{CheckOptions, Settings, Tool};
-use arbor::algorithm::{Spec, SpecError};
+use arbor::algorithm::{Algorithm, Spec, SpecError};
 use arbor::checklist::{self, Entry, Line, ParseError};
 use arbor::escape;
 use rayon::prelude::*;
@@ -48,6 +48,8 @@ struct Counts {
     unreadable: u64,
     mismatched: u64,
     verified: u64,
+    /// Mismatched lines whose 128 hex digits were checked as BLAKE3 by default.
+    blake2b_like: u64,
 }
 
 /// Checks every list in `settings.files`; returns whether all listed files matched.
@@ -151,7 +153,9 @@ fn check_list(
     label: &str,
     text: &[u8],
 ) -> (Counts, bool) {
-    let mut lines: Vec<&[u8]> = text.split(|&b| b == b'\n').collect();
+    // `arbor sum -z` lists end each record with NUL and write names as they are.
+    let end = if settings.format.zero { b'\0' } else { b'\n' };
+    let mut lines: Vec<&[u8]> = text.split(|&b| b == end).collect();
     if lines.last() == Some(&&b""[..]) {
         lines.pop();
     }
@@ -180,6 +184,14 @@ fn check_list(
         },
         |event| match event {
             ordered::Event::Ready(i, outcome) => progress.suspend(|| {
+                if let Outcome::Checked(entry, false) = &outcome {
+                    // 128 hex digits under the default BLAKE3: most likely a b2sum list.
+                    counts.blake2b_like += u64::from(
+                        !settings.algorithm_given
+                            && entry.algorithm == Algorithm::Blake3
+                            && entry.expected.len() == 64,
+                    );
+                }
                 report(
                     settings.tool,
                     options,
@@ -204,7 +216,7 @@ fn listed_size(settings: &Settings, lines: &[&[u8]]) -> Option<u64> {
     lines
         .par_iter()
         .map(|line| {
-            match checklist::parse_line(line, settings.algorithm, settings.tool.dialect()) {
+            match parse(settings, line) {
                 // `-` is standard input, of unknown size.
                 Ok(Line::Entry(entry)) if entry.path == b"-" => None,
                 Ok(Line::Entry(entry)) => match std::fs::metadata(path_from_bytes(&entry.path)) {
@@ -234,7 +246,7 @@ fn check_group(
 ) {
     let mut pending = Vec::new();
     for i in range {
-        match checklist::parse_line(lines[i], settings.algorithm, settings.tool.dialect()) {
+        match parse(settings, lines[i]) {
             Ok(Line::Entry(entry)) => {
                 let line_spec = if entry.keyed && !spec.is_keyed() {
                     Err(SpecError::NeedsKey)
@@ -273,6 +285,15 @@ fn check_group(
             let (i, entry) = entries[k].take().expect("one result per file");
             emit(i, verdict(options, entry, result));
         });
+    }
+}
+
+/// Parses a line of a list, or a record of a `-z` list.
+fn parse(settings: &Settings, line: &[u8]) -> Result<Line, ParseError> {
+    if settings.format.zero {
+        checklist::parse_record(line, settings.algorithm)
+    } else {
+        checklist::parse_line(line, settings.algorithm, settings.tool.dialect())
     }
 }
 
@@ -425,6 +446,12 @@ fn summarize(
             reporter.message(&format!(
                 "WARNING: {n} computed checksum{} did NOT match",
                 plural(n)
+            ));
+        }
+        if counts.blake2b_like > 0 {
+            reporter.message(&format!(
+                "{label}: the hashes have 128 hex digits, as BLAKE2b's do (b2sum); they were \
+                 checked as BLAKE3, the default: try -a blake2b"
             ));
         }
     }

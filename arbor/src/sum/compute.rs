@@ -121,7 +121,15 @@ fn collect_items(settings: &Settings, reporter: &mut Reporter) -> Vec<Item> {
             });
         } else if settings.tool == Tool::Arbor && path.is_dir() {
             if settings.recursive {
-                let found = walk::walk(&path, walk::Links::Follow);
+                let links = if settings.skip_broken_links {
+                    walk::Links::FollowSkipBroken
+                } else {
+                    walk::Links::Follow
+                };
+                let found = walk::walk(&path, links);
+                for (path, reason) in &found.skipped {
+                    reporter.message(&format!("{}: skipped: {reason}", path.display()));
+                }
                 for (dir, e) in found.errors {
                     items.push(Item::Failed(dir, e.to_string()));
                 }
@@ -189,7 +197,8 @@ fn print_result(
             if !faithful && settings.tool == Tool::Arbor {
                 reporter.message(&format!(
                     "{}: the name is not valid UTF-8; it was printed with U+FFFD in place of the \
-                     invalid bytes, so its line cannot be checked (-z prints names as they are)",
+                     invalid bytes, so its line cannot be checked (-z prints names as they are, and \
+                     arbor sum -c -z checks such lists)",
                     name.to_string_lossy()
                 ));
             }

@@ -100,6 +100,8 @@ pub struct Settings {
     /// The name that prefixes messages: the tool's, except that coreutils uses its `argv[0]`.
     pub program: String,
     pub algorithm: Algorithm,
+    /// Whether `-a` was given (a list of 128-digit hashes then needs no hint).
+    pub algorithm_given: bool,
     /// Output bytes; `None` for the algorithm's default.
     pub length: Option<u64>,
     /// b3sum's `--seek`: the first output byte.
@@ -119,6 +121,8 @@ pub struct Settings {
     /// Check lists instead of hashing.
     pub check: Option<CheckOptions>,
     pub recursive: bool,
+    /// `-r`: skip dangling links and loops of links with a warning.
+    pub skip_broken_links: bool,
     pub num_threads: Option<usize>,
     pub no_mmap: bool,
     /// `--manifest`: `files` is the one directory whose manifest is printed.

@@ -14,9 +14,12 @@ use std::path::{Path, PathBuf};
 /// What a walk does with symbolic links and special files.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Links {
-    /// `-r`: a link to a file is hashed as that file (a dangling one fails when opened); links
-    /// to anything else and special files are left out silently.
+    /// `-r`: a link to a file is hashed as that file (a dangling one, or a loop of links, fails
+    /// when opened); links to anything else and special files are left out silently.
     Follow,
+    /// `-r --skip-broken-links`: as `Follow`, but dangling links and loops of links are left
+    /// out with a warning.
+    FollowSkipBroken,
     /// `--manifest`: links and special files are left out, each with a warning.
     Skip,
 }
@@ -28,7 +31,7 @@ pub struct Walk {
     pub files: Vec<PathBuf>,
     /// Directories that could not be read, with the reason.
     pub errors: Vec<(PathBuf, io::Error)>,
-    /// Entries left out under [`Links::Skip`], with the reason, in byte order of their paths.
+    /// Entries left out with a warning, with the reason, in byte order of their paths.
     pub skipped: Vec<(PathBuf, &'static str)>,
 }
 
@@ -104,6 +107,11 @@ fn walk_dir(dir: &Path, links: Links) -> Walk {
             // is reported when it is hashed.
             Ok(t) if t.is_symlink() => match fs::metadata(&path) {
                 Ok(target) if !target.is_file() => continue,
+                Err(_) if links == Links::FollowSkipBroken => {
+                    walk.skipped
+                        .push((path, "a dangling symbolic link or a loop of links"));
+                    continue;
+                }
                 _ => false,
             },
             Ok(_) if links == Links::Skip => {
