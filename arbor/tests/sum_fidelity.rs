@@ -41,7 +41,7 @@ fn b2sum_options_behave_as_coreutils_getopt() {
         let ours_run = run_in(dir, &ours, &os(args), b"");
         let ours_stderr = ours_run
             .stderr
-            .replace(&*ours.to_string_lossy(), &*b2sum.to_string_lossy());
+            .replace(&*ours.to_string_lossy(), &b2sum.to_string_lossy());
         assert_eq!(ours_run.code, theirs.code, "{args:?}: {}", ours_run.stderr);
         assert_eq!(ours_run.stdout, theirs.stdout, "{args:?}");
         assert_eq!(ours_stderr, theirs.stderr, "{args:?}");
