@@ -198,3 +198,48 @@ fn completions_and_the_manual_are_generated() {
     );
     assert!(text.contains("manifest") && text.contains("bench"));
 }
+
+#[test]
+fn bench_lists_its_names_and_takes_sizes_with_units() {
+    let here = std::path::Path::new(".");
+    let list = run_in(
+        here,
+        &arbor_path(),
+        &os(&["bench", "speedtest", "--list"]),
+        b"",
+    );
+    assert_eq!(list.code, Some(0), "{}", list.stderr);
+    assert!(list
+        .stdout_text()
+        .lines()
+        .any(|l| l.starts_with("BLAKE3 arborhash")));
+    let pairs = run_in(here, &arbor_path(), &os(&["bench", "pairs", "--list"]), b"");
+    assert!(pairs.stdout_text().contains(" vs "));
+    let run = run_in(
+        here,
+        &arbor_path(),
+        &os(&[
+            "bench",
+            "speedtest",
+            "--size",
+            "1k",
+            "--iterations",
+            "10",
+            "--repetitions",
+            "1",
+            "--filter",
+            "NULL-NOP",
+        ]),
+        b"",
+    );
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    let bad = run_in(
+        here,
+        &arbor_path(),
+        &os(&["bench", "speedtest", "--size", "4q"]),
+        b"",
+    );
+    assert!(bad.stderr.contains("unknown unit"), "{}", bad.stderr);
+    let help = run_in(here, &arbor_path(), &os(&["bench", "sizes", "--help"]), b"");
+    assert!(help.stdout_text().contains("--num-threads"));
+}
