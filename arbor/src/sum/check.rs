@@ -10,7 +10,7 @@
 //! - `b2sum`: coreutils 9.1 exactly, including `FAILED open or read` and per-list summaries.
 
 use super::input::{self, Hashed, ReadOptions};
-use super::ordered;
+use super::ordered::{self, Emitter};
 use super::output::{coreutils_error, coreutils_quote, Reporter};
 use super::progress::Progress;
 use super::{CheckOptions, Settings, Tool};
@@ -242,7 +242,7 @@ fn check_group(
     progress: &Progress,
     lines: &[&[u8]],
     range: Range<usize>,
-    emit: &mut dyn FnMut(usize, Outcome),
+    emitter: &mut Emitter<Outcome>,
 ) {
     let mut pending = Vec::new();
     for i in range {
@@ -255,11 +255,11 @@ fn check_group(
                 };
                 match line_spec {
                     Ok(spec) => pending.push((i, entry, spec)),
-                    Err(e) => emit(i, Outcome::Unusable(entry, e)),
+                    Err(e) => emitter.emit(i, Outcome::Unusable(entry, e)),
                 }
             }
-            Ok(Line::Ignored) => emit(i, Outcome::Ignored),
-            Err(e) => emit(i, Outcome::Malformed(e)),
+            Ok(Line::Ignored) => emitter.emit(i, Outcome::Ignored),
+            Err(e) => emitter.emit(i, Outcome::Malformed(e)),
         }
     }
     while let Some((_, _, first)) = pending.first() {
@@ -273,18 +273,40 @@ fn check_group(
         let mut entries: Vec<Option<(usize, Entry)>> = Vec::with_capacity(same.len());
         for (i, entry, _) in same {
             if entry.path == b"-" {
+                emitter.flush();
                 let result = input::hash_stdin(&spec, progress);
-                emit(i, verdict(options, entry, result));
+                emitter.emit(i, verdict(options, entry, result));
             } else {
                 paths.push(path_from_bytes(&entry.path));
                 entries.push(Some((i, entry)));
             }
         }
         let paths: Vec<&Path> = paths.iter().map(PathBuf::as_path).collect();
-        input::hash_files(&spec, &paths, read, progress, &mut |k, result| {
-            let (i, entry) = entries[k].take().expect("one result per file");
-            emit(i, verdict(options, entry, result));
-        });
+        let mut results = ListedResults {
+            emitter,
+            options,
+            entries,
+        };
+        input::hash_files(&spec, &paths, read, progress, &mut results);
+    }
+}
+
+/// The results of [`input::hash_files`] for the listed files of a group, as line outcomes.
+struct ListedResults<'e, 'a> {
+    emitter: &'e mut Emitter<'a, Outcome>,
+    options: CheckOptions,
+    /// The line number and entry of each file, taken when its result comes.
+    entries: Vec<Option<(usize, Entry)>>,
+}
+
+impl input::Results for ListedResults<'_, '_> {
+    fn done(&mut self, index: usize, result: io::Result<Hashed>) {
+        let (i, entry) = self.entries[index].take().expect("one result per file");
+        self.emitter.emit(i, verdict(self.options, entry, result));
+    }
+
+    fn flush(&mut self) {
+        self.emitter.flush();
     }
 }
 

@@ -3,7 +3,7 @@
 //! before it are; a failed input is reported and the others go on.
 
 use super::input::{self, Hashed, ReadOptions};
-use super::ordered;
+use super::ordered::{self, Emitter};
 use super::output::{coreutils_error, coreutils_quote, Reporter};
 use super::progress::Progress;
 use super::walk;
@@ -63,24 +63,54 @@ fn hash_group(
     batching: bool,
     items: &[Item],
     range: Range<usize>,
-    emit: &mut dyn FnMut(usize, Option<io::Result<Hashed>>),
+    emitter: &mut Emitter<Option<io::Result<Hashed>>>,
 ) {
     let mut files = Vec::new();
     let mut paths = Vec::new();
     for i in range {
         match &items[i] {
-            Item::Stdin => emit(i, Some(input::hash_stdin(spec, progress))),
+            Item::Stdin => {
+                emitter.flush();
+                emitter.emit(i, Some(input::hash_stdin(spec, progress)));
+            }
             Item::File(path) if batching => {
                 files.push(i);
                 paths.push(path.as_path());
             }
-            Item::File(path) => emit(i, Some(input::hash_file(spec, path, options, progress))),
-            Item::Failed(..) => emit(i, None),
+            Item::File(path) => {
+                emitter.flush();
+                emitter.emit(i, Some(input::hash_file(spec, path, options, progress)));
+            }
+            Item::Failed(..) => emitter.emit(i, None),
         }
     }
-    input::hash_files(spec, &paths, options, progress, &mut |k, result| {
-        emit(files[k], Some(result))
-    });
+    input::hash_files(
+        spec,
+        &paths,
+        options,
+        progress,
+        &mut GroupResults {
+            emitter,
+            files: &files,
+        },
+    );
+}
+
+/// The results of [`input::hash_files`] for the files of a group, at their places in the run.
+struct GroupResults<'e, 'a> {
+    emitter: &'e mut Emitter<'a, Option<io::Result<Hashed>>>,
+    /// The index in the run of each file.
+    files: &'e [usize],
+}
+
+impl input::Results for GroupResults<'_, '_> {
+    fn done(&mut self, index: usize, result: io::Result<Hashed>) {
+        self.emitter.emit(self.files[index], Some(result));
+    }
+
+    fn flush(&mut self) {
+        self.emitter.flush();
+    }
 }
 
 /// The files of a manifest, or the root's error; links and special files are reported skipped.

@@ -99,33 +99,44 @@ pub fn hash_file(
     }
 }
 
-/// Hashes the files at `paths` with `spec`, calling `done(index, result)` once for each, as
-/// soon as it is ready. Runs of small regular files are read into one buffer (one allocation)
-/// and hashed together through the batch API, which fills the SIMD lanes across files and spares
-/// each a hasher of its own; a run ends before any other input, so that no line waits for it.
+/// Where [`hash_files`] puts its results.
+pub trait Results {
+    /// The result for `paths[index]`.
+    fn done(&mut self, index: usize, result: io::Result<Hashed>);
+    /// Hands over the results so far: the next input may take long (a large file, a FIFO).
+    fn flush(&mut self);
+}
+
+/// Hashes the files at `paths` with `spec`, each result given to `results` as soon as it is
+/// ready. Runs of small regular files are read into one buffer (one allocation) and hashed
+/// together through the batch API, which fills the SIMD lanes across files and spares each a
+/// hasher of its own; a run ends, and is flushed, before any other input, so that no line waits
+/// for it.
 pub fn hash_files(
     spec: &Spec,
     paths: &[&Path],
     options: ReadOptions,
     progress: &Progress,
-    done: &mut dyn FnMut(usize, io::Result<Hashed>),
+    results: &mut dyn Results,
 ) {
     let mut small = Vec::new();
     for (i, path) in paths.iter().enumerate() {
         match open(path) {
             Ok(Opened::Small(file, size)) => small.push((i, file, size)),
             Ok(Opened::Large(file, metadata)) => {
-                hash_small(spec, std::mem::take(&mut small), progress, done);
-                done(i, hash_opened(spec, file, &metadata, options, progress));
+                hash_small(spec, std::mem::take(&mut small), progress, results);
+                results.flush();
+                results.done(i, hash_opened(spec, file, &metadata, options, progress));
             }
             Ok(Opened::Special) => {
-                hash_small(spec, std::mem::take(&mut small), progress, done);
-                done(i, hash_special(spec, path, progress));
+                hash_small(spec, std::mem::take(&mut small), progress, results);
+                results.flush();
+                results.done(i, hash_special(spec, path, progress));
             }
-            Err(e) => done(i, Err(e)),
+            Err(e) => results.done(i, Err(e)),
         }
     }
-    hash_small(spec, small, progress, done);
+    hash_small(spec, small, progress, results);
 }
 
 /// Reads and hashes a run of small files together (see [`hash_files`]).
@@ -133,7 +144,7 @@ fn hash_small(
     spec: &Spec,
     small: Vec<(usize, File, u64)>,
     progress: &Progress,
-    done: &mut dyn FnMut(usize, io::Result<Hashed>),
+    results: &mut dyn Results,
 ) {
     if small.is_empty() {
         return;
@@ -148,7 +159,7 @@ fn hash_small(
             Ok(()) => read.push((i, start..buffer.len())),
             Err(e) => {
                 buffer.truncate(start);
-                done(i, Err(e));
+                results.done(i, Err(e));
             }
         }
     }
@@ -159,7 +170,7 @@ fn hash_small(
     for ((i, _), (data, digest)) in read.iter().zip(inputs.iter().zip(spec.hash_many(&inputs))) {
         progress.advance(data.len() as u64);
         let size = data.len() as u64;
-        done(*i, Ok(Hashed { digest, size }));
+        results.done(*i, Ok(Hashed { digest, size }));
     }
 }
 
