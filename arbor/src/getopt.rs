@@ -17,6 +17,26 @@ pub struct Opt {
     pub takes_value: bool,
 }
 
+impl Opt {
+    /// An option without a value.
+    pub const fn flag(long: &'static str, short: Option<u8>) -> Opt {
+        Opt {
+            long,
+            short,
+            takes_value: false,
+        }
+    }
+
+    /// An option that takes a value.
+    pub const fn value(long: &'static str, short: Option<u8>) -> Opt {
+        Opt {
+            long,
+            short,
+            takes_value: true,
+        }
+    }
+}
+
 /// One parsed item, in command-line order.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Arg {
@@ -150,31 +170,11 @@ mod tests {
     use super::*;
 
     const OPTIONS: &[Opt] = &[
-        Opt {
-            long: "length",
-            short: Some(b'l'),
-            takes_value: true,
-        },
-        Opt {
-            long: "binary",
-            short: Some(b'b'),
-            takes_value: false,
-        },
-        Opt {
-            long: "status",
-            short: None,
-            takes_value: false,
-        },
-        Opt {
-            long: "strict",
-            short: None,
-            takes_value: false,
-        },
-        Opt {
-            long: "tag",
-            short: None,
-            takes_value: false,
-        },
+        Opt::value("length", Some(b'l')),
+        Opt::flag("binary", Some(b'b')),
+        Opt::flag("status", None),
+        Opt::flag("strict", None),
+        Opt::flag("tag", None),
     ];
 
     fn args(list: &[&str]) -> Vec<OsString> {

@@ -114,71 +114,19 @@ pub fn b3sum(args: Vec<OsString>) -> ExitCode {
 
 /// The options of GNU coreutils b2sum, in coreutils' order (which its ambiguity messages follow).
 const B2SUM_OPTIONS: &[Opt] = &[
-    Opt {
-        long: "length",
-        short: Some(b'l'),
-        takes_value: true,
-    },
-    Opt {
-        long: "binary",
-        short: Some(b'b'),
-        takes_value: false,
-    },
-    Opt {
-        long: "check",
-        short: Some(b'c'),
-        takes_value: false,
-    },
-    Opt {
-        long: "ignore-missing",
-        short: None,
-        takes_value: false,
-    },
-    Opt {
-        long: "quiet",
-        short: None,
-        takes_value: false,
-    },
-    Opt {
-        long: "status",
-        short: None,
-        takes_value: false,
-    },
-    Opt {
-        long: "text",
-        short: Some(b't'),
-        takes_value: false,
-    },
-    Opt {
-        long: "warn",
-        short: Some(b'w'),
-        takes_value: false,
-    },
-    Opt {
-        long: "strict",
-        short: None,
-        takes_value: false,
-    },
-    Opt {
-        long: "tag",
-        short: None,
-        takes_value: false,
-    },
-    Opt {
-        long: "zero",
-        short: Some(b'z'),
-        takes_value: false,
-    },
-    Opt {
-        long: "help",
-        short: None,
-        takes_value: false,
-    },
-    Opt {
-        long: "version",
-        short: None,
-        takes_value: false,
-    },
+    Opt::value("length", Some(b'l')),
+    Opt::flag("binary", Some(b'b')),
+    Opt::flag("check", Some(b'c')),
+    Opt::flag("ignore-missing", None),
+    Opt::flag("quiet", None),
+    Opt::flag("status", None),
+    Opt::flag("text", Some(b't')),
+    Opt::flag("warn", Some(b'w')),
+    Opt::flag("strict", None),
+    Opt::flag("tag", None),
+    Opt::flag("zero", Some(b'z')),
+    Opt::flag("help", None),
+    Opt::flag("version", None),
 ];
 
 const B2SUM_HELP: &str = "\
