@@ -96,3 +96,33 @@ fn populate(piece: &[u8]) {
     #[cfg(not(target_os = "linux"))]
     let _ = piece;
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::blake3;
+
+    /// Both helpers feed every byte once, in order, across piece boundaries, on one thread or two.
+    #[test]
+    fn pieces_hash_as_one_shot() {
+        let data: Vec<u8> = (0..2 * PIECE + 1000).map(|i| (i % 251) as u8).collect();
+        let expected = blake3::hash(&data);
+        for parallel in [false, true] {
+            let mut hasher = blake3::Hasher::new();
+            update_in_pieces(&data, parallel, |piece| {
+                hasher.update(piece);
+            });
+            assert_eq!(hasher.finalize(), expected);
+            let mut hasher = blake3::Hasher::new();
+            let read = read_in_pieces(&data[..], parallel, |piece| {
+                hasher.update(piece);
+            })
+            .unwrap();
+            assert_eq!((read, hasher.finalize()), (data.len() as u64, expected));
+        }
+        let mut calls = 0;
+        assert_eq!(read_in_pieces(&[][..], true, |_| calls += 1).unwrap(), 0);
+        update_in_pieces(&[], true, |_| calls += 1);
+        assert_eq!(calls, 0);
+    }
+}
