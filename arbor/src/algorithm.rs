@@ -7,6 +7,7 @@ use arborhash::blake2b::{self, blake2bp, Params as Blake2bParams};
 use arborhash::blake2s::{self, blake2sp, Params as Blake2sParams};
 use arborhash::blake3::{self, many as blake3_many, Hasher as Blake3Hasher};
 use arborhash::tz;
+use arborhash::{blake2xb, blake2xs};
 use std::fmt;
 
 /// A hash algorithm `arbor sum` can compute.
@@ -22,18 +23,24 @@ pub enum Algorithm {
     Blake2bp,
     /// BLAKE2sp, the 8-way parallel BLAKE2s, 1 to 32 bytes (default 32).
     Blake2sp,
+    /// BLAKE2Xb, BLAKE2b's extendable output, 1 to 2^32-1 bytes (default 64).
+    Blake2xb,
+    /// BLAKE2Xs, BLAKE2s's extendable output, 1 to 65535 bytes (default 32).
+    Blake2xs,
     /// The Tillich-Zémor hash, 64 bytes.
     Tz,
 }
 
 impl Algorithm {
     /// Every algorithm, in the order the help text lists them.
-    pub const ALL: [Algorithm; 6] = [
+    pub const ALL: [Algorithm; 8] = [
         Algorithm::Blake3,
         Algorithm::Blake2b,
         Algorithm::Blake2s,
         Algorithm::Blake2bp,
         Algorithm::Blake2sp,
+        Algorithm::Blake2xb,
+        Algorithm::Blake2xs,
         Algorithm::Tz,
     ];
 
@@ -45,6 +52,8 @@ impl Algorithm {
             Algorithm::Blake2s => "blake2s",
             Algorithm::Blake2bp => "blake2bp",
             Algorithm::Blake2sp => "blake2sp",
+            Algorithm::Blake2xb => "blake2xb",
+            Algorithm::Blake2xs => "blake2xs",
             Algorithm::Tz => "tz",
         }
     }
@@ -62,6 +71,8 @@ impl Algorithm {
             Algorithm::Blake2s => "BLAKE2s",
             Algorithm::Blake2bp => "BLAKE2bp",
             Algorithm::Blake2sp => "BLAKE2sp",
+            Algorithm::Blake2xb => "BLAKE2Xb",
+            Algorithm::Blake2xs => "BLAKE2Xs",
             Algorithm::Tz => "TZ",
         }
     }
@@ -76,8 +87,10 @@ impl Algorithm {
     /// The output length in bytes when `-l` is not given.
     pub fn default_length(self) -> u64 {
         match self {
-            Algorithm::Blake3 | Algorithm::Blake2s | Algorithm::Blake2sp => 32,
-            Algorithm::Blake2b | Algorithm::Blake2bp | Algorithm::Tz => 64,
+            Algorithm::Blake3 | Algorithm::Blake2s | Algorithm::Blake2sp | Algorithm::Blake2xs => {
+                32
+            }
+            Algorithm::Blake2b | Algorithm::Blake2bp | Algorithm::Blake2xb | Algorithm::Tz => 64,
         }
     }
 
@@ -87,6 +100,8 @@ impl Algorithm {
             Algorithm::Blake3 => (0, u64::MAX),
             Algorithm::Blake2b | Algorithm::Blake2bp => (1, 64),
             Algorithm::Blake2s | Algorithm::Blake2sp => (1, 32),
+            Algorithm::Blake2xb => (1, blake2xb::MAX_OUTPUT_LENGTH as u64),
+            Algorithm::Blake2xs => (1, blake2xs::MAX_OUTPUT_LENGTH as u64),
             Algorithm::Tz => (64, 64),
         }
     }
@@ -95,8 +110,8 @@ impl Algorithm {
     pub fn key_lengths(self) -> Option<(usize, usize)> {
         match self {
             Algorithm::Blake3 => Some((32, 32)),
-            Algorithm::Blake2b | Algorithm::Blake2bp => Some((1, 64)),
-            Algorithm::Blake2s | Algorithm::Blake2sp => Some((1, 32)),
+            Algorithm::Blake2b | Algorithm::Blake2bp | Algorithm::Blake2xb => Some((1, 64)),
+            Algorithm::Blake2s | Algorithm::Blake2sp | Algorithm::Blake2xs => Some((1, 32)),
             Algorithm::Tz => None,
         }
     }
@@ -125,6 +140,103 @@ pub enum Mode {
     DeriveKey(String),
 }
 
+/// BLAKE2's parameters besides the key and the output length, as its specification names them.
+/// The defaults (sequential hashing, no salt or personalization) give the plain hash.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Blake2Params {
+    /// Salt, zero-padded to 16 bytes (BLAKE2b) or 8 (BLAKE2s).
+    pub salt: Vec<u8>,
+    /// Personalization, zero-padded like the salt.
+    pub personal: Vec<u8>,
+    pub fanout: u8,
+    pub max_depth: u8,
+    pub max_leaf_length: u32,
+    /// Below 2^64 for BLAKE2b, 2^48 for BLAKE2s.
+    pub node_offset: u64,
+    pub node_depth: u8,
+    /// At most the algorithm's longest output.
+    pub inner_hash_length: u64,
+    pub last_node: bool,
+}
+
+impl Default for Blake2Params {
+    fn default() -> Blake2Params {
+        Blake2Params {
+            salt: Vec::new(),
+            personal: Vec::new(),
+            fanout: 1,
+            max_depth: 1,
+            max_leaf_length: 0,
+            node_offset: 0,
+            node_depth: 0,
+            inner_hash_length: 0,
+            last_node: false,
+        }
+    }
+}
+
+impl Blake2Params {
+    /// Whether these are the plain hash's parameters.
+    pub fn is_default(&self) -> bool {
+        *self == Blake2Params::default()
+    }
+
+    /// Whether a tree parameter differs from sequential hashing's.
+    fn has_tree(&self) -> bool {
+        let plain = Blake2Params::default();
+        Blake2Params {
+            salt: Vec::new(),
+            personal: Vec::new(),
+            ..self.clone()
+        } != plain
+    }
+
+    /// Checks the parameters against what `algorithm` allows.
+    fn check(&self, algorithm: Algorithm) -> Result<(), SpecError> {
+        if self.is_default() {
+            return Ok(());
+        }
+        let param = |message: String| Err(SpecError::Param(message));
+        let (salt_max, out_max, offset_bits) = match algorithm {
+            Algorithm::Blake2b | Algorithm::Blake2xb => (16, 64, 64),
+            Algorithm::Blake2s | Algorithm::Blake2xs => (8, 32, 48),
+            _ => {
+                return param(format!(
+                    "{algorithm} takes no salt, personalization or tree parameters (blake2b, \
+                     blake2s and, except the tree parameters, blake2xb and blake2xs do)"
+                ))
+            }
+        };
+        for (name, value) in [("--salt", &self.salt), ("--personal", &self.personal)] {
+            if value.len() > salt_max {
+                return param(format!(
+                    "{name}: {algorithm} takes at most {salt_max} bytes, got {}",
+                    value.len()
+                ));
+            }
+        }
+        if matches!(algorithm, Algorithm::Blake2xb | Algorithm::Blake2xs) && self.has_tree() {
+            return param(format!(
+                "{algorithm} sets the tree parameters itself; only --key, --salt and --personal \
+                 apply"
+            ));
+        }
+        if offset_bits < 64 && self.node_offset >> offset_bits != 0 {
+            return param(format!(
+                "--node-offset: {algorithm} takes less than 2^{offset_bits}, got {}",
+                self.node_offset
+            ));
+        }
+        if self.inner_hash_length > out_max {
+            return param(format!(
+                "--inner-hash-length: {algorithm} takes at most {out_max}, got {}",
+                self.inner_hash_length
+            ));
+        }
+        Ok(())
+    }
+}
+
 /// Why a [`Spec`] cannot be built.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum SpecError {
@@ -134,6 +246,11 @@ pub enum SpecError {
     KeyLength { algorithm: Algorithm, length: usize },
     /// Key derivation is a BLAKE3 mode.
     DeriveKey { algorithm: Algorithm },
+    /// A BLAKE2 parameter the algorithm does not take, or out of its range: the message names
+    /// the option and the limit.
+    Param(String),
+    /// A checksum line is a keyed hash and no key was given.
+    NeedsKey,
 }
 
 impl fmt::Display for SpecError {
@@ -152,17 +269,19 @@ impl fmt::Display for SpecError {
             SpecError::KeyLength { algorithm, length } => match algorithm.key_lengths() {
                 Some((min, max)) if min == max => write!(
                     f,
-                    "{algorithm} needs a key of exactly {min} bytes on standard input, found {length}"
+                    "{algorithm} needs a key of exactly {min} bytes, found {length}"
                 ),
                 Some((min, max)) => write!(
                     f,
-                    "{algorithm} needs a key of {min} to {max} bytes on standard input, found {length}"
+                    "{algorithm} needs a key of {min} to {max} bytes, found {length}"
                 ),
                 None => write!(f, "{algorithm} has no keyed mode"),
             },
             SpecError::DeriveKey { algorithm } => {
                 write!(f, "--derive-key is a BLAKE3 mode; {algorithm} has none")
             }
+            SpecError::Param(ref message) => f.write_str(message),
+            SpecError::NeedsKey => f.write_str("a keyed hash: give the key with --keyed or --key"),
         }
     }
 }
@@ -175,6 +294,7 @@ pub struct Spec {
     algorithm: Algorithm,
     length: u64,
     mode: Mode,
+    params: Blake2Params,
 }
 
 impl Spec {
@@ -204,7 +324,42 @@ impl Spec {
             algorithm,
             length,
             mode,
+            params: Blake2Params::default(),
         })
+    }
+
+    /// The key and parameters for `--check`, where each line brings its algorithm and length:
+    /// they are checked only against each line's algorithm (see [`Spec::for_line`]).
+    pub fn for_check(mode: Mode, params: Blake2Params) -> Spec {
+        Spec {
+            algorithm: Algorithm::Blake3,
+            length: Algorithm::Blake3.default_length(),
+            mode,
+            params,
+        }
+    }
+
+    /// The same hash with BLAKE2 parameters, if the algorithm takes them.
+    pub fn with_params(mut self, params: Blake2Params) -> Result<Spec, SpecError> {
+        params.check(self.algorithm)?;
+        self.params = params;
+        Ok(self)
+    }
+
+    /// The hash a checksum line asks for: its algorithm and length, with this spec's key and
+    /// parameters.
+    pub fn for_line(&self, algorithm: Algorithm, length: u64) -> Result<Spec, SpecError> {
+        Spec::new(algorithm, length, self.mode.clone())?.with_params(self.params.clone())
+    }
+
+    /// Whether the hash is keyed (a MAC).
+    pub fn is_keyed(&self) -> bool {
+        matches!(self.mode, Mode::Keyed(_))
+    }
+
+    /// The BLAKE2 parameters.
+    pub fn params(&self) -> &Blake2Params {
+        &self.params
     }
 
     /// The algorithm.
@@ -217,9 +372,9 @@ impl Spec {
         self.length
     }
 
-    /// The same algorithm and mode with another output length.
+    /// The same algorithm, mode and parameters with another output length.
     pub fn with_length(&self, length: u64) -> Result<Spec, SpecError> {
-        Spec::new(self.algorithm, length, self.mode.clone())
+        self.for_line(self.algorithm, length)
     }
 
     /// A hasher ready for input.
@@ -228,8 +383,37 @@ impl Spec {
             Mode::Keyed(key) => key,
             _ => &[],
         };
-        // Lengths were checked in `Spec::new`, so the BLAKE2 casts are within 1..=64.
+        // Lengths were checked in `Spec::new`, so the BLAKE2 casts are within 1..=2^32-1.
         let len = self.length as usize;
+        let p = &self.params;
+        // The two BLAKE2 builders have the same setters but no common trait outside arborhash.
+        macro_rules! blake2 {
+            ($params:expr) => {
+                $params
+                    .hash_length(len)
+                    .key(key)
+                    .salt(&p.salt)
+                    .personal(&p.personal)
+                    .fanout(p.fanout)
+                    .max_depth(p.max_depth)
+                    .max_leaf_length(p.max_leaf_length)
+                    .node_offset(p.node_offset)
+                    .node_depth(p.node_depth)
+                    .inner_hash_length(p.inner_hash_length as usize)
+                    .last_node(p.last_node)
+                    .to_state()
+            };
+        }
+        macro_rules! blake2x {
+            ($params:expr) => {
+                $params
+                    .output_length(len)
+                    .key(key)
+                    .salt(&p.salt)
+                    .personal(&p.personal)
+                    .to_state()
+            };
+        }
         let inner = match (self.algorithm, &self.mode) {
             (Algorithm::Blake3, Mode::Plain) => Inner::Blake3(Blake3Hasher::new()),
             (Algorithm::Blake3, Mode::Keyed(_)) => {
@@ -239,12 +423,10 @@ impl Spec {
             (Algorithm::Blake3, Mode::DeriveKey(context)) => {
                 Inner::Blake3(Blake3Hasher::new_derive_key(context))
             }
-            (Algorithm::Blake2b, _) => {
-                Inner::Blake2b(Blake2bParams::new().hash_length(len).key(key).to_state())
-            }
-            (Algorithm::Blake2s, _) => {
-                Inner::Blake2s(Blake2sParams::new().hash_length(len).key(key).to_state())
-            }
+            (Algorithm::Blake2b, _) => Inner::Blake2b(blake2!(Blake2bParams::new())),
+            (Algorithm::Blake2s, _) => Inner::Blake2s(blake2!(Blake2sParams::new())),
+            (Algorithm::Blake2xb, _) => Inner::Blake2xb(blake2x!(blake2xb::Params::new())),
+            (Algorithm::Blake2xs, _) => Inner::Blake2xs(blake2x!(blake2xs::Params::new())),
             (Algorithm::Blake2bp, _) => {
                 Inner::Blake2bp(blake2bp::Params::new().hash_length(len).key(key).to_state())
             }
@@ -307,6 +489,8 @@ enum Inner {
     Blake2s(blake2s::State),
     Blake2bp(blake2bp::State),
     Blake2sp(blake2sp::State),
+    Blake2xb(blake2xb::State),
+    Blake2xs(blake2xs::State),
     Tz(tz::Hasher),
 }
 
@@ -332,6 +516,12 @@ impl Hasher {
                 h.update(input);
             }
             Inner::Blake2sp(h) => {
+                h.update(input);
+            }
+            Inner::Blake2xb(h) => {
+                h.update(input);
+            }
+            Inner::Blake2xs(h) => {
                 h.update(input);
             }
             Inner::Tz(h) => {
@@ -362,6 +552,8 @@ impl Hasher {
             Inner::Blake2s(h) => fixed(h.finalize().as_bytes()),
             Inner::Blake2bp(h) => fixed(h.finalize().as_bytes()),
             Inner::Blake2sp(h) => fixed(h.finalize().as_bytes()),
+            Inner::Blake2xb(h) => Digest::Blake2xb(h.finalize_xof()),
+            Inner::Blake2xs(h) => Digest::Blake2xs(h.finalize_xof()),
             Inner::Tz(h) => fixed(&h.finalize().as_bytes()),
         }
     }
@@ -371,6 +563,10 @@ impl Hasher {
 pub enum Digest {
     /// BLAKE3's extendable output.
     Xof(blake3::OutputReader),
+    /// BLAKE2Xb's output, of the length declared in the hash.
+    Blake2xb(blake2xb::OutputReader),
+    /// BLAKE2Xs's output.
+    Blake2xs(blake2xs::OutputReader),
     /// A fixed-length digest, `bytes[..len]`, and how much of it has been read. Held inline:
     /// a tree of small files makes one digest per file.
     Fixed {
@@ -398,6 +594,8 @@ impl Digest {
     pub fn seek(&mut self, offset: u64) {
         match self {
             Digest::Xof(reader) => reader.set_position(offset),
+            Digest::Blake2xb(reader) => reader.set_position(offset),
+            Digest::Blake2xs(reader) => reader.set_position(offset),
             Digest::Fixed { len, position, .. } => {
                 *position = usize::try_from(offset).map_or(*len, |o| o.min(*len))
             }
@@ -408,6 +606,8 @@ impl Digest {
     pub fn fill(&mut self, out: &mut [u8]) {
         match self {
             Digest::Xof(reader) => reader.fill(out),
+            Digest::Blake2xb(reader) => reader.fill(out),
+            Digest::Blake2xs(reader) => reader.fill(out),
             Digest::Fixed {
                 bytes,
                 len,

@@ -34,6 +34,8 @@ pub struct Entry {
     pub listed: Vec<u8>,
     /// Whether the line started with a backslash.
     pub escaped: bool,
+    /// Whether the line is tagged as a keyed hash (`TAG keyed (NAME) = HEX`, `arbor` only).
+    pub keyed: bool,
 }
 
 /// What a line holds.
@@ -96,7 +98,7 @@ impl std::error::Error for ParseError {}
 pub fn parse_line(line: &[u8], default: Algorithm, dialect: Dialect) -> Result<Line, ParseError> {
     let line = trim_line_end(line);
     match dialect {
-        Dialect::Arbor => parse_arbor(line, default),
+        Dialect::Arbor => parse_arbor(line, default, false),
         Dialect::B3sum => parse_b3sum(line),
         Dialect::Coreutils => parse_coreutils(line),
     }
@@ -109,35 +111,50 @@ fn trim_line_end(mut line: &[u8]) -> &[u8] {
     line
 }
 
-fn parse_arbor(line: &[u8], default: Algorithm) -> Result<Line, ParseError> {
+/// Parses one NUL-terminated record of a list written by `arbor sum -z` (without its NUL): a
+/// line in `arbor`'s format whose name is taken as it is, with no escapes and no line end.
+pub fn parse_record(record: &[u8], default: Algorithm) -> Result<Line, ParseError> {
+    parse_arbor(record, default, true)
+}
+
+fn parse_arbor(line: &[u8], default: Algorithm, raw: bool) -> Result<Line, ParseError> {
     if line.is_empty() || line[0] == b'#' {
         return Ok(Line::Ignored);
     }
-    let (escaped, body) = strip_escape_mark(line);
+    let (escaped, body) = if raw {
+        (false, line)
+    } else {
+        strip_escape_mark(line)
+    };
     let token_end = body
         .iter()
-        .position(|&b| b == b' ')
+        .position(|&b| b == b' ' || b == b'\t')
         .ok_or(ParseError::Format)?;
     let (token, rest) = body.split_at(token_end);
     if !token.is_empty() && token.iter().all(u8::is_ascii_hexdigit) {
-        // Untagged: `HEX  NAME` or `HEX *NAME`.
-        let name = match rest {
-            [b' ', b' ' | b'*', name @ ..] => name,
-            _ => return Err(ParseError::Format),
-        };
+        // Untagged: `HEX  NAME`, `HEX *NAME`, or as coreutils also reads them `HEX NAME` and
+        // `HEX<TAB>NAME`.
+        let name = untagged_name(rest).ok_or(ParseError::Format)?;
         let expected = decode_hex(token, HexCase::Any)?;
         check_length(default, &expected, None)?;
         return entry(default, expected, name, escaped, NameRules::ARBOR);
     }
-    // Tagged: `TAG[-BITS] (NAME) = HEX`.
-    let inner = rest.strip_prefix(b" (").ok_or(ParseError::Format)?;
+    // Tagged: `TAG[-BITS] (NAME) = HEX`, or `TAG[-BITS] keyed (NAME) = HEX` for a keyed hash.
+    let (keyed, inner) = match rest.strip_prefix(b" keyed (") {
+        Some(inner) => (true, inner),
+        None => (false, rest.strip_prefix(b" (").ok_or(ParseError::Format)?),
+    };
     let (tag, bits) = split_tag_bits(token)?;
     let algorithm = Algorithm::from_tag(tag)
         .ok_or_else(|| ParseError::UnknownTag(String::from_utf8_lossy(tag).into_owned()))?;
     let (name, hex) = rsplit_once(inner, b") = ").ok_or(ParseError::Format)?;
     let expected = decode_hex(hex, HexCase::Any)?;
     check_length(algorithm, &expected, bits)?;
-    entry(algorithm, expected, name, escaped, NameRules::ARBOR)
+    let mut line = entry(algorithm, expected, name, escaped, NameRules::ARBOR)?;
+    if let Line::Entry(entry) = &mut line {
+        entry.keyed = keyed;
+    }
+    Ok(line)
 }
 
 fn parse_b3sum(line: &[u8]) -> Result<Line, ParseError> {
@@ -201,13 +218,10 @@ fn parse_coreutils(line: &[u8]) -> Result<Line, ParseError> {
             NameRules::COREUTILS,
         );
     }
-    // `HEX  NAME` or `HEX *NAME`.
+    // `HEX  NAME`, `HEX *NAME`, `HEX NAME` or `HEX<TAB>NAME`.
     let hex_len = body.iter().take_while(|b| b.is_ascii_hexdigit()).count();
     let (hex, rest) = body.split_at(hex_len);
-    let name = match rest {
-        [b' ' | b'\t', b' ' | b'*', name @ ..] => name,
-        _ => return Err(ParseError::Format),
-    };
+    let name = untagged_name(rest).ok_or(ParseError::Format)?;
     let expected = decode_hex(hex, HexCase::Any)?;
     check_length(Algorithm::Blake2b, &expected, None)?;
     entry(
@@ -219,6 +233,16 @@ fn parse_coreutils(line: &[u8]) -> Result<Line, ParseError> {
     )
 }
 
+/// The name after an untagged hash: a space or tab, then coreutils' mode mark (` ` text, `*`
+/// binary) if there is one, then the name.
+fn untagged_name(rest: &[u8]) -> Option<&[u8]> {
+    match rest {
+        [b' ' | b'\t', b' ' | b'*', name @ ..] => Some(name),
+        [b' ' | b'\t', name @ ..] => Some(name),
+        _ => None,
+    }
+}
+
 /// What a dialect allows in names.
 #[derive(Clone, Copy)]
 struct NameRules {
@@ -227,10 +251,12 @@ struct NameRules {
 }
 
 impl NameRules {
-    const ARBOR: NameRules = NameRules {
+    /// `arbor` writes names as bytes where b3sum would write U+FFFD, so U+FFFD in its lists
+    /// is a real name.
+    const ARBOR: NameRules = NameRules::COREUTILS;
+    const B3SUM: NameRules = NameRules {
         reject_replacement: true,
     };
-    const B3SUM: NameRules = NameRules::ARBOR;
     const COREUTILS: NameRules = NameRules {
         reject_replacement: false,
     };
@@ -263,6 +289,7 @@ fn entry(
         path,
         listed: listed.to_vec(),
         escaped,
+        keyed: false,
     }))
 }
 
@@ -453,7 +480,6 @@ mod tests {
             (b"\\00  a\\q", ParseError::Escape),
             (b"00  ", ParseError::EmptyPath),
             (b"00  a\0b", ParseError::Nul),
-            ("00  a\u{FFFD}".as_bytes(), ParseError::Replacement),
             (b"BLAKE2b-7 (x) = 00", ParseError::TagLength),
         ];
         for (line, err) in cases {
@@ -467,6 +493,15 @@ mod tests {
         assert_eq!(
             parse_line(b"", Algorithm::Blake3, Dialect::B3sum),
             Err(ParseError::Empty)
+        );
+        let hex = "00".repeat(32);
+        assert_eq!(
+            parse_line(
+                format!("{hex}  a\u{FFFD}").as_bytes(),
+                Algorithm::Blake3,
+                Dialect::B3sum
+            ),
+            Err(ParseError::Replacement)
         );
     }
 }

@@ -3,6 +3,7 @@
 //! Invoked through a link named `b3sum` or `b2sum`, it is a drop-in for that tool.
 
 mod bench;
+mod generate;
 mod sum;
 
 use clap::{Parser, Subcommand};
@@ -24,6 +25,10 @@ enum Command {
     /// Benchmark our hashes beside the reference crates.
     #[command(subcommand)]
     Bench(bench::BenchArgs),
+    /// Print shell completions for arbor: bash, zsh, fish, elvish or powershell.
+    Completions(generate::CompletionsArgs),
+    /// Print arbor's manual page (roff), e.g. `arbor man > arbor.1`.
+    Man,
 }
 
 fn main() -> ExitCode {
@@ -37,6 +42,8 @@ fn main() -> ExitCode {
         Some("b2sum") => sum::dropin::b2sum(args),
         _ => match Cli::parse_from(args).command {
             Command::Sum(sum_args) => sum::run(sum_args.into_settings()),
+            Command::Completions(args) => generate::completions::<Cli>(args),
+            Command::Man => generate::man::<Cli>(),
             Command::Bench(bench_args) => match bench::run(bench_args) {
                 Ok(()) => ExitCode::SUCCESS,
                 Err(message) => {

@@ -22,25 +22,68 @@ mod tree;
 
 use clap::Subcommand;
 
-/// The `arbor bench` subcommands.
+/// The `arbor bench` subcommands. Each compares arborhash's hashes with other Rust libraries
+/// (blake3, blake2b_simd, blake2s_simd, sha2, xxhash-rust, crc32c) on this machine; `--list`
+/// shows the names `--filter` picks from.
 #[derive(Debug, Subcommand)]
 pub enum BenchArgs {
-    /// Hash one buffer N times per contestant and print cycles per iteration, cycles per byte and
-    /// MB/s.
+    /// Hash one buffer many times with each hash and print cycles per byte and MB/s (about 10
+    /// seconds with the defaults).
     Speedtest(speedtest::SpeedtestArgs),
-    /// Throughput from 64 B to 16 MiB, one thread and all threads; writes sizes.md, sizes.json
-    /// and sizes.svg.
+    /// Speed from 64 B to 16 MiB messages, on one thread and on all threads; writes sizes.md,
+    /// sizes.json and sizes.svg (a few minutes with the defaults).
     Sizes(sizes::SizesArgs),
-    /// Each of our rows against each peer of the same algorithm, calls in turn: median and
-    /// fastest-call ratios per size.
+    /// arborhash against the other library for the same algorithm, calls alternating, at
+    /// several sizes: how much faster or slower a typical call is (about 1 second per pair and
+    /// size, some minutes in all; narrow it with --filter).
     Pairs(pairs::PairsArgs),
-    /// Compare tree-hash layouts: chunk size, arity, chunk and parent hash, batched parents.
+    /// Compare tree-hash layouts for a BLAKE3-like tree: chunk size, arity, chunk and parent
+    /// hash (under a minute with the defaults).
     Tree(tree::TreeArgs),
+}
+
+/// A size in bytes with an optional unit: `4096`, `4k`, `4KiB`, `16M`, `16MiB`, `1G` (units
+/// are powers of 1024).
+pub fn parse_size(text: &str) -> Result<u64, String> {
+    let digits = text.bytes().take_while(u8::is_ascii_digit).count();
+    let (number, unit) = text.split_at(digits);
+    let number: u64 = number
+        .parse()
+        .map_err(|_| format!("{text:?} is not a size such as 4096, 4k or 16MiB"))?;
+    let shift = match unit.to_ascii_lowercase().as_str() {
+        "" | "b" => 0,
+        "k" | "kb" | "kib" => 10,
+        "m" | "mb" | "mib" => 20,
+        "g" | "gb" | "gib" => 30,
+        _ => {
+            return Err(format!(
+                "unknown unit {unit:?}: use k, M or G (KiB, MiB, GiB)"
+            ))
+        }
+    };
+    number
+        .checked_mul(1 << shift)
+        .ok_or_else(|| format!("{text} is too large"))
+}
+
+/// Prints what `--filter` can match, one name a line (`--list`).
+fn list(labels: impl IntoIterator<Item = String>) -> Result<(), String> {
+    for label in labels {
+        println!("{label}");
+    }
+    Ok(())
 }
 
 /// Runs one `arbor bench` subcommand; an error is a message for the user.
 pub fn run(args: BenchArgs) -> Result<(), String> {
     match args {
+        BenchArgs::Speedtest(a) if a.list => list(contestants::all().iter().map(|c| c.label())),
+        BenchArgs::Sizes(a) if a.list => list(contestants::all().iter().map(|c| c.label())),
+        BenchArgs::Pairs(a) if a.list => list(
+            contestants::pairs()
+                .iter()
+                .map(|(ours, peer)| format!("{} vs {}", ours.label(), peer.label())),
+        ),
         BenchArgs::Speedtest(a) => speedtest::run(&a),
         BenchArgs::Sizes(a) => sizes::run(&a),
         BenchArgs::Pairs(a) => pairs::run(&a),

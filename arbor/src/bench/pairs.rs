@@ -18,22 +18,27 @@ use std::time::Duration;
 /// Options of `arbor bench pairs`.
 #[derive(Debug, Args)]
 pub struct PairsArgs {
-    /// Message sizes in bytes, comma-separated.
+    /// Message sizes, comma-separated, with units if you like: 64,4k,1MiB (each at most 1G).
     #[arg(
         long,
         value_delimiter = ',',
-        default_value = "64,1024,4096,16384,65536,262144,1048576,16777216",
-        value_parser = clap::value_parser!(u64).range(1..=1 << 30)
+        default_value = "64,1k,4k,16k,64k,256k,1M,16M",
+        value_parser = |s: &str| match super::parse_size(s)? {
+            n if (1..=1 << 30).contains(&n) => Ok(n),
+            n => Err(format!("{n} bytes is outside 1..=1G")),
+        }
     )]
     pub sizes: Vec<u64>,
     /// Seconds of alternating calls per pair and size.
     #[arg(long, default_value_t = 1.0)]
     pub seconds: f64,
-    /// Only pairs whose "ours vs peer" labels ("name implementation backend vs name
-    /// implementation backend") contain this text (case-insensitive; separate alternatives with
-    /// commas).
+    /// Only the pairs whose name (as --list prints them: "arborhash's hash vs the other
+    /// library's") contains this text (case-insensitive; separate alternatives with commas).
     #[arg(long)]
     pub filter: Option<String>,
+    /// Print the names --filter matches against, and measure nothing.
+    #[arg(long)]
+    pub list: bool,
     /// Print the table as Markdown.
     #[arg(long, conflicts_with = "json")]
     pub markdown: bool,

@@ -11,17 +11,25 @@ use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
 use std::time::Duration;
 
+/// A parser of sizes with units (see [`super::parse_size`]) from `min` to `max` bytes.
+fn parse_size_in(min: u64, max: u64) -> impl Fn(&str) -> Result<u64, String> + Clone {
+    move |text| match super::parse_size(text)? {
+        n if (min..=max).contains(&n) => Ok(n),
+        n => Err(format!("{n} bytes is outside {min}..={max}")),
+    }
+}
+
 /// Options of `arbor bench sizes`.
 #[derive(Debug, Args)]
 pub struct SizesArgs {
     /// Where to write sizes.md, sizes.json and sizes.svg.
     #[arg(long, default_value = ".")]
     pub out: PathBuf,
-    /// The smallest size; sizes grow by 4x from it.
-    #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u64).range(1..))]
+    /// The smallest message size, e.g. 64 or 4k; sizes grow 4x from it.
+    #[arg(long, default_value = "64", value_parser = parse_size_in(1, u64::MAX))]
     pub min_size: u64,
-    /// The largest size.
-    #[arg(long, default_value_t = 16 << 20, value_parser = clap::value_parser!(u64).range(1..=1 << 30))]
+    /// The largest message size, e.g. 16MiB (at most 1G).
+    #[arg(long, default_value = "16MiB", value_parser = parse_size_in(1, 1 << 30))]
     pub max_size: u64,
     /// About how long one timed repetition lasts, in milliseconds.
     #[arg(long, default_value_t = 20)]
@@ -29,13 +37,16 @@ pub struct SizesArgs {
     /// Timed repetitions (after a warm-up); the median is reported.
     #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u64).range(1..100))]
     pub repetitions: u64,
-    /// Threads for the all-threads run (default: all the CPU has).
-    #[arg(long)]
+    /// Threads for the all-threads run [default: all the CPU has].
+    #[arg(long = "num-threads", alias = "threads", value_name = "NUM")]
     pub threads: Option<usize>,
-    /// Only rows whose "name implementation backend" contains this text (case-insensitive;
-    /// separate alternatives with commas).
+    /// Only the hashes whose name (as --list prints them: "algorithm library backend")
+    /// contains this text (case-insensitive; separate alternatives with commas).
     #[arg(long)]
     pub filter: Option<String>,
+    /// Print the names --filter matches against, and measure nothing.
+    #[arg(long)]
+    pub list: bool,
     /// Measure nothing: rewrite sizes.md and sizes.svg under `--out` from this sizes.json.
     #[arg(long, value_name = "SIZES_JSON")]
     pub from_json: Option<PathBuf>,

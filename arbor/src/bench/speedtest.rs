@@ -10,20 +10,23 @@ use serde::Serialize;
 /// Options of `arbor bench speedtest`.
 #[derive(Debug, Args)]
 pub struct SpeedtestArgs {
-    /// Bytes per message.
-    #[arg(long, default_value_t = 4096)]
+    /// Bytes per message, e.g. 4096, 4k or 1MiB.
+    #[arg(long, default_value = "4096", value_parser = |s: &str| super::parse_size(s).map(|n| n as usize))]
     pub size: usize,
-    /// Calls per repetition (a batch row's call hashes several messages).
+    /// Calls per repetition (a call of a batch hash, "xN", hashes N messages).
     #[arg(long, default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(1..))]
     pub iterations: u64,
-    /// Timed repetitions after the warm-up, each running every row once in turn (so that drift
-    /// falls on all rows alike); the median is reported.
+    /// Timed repetitions after a warm-up, each running every hash once in turn (so that a
+    /// change of machine load falls on all alike); the median is reported.
     #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u64).range(1..1000))]
     pub repetitions: u64,
-    /// Only rows whose "name implementation backend" contains this text (case-insensitive;
-    /// separate alternatives with commas).
+    /// Only the hashes whose name (as --list prints them: "algorithm library backend")
+    /// contains this text (case-insensitive; separate alternatives with commas).
     #[arg(long)]
     pub filter: Option<String>,
+    /// Print the names --filter matches against, and measure nothing.
+    #[arg(long)]
+    pub list: bool,
     /// Print JSON instead of a table.
     #[arg(long)]
     pub json: bool,

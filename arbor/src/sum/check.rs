@@ -1,5 +1,6 @@
 //! Check mode: read checksum lists, hash each listed file and report `NAME: OK` or
-//! `NAME: FAILED`. Lines are hashed in parallel batches and reported in list order.
+//! `NAME: FAILED`. Lines are checked in parallel and each reported, in list order, as soon as
+//! the lines before it are.
 //!
 //! The three tools report alike in outline and differ in detail:
 //! - `arbor`: every malformed line is reported with its list and line number and fails the run
@@ -8,20 +9,19 @@
 //! - `b3sum`: malformed lines and unreadable files count as failures; one summary at the end.
 //! - `b2sum`: coreutils 9.1 exactly, including `FAILED open or read` and per-list summaries.
 
-use super::input::{self, ReadOptions};
+use super::input::{self, Hashed, ReadOptions};
+use super::ordered::{self, Emitter};
 use super::output::{coreutils_error, coreutils_quote, Reporter};
 use super::progress::Progress;
 use super::{CheckOptions, Settings, Tool};
-use arbor::algorithm::{Digest, Mode, Spec, SpecError};
+use arbor::algorithm::{Algorithm, Spec, SpecError};
 use arbor::checklist::{self, Entry, Line, ParseError};
 use arbor::escape;
 use rayon::prelude::*;
 use std::ffi::OsStr;
 use std::io::{self, Read};
+use std::ops::Range;
 use std::path::{Path, PathBuf};
-
-/// Lines hashed at a time.
-const BATCH: usize = 1024;
 
 /// Lines one thread takes at a time; their small files are hashed together in SIMD lanes.
 const GROUP: usize = 64;
@@ -48,10 +48,17 @@ struct Counts {
     unreadable: u64,
     mismatched: u64,
     verified: u64,
+    /// Mismatched lines whose 128 hex digits were checked as BLAKE3 by default.
+    blake2b_like: u64,
 }
 
 /// Checks every list in `settings.files`; returns whether all listed files matched.
-pub fn run(settings: &Settings, options: CheckOptions, reporter: &mut Reporter) -> bool {
+pub fn run(
+    settings: &Settings,
+    spec: &Spec,
+    options: CheckOptions,
+    reporter: &mut Reporter,
+) -> bool {
     let tool = settings.tool;
     let mut ok = true;
     let mut b3sum_failures = 0u64;
@@ -81,7 +88,7 @@ pub fn run(settings: &Settings, options: CheckOptions, reporter: &mut Reporter) 
                 continue;
             }
         };
-        let (counts, complete) = check_list(settings, options, reporter, &label, &text);
+        let (counts, complete) = check_list(settings, spec, options, reporter, &label, &text);
         match tool {
             Tool::B3sum => {
                 b3sum_failures += counts.malformed + counts.unreadable + counts.mismatched;
@@ -124,7 +131,9 @@ enum ListError {
 fn read_list(list: &OsStr) -> Result<Vec<u8>, ListError> {
     let mut text = Vec::new();
     if list == "-" {
-        io::stdin().lock().read_to_end(&mut text)
+        super::stdio::stdin()
+            .map_err(ListError::Open)?
+            .read_to_end(&mut text)
     } else {
         std::fs::File::open(list)
             .map_err(ListError::Open)?
@@ -138,12 +147,15 @@ fn read_list(list: &OsStr) -> Result<Vec<u8>, ListError> {
 /// stops at a line that is not UTF-8).
 fn check_list(
     settings: &Settings,
+    spec: &Spec,
     options: CheckOptions,
     reporter: &mut Reporter,
     label: &str,
     text: &[u8],
 ) -> (Counts, bool) {
-    let mut lines: Vec<&[u8]> = text.split(|&b| b == b'\n').collect();
+    // `arbor sum -z` lists end each record with NUL and write names as they are.
+    let end = if settings.format.zero { b'\0' } else { b'\n' };
+    let mut lines: Vec<&[u8]> = text.split(|&b| b == end).collect();
     if lines.last() == Some(&&b""[..]) {
         lines.pop();
     }
@@ -160,77 +172,95 @@ fn check_list(
     let read = ReadOptions {
         no_mmap: settings.no_mmap,
     };
-    let progress = Progress::new(|| listed_size(settings, &lines));
+    let progress = Progress::new(!settings.no_progress, || listed_size(settings, &lines));
     let mut counts = Counts::default();
-    for (batch_index, batch) in lines.chunks(BATCH).enumerate() {
-        let outcomes: Vec<Outcome> = batch
-            .par_chunks(GROUP)
-            .flat_map_iter(|group| check_group(settings, options, read, &progress, group))
-            .collect();
-        progress.suspend(|| {
-            for (i, outcome) in outcomes.into_iter().enumerate() {
-                let line_number = batch_index * BATCH + i + 1;
+    ordered::run(
+        lines.len(),
+        GROUP,
+        |range, emit| {
+            check_group(
+                settings, spec, options, read, &progress, &lines, range, emit,
+            )
+        },
+        |event| match event {
+            ordered::Event::Ready(i, outcome) => progress.suspend(|| {
+                if let Outcome::Checked(entry, false) = &outcome {
+                    // 128 hex digits under the default BLAKE3: most likely a b2sum list.
+                    counts.blake2b_like += u64::from(
+                        !settings.algorithm_given
+                            && entry.algorithm == Algorithm::Blake3
+                            && entry.expected.len() == 64,
+                    );
+                }
                 report(
                     settings.tool,
                     options,
                     reporter,
                     label,
-                    line_number,
+                    i + 1,
                     outcome,
                     &mut counts,
-                );
-            }
-        });
-    }
+                )
+            }),
+            ordered::Event::Waiting => reporter.flush(),
+        },
+    );
     progress.finish();
     (counts, complete)
 }
 
 /// The bytes the files listed in `lines` hold, for the progress bar, as far as they can be
-/// stat'ed. The lines are parsed again when they are checked; this pass is only made when a bar
+/// stat'ed (`None` if standard input or a pipe is listed). The lines are parsed again when they are checked; this pass is only made when a bar
 /// can be drawn, and stat'ing costs far more than parsing.
-fn listed_size(settings: &Settings, lines: &[&[u8]]) -> u64 {
+fn listed_size(settings: &Settings, lines: &[&[u8]]) -> Option<u64> {
     lines
         .par_iter()
         .map(|line| {
-            match checklist::parse_line(line, settings.algorithm, settings.tool.dialect()) {
+            match parse(settings, line) {
                 // `-` is standard input, of unknown size.
-                Ok(Line::Entry(entry)) if entry.path != b"-" => {
-                    std::fs::metadata(path_from_bytes(&entry.path)).map_or(0, |m| m.len())
-                }
-                _ => 0,
+                Ok(Line::Entry(entry)) if entry.path == b"-" => None,
+                Ok(Line::Entry(entry)) => match std::fs::metadata(path_from_bytes(&entry.path)) {
+                    Ok(m) if m.is_file() => Some(m.len()),
+                    Ok(_) => None,
+                    Err(_) => Some(0),
+                },
+                _ => Some(0),
             }
         })
         .sum()
 }
 
-/// Checks a group of lines, in order. The files of lines with the same algorithm and length (a
-/// list usually has one) are hashed together by [`input::hash_files`].
+/// Checks `lines[range]`, emitting each line's outcome as it is known. The files of lines with
+/// the same algorithm and length (a list usually has one) are hashed together by
+/// [`input::hash_files`].
+#[allow(clippy::too_many_arguments)] // The run's settings, then this group's work.
 fn check_group(
     settings: &Settings,
+    spec: &Spec,
     options: CheckOptions,
     read: ReadOptions,
     progress: &Progress,
     lines: &[&[u8]],
-) -> Vec<Outcome> {
-    let mut outcomes = Vec::with_capacity(lines.len());
+    range: Range<usize>,
+    emitter: &mut Emitter<Outcome>,
+) {
     let mut pending = Vec::new();
-    for (i, line) in lines.iter().enumerate() {
-        outcomes.push(
-            match checklist::parse_line(line, settings.algorithm, settings.tool.dialect()) {
-                Ok(Line::Entry(entry)) => {
-                    match Spec::new(entry.algorithm, entry.expected.len() as u64, Mode::Plain) {
-                        Ok(spec) => {
-                            pending.push((i, entry, spec));
-                            None
-                        }
-                        Err(e) => Some(Outcome::Unusable(entry, e)),
-                    }
+    for i in range {
+        match parse(settings, lines[i]) {
+            Ok(Line::Entry(entry)) => {
+                let line_spec = if entry.keyed && !spec.is_keyed() {
+                    Err(SpecError::NeedsKey)
+                } else {
+                    spec.for_line(entry.algorithm, entry.expected.len() as u64)
+                };
+                match line_spec {
+                    Ok(spec) => pending.push((i, entry, spec)),
+                    Err(e) => emitter.emit(i, Outcome::Unusable(entry, e)),
                 }
-                Ok(Line::Ignored) => Some(Outcome::Ignored),
-                Err(e) => Some(Outcome::Malformed(e)),
-            },
-        );
+            }
+            Ok(Line::Ignored) => emitter.emit(i, Outcome::Ignored),
+            Err(e) => emitter.emit(i, Outcome::Malformed(e)),
+        }
     }
     while let Some((_, _, first)) = pending.first() {
         let kind = (first.algorithm(), first.length());
@@ -239,36 +269,60 @@ fn check_group(
             .partition(|(_, _, spec)| (spec.algorithm(), spec.length()) == kind);
         pending = rest;
         let spec = same[0].2.clone();
-        let paths: Vec<PathBuf> = same
-            .iter()
-            .map(|(_, entry, _)| path_from_bytes(&entry.path))
-            .collect();
-        let stdin = Path::new("-");
-        let files: Vec<&Path> = paths
-            .iter()
-            .map(PathBuf::as_path)
-            .filter(|path| *path != stdin)
-            .collect();
-        let mut hashed = input::hash_files(&spec, &files, read, progress).into_iter();
-        for ((i, entry, _), path) in same.into_iter().zip(&paths) {
-            let result = if path == stdin {
-                input::hash_stdin(&spec, progress)
+        let mut paths = Vec::new();
+        let mut entries: Vec<Option<(usize, Entry)>> = Vec::with_capacity(same.len());
+        for (i, entry, _) in same {
+            if entry.path == b"-" {
+                emitter.flush();
+                let result = input::hash_stdin(&spec, progress);
+                emitter.emit(i, verdict(options, entry, result));
             } else {
-                hashed.next().expect("one result per file")
-            };
-            outcomes[i] = Some(verdict(options, entry, result));
+                paths.push(path_from_bytes(&entry.path));
+                entries.push(Some((i, entry)));
+            }
         }
+        let paths: Vec<&Path> = paths.iter().map(PathBuf::as_path).collect();
+        let mut results = ListedResults {
+            emitter,
+            options,
+            entries,
+        };
+        input::hash_files(&spec, &paths, read, progress, &mut results);
     }
-    outcomes
-        .into_iter()
-        .map(|outcome| outcome.expect("every line has an outcome"))
-        .collect()
+}
+
+/// The results of [`input::hash_files`] for the listed files of a group, as line outcomes.
+struct ListedResults<'e, 'a> {
+    emitter: &'e mut Emitter<'a, Outcome>,
+    options: CheckOptions,
+    /// The line number and entry of each file, taken when its result comes.
+    entries: Vec<Option<(usize, Entry)>>,
+}
+
+impl input::Results for ListedResults<'_, '_> {
+    fn done(&mut self, index: usize, result: io::Result<Hashed>) {
+        let (i, entry) = self.entries[index].take().expect("one result per file");
+        self.emitter.emit(i, verdict(self.options, entry, result));
+    }
+
+    fn flush(&mut self) {
+        self.emitter.flush();
+    }
+}
+
+/// Parses a line of a list, or a record of a `-z` list.
+fn parse(settings: &Settings, line: &[u8]) -> Result<Line, ParseError> {
+    if settings.format.zero {
+        checklist::parse_record(line, settings.algorithm)
+    } else {
+        checklist::parse_line(line, settings.algorithm, settings.tool.dialect())
+    }
 }
 
 /// What the digest of a listed file, or the error in reading it, makes of its line.
-fn verdict(options: CheckOptions, entry: Entry, result: io::Result<Digest>) -> Outcome {
+fn verdict(options: CheckOptions, entry: Entry, result: io::Result<Hashed>) -> Outcome {
     match result {
-        Ok(mut digest) => {
+        Ok(Hashed { mut digest, .. }) => {
             let matched = digest.take(entry.expected.len()) == entry.expected;
             Outcome::Checked(entry, matched)
         }
@@ -414,6 +468,12 @@ fn summarize(
             reporter.message(&format!(
                 "WARNING: {n} computed checksum{} did NOT match",
                 plural(n)
+            ));
+        }
+        if counts.blake2b_like > 0 {
+            reporter.message(&format!(
+                "{label}: the hashes have 128 hex digits, as BLAKE2b's do (b2sum); they were \
+                 checked as BLAKE3, the default: try -a blake2b"
             ));
         }
     }

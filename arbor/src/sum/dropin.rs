@@ -2,15 +2,24 @@
 //! tool's options and behaves as it does.
 
 use super::{CheckOptions, Format, Settings, Tool};
-use arbor::algorithm::Algorithm;
+use arbor::algorithm::{Algorithm, Blake2Params};
+use arbor::getopt::{self, Opt};
 use clap::Parser;
 use std::ffi::OsString;
 use std::process::ExitCode;
 
 /// The options of b3sum 1.x.
 #[derive(Parser, Debug)]
-#[command(name = "b3sum", version, about = "Print or check BLAKE3 checksums")]
+#[command(
+    name = "b3sum",
+    disable_version_flag = true,
+    about = "Print or check BLAKE3 checksums"
+)]
 struct B3sumArgs {
+    /// Print version
+    #[arg(short = 'V', long)]
+    version: bool,
+
     /// Files to hash, or checkfiles to check. With none, or `-`, read standard input.
     file: Vec<OsString>,
 
@@ -66,13 +75,22 @@ struct B3sumArgs {
 /// Runs as b3sum.
 pub fn b3sum(args: Vec<OsString>) -> ExitCode {
     let args = B3sumArgs::parse_from(args);
+    if args.version {
+        print!("{}", version_text("b3sum", "b3sum"));
+        return ExitCode::SUCCESS;
+    }
     super::run(Settings {
         tool: Tool::B3sum,
         program: Tool::B3sum.name().into(),
         algorithm: Algorithm::Blake3,
+        algorithm_given: true,
         length: Some(args.length),
         seek: args.seek,
         keyed: args.keyed,
+        key: None,
+        params: Blake2Params::default(),
+        json: false,
+        no_progress: false,
         derive_key: args.derive_key,
         format: Format {
             tag: args.tag,
@@ -86,87 +104,72 @@ pub fn b3sum(args: Vec<OsString>) -> ExitCode {
             ..CheckOptions::default()
         }),
         recursive: false,
+        skip_broken_links: false,
         num_threads: args.num_threads.filter(|&n| n > 0),
         no_mmap: args.no_mmap,
+        manifest: false,
         files: args.file,
     })
 }
 
-/// The options of GNU coreutils b2sum.
-#[derive(Parser, Debug)]
-#[command(
-    name = "b2sum",
-    version,
-    about = "Print or check BLAKE2b (512-bit) checksums."
-)]
-struct B2sumArgs {
-    /// Files to hash, or lists to check. With none, or `-`, read standard input.
-    file: Vec<OsString>,
+/// The options of GNU coreutils b2sum, in coreutils' order (which its ambiguity messages follow).
+const B2SUM_OPTIONS: &[Opt] = &[
+    Opt::value("length", Some(b'l')),
+    Opt::flag("binary", Some(b'b')),
+    Opt::flag("check", Some(b'c')),
+    Opt::flag("ignore-missing", None),
+    Opt::flag("quiet", None),
+    Opt::flag("status", None),
+    Opt::flag("text", Some(b't')),
+    Opt::flag("warn", Some(b'w')),
+    Opt::flag("strict", None),
+    Opt::flag("tag", None),
+    Opt::flag("zero", Some(b'z')),
+    Opt::flag("help", None),
+    Opt::flag("version", None),
+];
 
-    /// read in binary mode
-    #[arg(short, long)]
-    binary: bool,
+const B2SUM_HELP: &str = "\
+Usage: {0} [OPTION]... [FILE]...
+Print or check BLAKE2b (512-bit) checksums.
 
-    /// read checksums from the FILEs and check them
-    #[arg(short, long)]
-    check: bool,
+With no FILE, or when FILE is -, read standard input.
 
-    /// digest length in bits; must not exceed the max for the blake2 algorithm and must be a
-    /// multiple of 8
-    #[arg(short, long, value_name = "BITS")]
-    length: Option<String>,
+  -b, --binary         read in binary mode
+  -c, --check          read checksums from the FILEs and check them
+  -l, --length=BITS    digest length in bits; a multiple of 8, at most 512
+      --tag            create a BSD-style checksum
+  -t, --text           read in text mode (default)
+  -z, --zero           end each output line with NUL, not newline,
+                         and disable file name escaping
 
-    /// create a BSD-style checksum
-    #[arg(long)]
-    tag: bool,
+Only when verifying checksums:
+      --ignore-missing  don't fail or report status for missing files
+      --quiet          don't print OK for each successfully verified file
+      --status         don't output anything, status code shows success
+      --strict         exit non-zero for improperly formatted checksum lines
+  -w, --warn           warn about improperly formatted checksum lines
 
-    /// read in text mode (default)
-    #[arg(short, long)]
-    text: bool,
+      --help     display this help and exit
+      --version  output version information and exit
 
-    /// end each output line with NUL, not newline, and disable file name escaping
-    #[arg(short, long)]
-    zero: bool,
+This is the arbor command invoked as b2sum, a drop-in for GNU coreutils b2sum;
+`arbor sum --help` lists everything arbor offers.
+";
 
-    /// don't fail or report status for missing files
-    #[arg(long)]
-    ignore_missing: bool,
-
-    /// don't print OK for each successfully verified file
-    #[arg(long)]
-    quiet: bool,
-
-    /// don't output anything, status code shows success
-    #[arg(long)]
-    status: bool,
-
-    /// exit non-zero for improperly formatted checksum lines
-    #[arg(long)]
-    strict: bool,
-
-    /// warn about improperly formatted checksum lines
-    #[arg(short, long)]
-    warn: bool,
-}
-
-/// Runs as b2sum.
+/// Runs as b2sum, parsing the command line as coreutils' getopt_long does.
 pub fn b2sum(args: Vec<OsString>) -> ExitCode {
     // coreutils names itself in messages by the path it was invoked as.
     let program = args.first().map_or_else(
         || "b2sum".into(),
         |arg0| arg0.to_string_lossy().into_owned(),
     );
-    let args = match B2sumArgs::try_parse_from(args) {
-        Ok(args) => args,
-        Err(e) => {
-            let _ = e.print();
-            // coreutils exits 1 on a usage error; help and version succeed.
-            return if e.use_stderr() {
-                ExitCode::FAILURE
-            } else {
-                ExitCode::SUCCESS
-            };
+    let usage_error = |message: &str| {
+        if !message.is_empty() {
+            eprintln!("{program}: {message}");
         }
+        eprintln!("Try '{program} --help' for more information.");
+        ExitCode::FAILURE
     };
     let fail = |lines: &[String]| {
         for line in lines {
@@ -174,56 +177,128 @@ pub fn b2sum(args: Vec<OsString>) -> ExitCode {
         }
         ExitCode::FAILURE
     };
-    let length = match args.length.as_deref().map(parse_bits) {
-        None => None,
-        Some(Ok(0)) => None,
-        Some(Ok(bytes)) => Some(bytes),
-        Some(Err(lines)) => return fail(&lines),
+    let posix = std::env::var_os("POSIXLY_CORRECT").is_some();
+    let parsed = match getopt::parse(B2SUM_OPTIONS, &args[args.len().min(1)..], posix) {
+        Ok(parsed) => parsed,
+        Err(e) => return usage_error(&e.to_string()),
     };
-    if !args.check {
+    // coreutils' variables: the last of conflicting options wins.
+    let mut binary: Option<bool> = None;
+    let (mut check, mut tag, mut zero, mut ignore_missing, mut strict) =
+        (false, false, false, false, false);
+    let (mut quiet, mut status, mut warn) = (false, false, false);
+    let mut length = None;
+    let mut files = Vec::new();
+    for arg in parsed {
+        let (index, value) = match arg {
+            getopt::Arg::Operand(file) => {
+                files.push(file);
+                continue;
+            }
+            getopt::Arg::Opt(index, value) => (index, value),
+        };
+        match B2SUM_OPTIONS[index].long {
+            "length" => {
+                let text = value.unwrap_or_default().to_string_lossy().into_owned();
+                length = match parse_bits(&text) {
+                    Ok(0) => None,
+                    Ok(bytes) => Some(bytes),
+                    Err(lines) => return fail(&lines),
+                };
+            }
+            "binary" => binary = Some(true),
+            "text" => binary = Some(false),
+            "check" => check = true,
+            "ignore-missing" => ignore_missing = true,
+            "quiet" => (quiet, status, warn) = (true, false, false),
+            "status" => (quiet, status, warn) = (false, true, false),
+            "warn" => (quiet, status, warn) = (false, false, true),
+            "strict" => strict = true,
+            "tag" => (tag, binary) = (true, Some(true)),
+            "zero" => zero = true,
+            "help" => {
+                print!("{}", B2SUM_HELP.replace("{0}", &program));
+                return ExitCode::SUCCESS;
+            }
+            "version" => {
+                print!("{}", version_text("b2sum", "GNU coreutils b2sum"));
+                return ExitCode::SUCCESS;
+            }
+            other => unreachable!("option --{other} is in the table"),
+        }
+    }
+    if tag && binary == Some(false) {
+        return usage_error("--tag does not support --text mode");
+    }
+    if check {
+        if zero {
+            return usage_error("the --zero option is not supported when verifying checksums");
+        }
+        if tag {
+            return usage_error("the --tag option is meaningless when verifying checksums");
+        }
+        if binary.is_some() {
+            return usage_error(
+                "the --binary and --text options are meaningless when verifying checksums",
+            );
+        }
+    } else {
         for (set, option) in [
-            (args.ignore_missing, "--ignore-missing"),
-            (args.quiet, "--quiet"),
-            (args.status, "--status"),
-            (args.strict, "--strict"),
-            (args.warn, "--warn"),
+            (ignore_missing, "--ignore-missing"),
+            (status, "--status"),
+            (warn, "--warn"),
+            (quiet, "--quiet"),
+            (strict, "--strict"),
         ] {
             if set {
-                return fail(&[format!(
+                return usage_error(&format!(
                     "the {option} option is meaningful only when verifying checksums"
-                )]);
+                ));
             }
         }
-    } else if args.tag {
-        return fail(&["the --tag option is meaningless when verifying checksums".into()]);
     }
     super::run(Settings {
         tool: Tool::B2sum,
         program: program.clone(),
         algorithm: Algorithm::Blake2b,
+        algorithm_given: true,
         length,
         seek: 0,
         keyed: false,
+        key: None,
+        params: Blake2Params::default(),
+        json: false,
+        no_progress: false,
         derive_key: None,
         format: Format {
-            tag: args.tag,
+            tag,
             no_names: false,
             raw: false,
-            zero: args.zero,
-            binary: args.binary && !args.text,
+            zero,
+            binary: binary == Some(true) && !tag,
         },
-        check: args.check.then_some(CheckOptions {
-            quiet: args.quiet,
-            status: args.status,
-            strict: args.strict,
-            warn: args.warn,
-            ignore_missing: args.ignore_missing,
+        check: check.then_some(CheckOptions {
+            quiet,
+            status,
+            strict,
+            warn,
+            ignore_missing,
         }),
         recursive: false,
+        skip_broken_links: false,
         num_threads: None,
         no_mmap: false,
-        files: args.file,
+        manifest: false,
+        files,
     })
+}
+
+/// What `--version` prints in a drop-in mode: arbor's own version, and the role it plays.
+fn version_text(name: &str, imitated: &str) -> String {
+    format!(
+        "{name} (arbor) {}\nThis is the arbor command invoked as {name}, a drop-in for {imitated}.\n",
+        env!("CARGO_PKG_VERSION")
+    )
 }
 
 /// b2sum's `-l BITS` as bytes (0 means the default), or coreutils' error lines.

@@ -1,6 +1,8 @@
 //! Feeding one input to a hasher: standard input and pipes stream through a buffer, small files
-//! are read whole, and large regular files are memory-mapped and hashed on all cores.
+//! are read whole, and large regular files are memory-mapped (under the SIGBUS guard of
+//! [`super::mapped`]) and hashed on all cores.
 
+use super::mapped::Mapped;
 use super::progress::Progress;
 use arbor::algorithm::{Digest, Spec};
 use std::fs::{File, Metadata};
@@ -12,6 +14,12 @@ pub const MMAP_MIN: u64 = 16 * 1024;
 
 const BUFFER: usize = 256 * 1024;
 
+/// A hashed input: its digest and how many bytes it held.
+pub struct Hashed {
+    pub digest: Digest,
+    pub size: u64,
+}
+
 /// How to read files.
 #[derive(Clone, Copy, Debug)]
 pub struct ReadOptions {
@@ -20,27 +28,53 @@ pub struct ReadOptions {
 }
 
 /// Hashes everything on standard input.
-pub fn hash_stdin(spec: &Spec, progress: &Progress) -> io::Result<Digest> {
-    hash_stream(spec, io::stdin().lock(), progress)
+pub fn hash_stdin(spec: &Spec, progress: &Progress) -> io::Result<Hashed> {
+    hash_stream(spec, super::stdio::stdin()?, progress)
 }
 
 /// An opened input, by the way it is best read.
 pub enum Opened {
     /// A regular file small enough to read whole (see [`MMAP_MIN`]), with its size.
     Small(File, u64),
-    /// Anything else, for [`hash_opened`].
-    Other(File, Metadata),
+    /// A larger regular file, for [`hash_opened`].
+    Large(File, Metadata),
+    /// A FIFO, device or directory: opening it to read may block (a FIFO waits for a writer),
+    /// so it is opened again, blocking, by [`hash_special`] when its turn comes.
+    Special,
 }
 
-/// Opens `path` and finds how to read it.
+/// Opens `path` without blocking and finds how to read it.
 pub fn open(path: &Path) -> io::Result<Opened> {
-    let file = File::open(path)?;
+    let file = open_nonblocking(path)?;
     let metadata = file.metadata()?;
-    Ok(if metadata.is_file() && metadata.len() < MMAP_MIN {
+    Ok(if !metadata.is_file() {
+        Opened::Special
+    } else if metadata.len() < MMAP_MIN {
         Opened::Small(file, metadata.len())
     } else {
-        Opened::Other(file, metadata)
+        Opened::Large(file, metadata)
     })
+}
+
+/// Opens a file to read; a FIFO opens at once instead of waiting for a writer. On regular files
+/// the flag changes nothing.
+#[cfg(unix)]
+fn open_nonblocking(path: &Path) -> io::Result<File> {
+    use std::os::unix::fs::OpenOptionsExt;
+    std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(path)
+}
+
+#[cfg(not(unix))]
+fn open_nonblocking(path: &Path) -> io::Result<File> {
+    File::open(path)
+}
+
+/// Hashes a FIFO, device or the like as a stream, opened (and waited for) now.
+pub fn hash_special(spec: &Spec, path: &Path, progress: &Progress) -> io::Result<Hashed> {
+    hash_stream(spec, File::open(path)?, progress)
 }
 
 /// Hashes the file at `path`.
@@ -49,40 +83,71 @@ pub fn hash_file(
     path: &Path,
     options: ReadOptions,
     progress: &Progress,
-) -> io::Result<Digest> {
+) -> io::Result<Hashed> {
     match open(path)? {
         Opened::Small(file, size) => {
             let mut data = Vec::with_capacity(size as usize + 1);
             read_small(&file, size, &mut data)?;
             progress.advance(data.len() as u64);
-            Ok(spec.hash(&data))
+            Ok(Hashed {
+                digest: spec.hash(&data),
+                size: data.len() as u64,
+            })
         }
-        Opened::Other(file, metadata) => hash_opened(spec, file, &metadata, options, progress),
+        Opened::Large(file, metadata) => hash_opened(spec, file, &metadata, options, progress),
+        Opened::Special => hash_special(spec, path, progress),
     }
 }
 
-/// Hashes the files at `paths` with `spec`, results in order. Small regular files are read into
-/// one buffer (one allocation) and hashed together through the batch API, which fills the SIMD
-/// lanes across files and spares each a hasher of its own; the others go one by one.
+/// Where [`hash_files`] puts its results.
+pub trait Results {
+    /// The result for `paths[index]`.
+    fn done(&mut self, index: usize, result: io::Result<Hashed>);
+    /// Hands over the results so far: the next input may take long (a large file, a FIFO).
+    fn flush(&mut self);
+}
+
+/// Hashes the files at `paths` with `spec`, each result given to `results` as soon as it is
+/// ready. Runs of small regular files are read into one buffer (one allocation) and hashed
+/// together through the batch API, which fills the SIMD lanes across files and spares each a
+/// hasher of its own; a run ends, and is flushed, before any other input, so that no line waits
+/// for it.
 pub fn hash_files(
     spec: &Spec,
     paths: &[&Path],
     options: ReadOptions,
     progress: &Progress,
-) -> Vec<io::Result<Digest>> {
-    let mut results: Vec<Option<io::Result<Digest>>> = Vec::with_capacity(paths.len());
+    results: &mut dyn Results,
+) {
     let mut small = Vec::new();
     for (i, path) in paths.iter().enumerate() {
-        results.push(match open(path) {
-            Ok(Opened::Small(file, size)) => {
-                small.push((i, file, size));
-                None
+        match open(path) {
+            Ok(Opened::Small(file, size)) => small.push((i, file, size)),
+            Ok(Opened::Large(file, metadata)) => {
+                hash_small(spec, std::mem::take(&mut small), progress, results);
+                results.flush();
+                results.done(i, hash_opened(spec, file, &metadata, options, progress));
             }
-            Ok(Opened::Other(file, metadata)) => {
-                Some(hash_opened(spec, file, &metadata, options, progress))
+            Ok(Opened::Special) => {
+                hash_small(spec, std::mem::take(&mut small), progress, results);
+                results.flush();
+                results.done(i, hash_special(spec, path, progress));
             }
-            Err(e) => Some(Err(e)),
-        });
+            Err(e) => results.done(i, Err(e)),
+        }
+    }
+    hash_small(spec, small, progress, results);
+}
+
+/// Reads and hashes a run of small files together (see [`hash_files`]).
+fn hash_small(
+    spec: &Spec,
+    small: Vec<(usize, File, u64)>,
+    progress: &Progress,
+    results: &mut dyn Results,
+) {
+    if small.is_empty() {
+        return;
     }
     let total = small.iter().map(|(_, _, size)| *size as usize + 1).sum();
     let mut buffer = Vec::with_capacity(total);
@@ -94,7 +159,7 @@ pub fn hash_files(
             Ok(()) => read.push((i, start..buffer.len())),
             Err(e) => {
                 buffer.truncate(start);
-                results[i] = Some(Err(e));
+                results.done(i, Err(e));
             }
         }
     }
@@ -104,43 +169,75 @@ pub fn hash_files(
         .collect();
     for ((i, _), (data, digest)) in read.iter().zip(inputs.iter().zip(spec.hash_many(&inputs))) {
         progress.advance(data.len() as u64);
-        results[*i] = Some(Ok(digest));
+        let size = data.len() as u64;
+        results.done(*i, Ok(Hashed { digest, size }));
     }
-    results
-        .into_iter()
-        .map(|result| result.expect("every file has a result"))
-        .collect()
 }
 
-/// Hashes an input that is not a small regular file: memory-mapped, or read as a stream.
-pub fn hash_opened(
+/// Hashes a large regular file: memory-mapped, or read as a stream. A file that changes size,
+/// loses pages or is deleted meanwhile is an error, not a hash.
+fn hash_opened(
     spec: &Spec,
     file: File,
     metadata: &Metadata,
     options: ReadOptions,
     progress: &Progress,
-) -> io::Result<Digest> {
-    if !metadata.is_file() || options.no_mmap {
-        // Pipes, devices; reading a directory fails here with the system's "Is a directory".
-        return hash_stream(spec, file, progress);
-    }
-    // SAFETY: the map is read-only and private to this function. If another process truncates the
-    // file while it is hashed, reading the lost pages raises SIGBUS; b3sum and every mmap-based
-    // checksum tool accept that risk for the speed.
-    let map = match unsafe { memmap2::Mmap::map(&file) } {
-        Ok(map) => map,
-        // Some file systems cannot map; read them instead.
-        Err(_) => return hash_stream(spec, file, progress),
+) -> io::Result<Hashed> {
+    let mapped = if options.no_mmap {
+        None
+    } else {
+        // Unmappable files (some file systems) are read instead.
+        Mapped::new(&file)
     };
+    let (digest, read, faulted) = match mapped {
+        Some(map) => {
+            let digest = hash_mapped(spec, &map, progress);
+            (digest, map.bytes().len() as u64, map.faulted())
+        }
+        None => {
+            let hashed = hash_stream(spec, &file, progress)?;
+            (hashed.digest, hashed.size, false)
+        }
+    };
+    let now = file.metadata()?;
+    let (before, after) = (metadata.len(), now.len());
+    if faulted || read != before || after != before {
+        let how = if faulted || after < before {
+            "shrank"
+        } else {
+            "changed size"
+        };
+        return Err(io::Error::other(format!(
+            "the file {how} while it was hashed ({before} bytes, then {after})"
+        )));
+    }
+    if removed(metadata, &now) {
+        return Err(io::Error::other("the file was deleted while it was hashed"));
+    }
+    Ok(Hashed { digest, size: read })
+}
+
+#[cfg(unix)]
+fn removed(before: &Metadata, now: &Metadata) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    before.nlink() > 0 && now.nlink() == 0
+}
+
+#[cfg(not(unix))]
+fn removed(_: &Metadata, _: &Metadata) -> bool {
+    false
+}
+
+/// Hashes a mapped file, on all threads where the algorithm allows.
+fn hash_mapped(spec: &Spec, map: &Mapped, progress: &Progress) -> Digest {
     let multithreaded = spec.algorithm().is_multithreaded();
     if !multithreaded {
-        // One pass from start to end: let the kernel read ahead.
-        let _ = map.advise(memmap2::Advice::Sequential);
+        map.advise_sequential();
     }
     let mut hasher = spec.hasher();
     // In pieces whose page tables are filled ahead of the hashing (see
     // `arborhash::mmap::update_in_pieces`); each piece also moves the progress bar.
-    arborhash::mmap::update_in_pieces(&map, multithreaded, |piece| {
+    arborhash::mmap::update_in_pieces(map.bytes(), multithreaded, |piece| {
         if multithreaded {
             hasher.update_parallel(piece);
         } else {
@@ -148,7 +245,7 @@ pub fn hash_opened(
         }
         progress.advance(piece.len() as u64);
     });
-    Ok(hasher.finalize())
+    hasher.finalize()
 }
 
 /// Appends the contents of a small file, `size` bytes when it was opened, to `buffer`. On trees
@@ -168,17 +265,25 @@ pub fn read_small(file: &File, size: u64, buffer: &mut Vec<u8>) -> io::Result<()
     Ok(())
 }
 
-fn hash_stream(spec: &Spec, mut reader: impl Read, progress: &Progress) -> io::Result<Digest> {
+/// Hashes what `reader` gives up to its end.
+fn hash_stream(spec: &Spec, mut reader: impl Read, progress: &Progress) -> io::Result<Hashed> {
     let mut hasher = spec.hasher();
     let mut buffer = vec![0u8; BUFFER];
+    let mut total = 0;
     loop {
         let n = match reader.read(&mut buffer) {
-            Ok(0) => return Ok(hasher.finalize()),
+            Ok(0) => {
+                return Ok(Hashed {
+                    digest: hasher.finalize(),
+                    size: total,
+                })
+            }
             Ok(n) => n,
             Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
             Err(e) => return Err(e),
         };
         hasher.update(&buffer[..n]);
         progress.advance(n as u64);
+        total += n as u64;
     }
 }

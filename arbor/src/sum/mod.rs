@@ -6,17 +6,24 @@ mod check;
 mod compute;
 pub mod dropin;
 mod input;
+mod mapped;
+mod ordered;
 mod output;
 mod progress;
+mod stdio;
 mod walk;
 
-use arbor::algorithm::{Algorithm, Mode, Spec};
+use arbor::algorithm::{Algorithm, Blake2Params, Mode, Spec, SpecError};
 use arbor::checklist::Dialect;
 use arbor::escape::Style;
 use output::Reporter;
 use std::ffi::OsString;
 use std::io::Read;
 use std::process::ExitCode;
+
+/// The most threads `--num-threads` starts: far more than any machine has cores for, and as many
+/// as files can be memory-mapped under the SIGBUS guard at once.
+pub const MAX_THREADS: usize = mapped::SLOTS;
 
 /// Whose behaviour the program imitates: it names the program in messages and picks the output
 /// and check-list conventions.
@@ -93,19 +100,33 @@ pub struct Settings {
     /// The name that prefixes messages: the tool's, except that coreutils uses its `argv[0]`.
     pub program: String,
     pub algorithm: Algorithm,
+    /// Whether `-a` was given (a list of 128-digit hashes then needs no hint).
+    pub algorithm_given: bool,
     /// Output bytes; `None` for the algorithm's default.
     pub length: Option<u64>,
     /// b3sum's `--seek`: the first output byte.
     pub seek: u64,
     /// Read a key from standard input.
     pub keyed: bool,
+    /// A key given on the command line.
+    pub key: Option<Vec<u8>>,
+    /// BLAKE2's salt, personalization and tree parameters.
+    pub params: Blake2Params,
+    /// One JSON object per output line.
+    pub json: bool,
+    /// Never draw the progress bar.
+    pub no_progress: bool,
     pub derive_key: Option<String>,
     pub format: Format,
     /// Check lists instead of hashing.
     pub check: Option<CheckOptions>,
     pub recursive: bool,
+    /// `-r`: skip dangling links and loops of links with a warning.
+    pub skip_broken_links: bool,
     pub num_threads: Option<usize>,
     pub no_mmap: bool,
+    /// `--manifest`: `files` is the one directory whose manifest is printed.
+    pub manifest: bool,
     /// Files to hash or lists to check; `-` is standard input.
     pub files: Vec<OsString>,
 }
@@ -125,7 +146,12 @@ pub fn run(mut settings: Settings) -> ExitCode {
     };
     let mut pool = rayon::ThreadPoolBuilder::new();
     if let Some(threads) = settings.num_threads {
-        pool = pool.num_threads(threads);
+        if threads > MAX_THREADS {
+            reporter.message(&format!(
+                "warning: --num-threads {threads} is more than {MAX_THREADS}; using {MAX_THREADS}"
+            ));
+        }
+        pool = pool.num_threads(threads.min(MAX_THREADS));
     }
     let pool = match pool.build() {
         Ok(pool) => pool,
@@ -134,7 +160,7 @@ pub fn run(mut settings: Settings) -> ExitCode {
     // In check mode the spec only validates the flags: each line brings its own algorithm and
     // length.
     let ok = pool.install(|| match settings.check {
-        Some(options) => check::run(&settings, options, &mut reporter),
+        Some(options) => check::run(&settings, &spec, options, &mut reporter),
         None => compute::run(&settings, &spec, &mut reporter),
     });
     reporter.finish(ok)
@@ -144,7 +170,9 @@ pub fn run(mut settings: Settings) -> ExitCode {
 fn build_spec(settings: &Settings) -> Result<Spec, String> {
     let algorithm = settings.algorithm;
     let mode = if settings.keyed {
-        Mode::Keyed(read_key(settings.tool, algorithm)?)
+        Mode::Keyed(read_key(settings, algorithm)?)
+    } else if let Some(key) = &settings.key {
+        Mode::Keyed(key.clone())
     } else if let Some(context) = &settings.derive_key {
         Mode::DeriveKey(context.clone())
     } else {
@@ -156,22 +184,42 @@ fn build_spec(settings: &Settings) -> Result<Spec, String> {
     if settings.seek != 0 && algorithm != Algorithm::Blake3 {
         return Err("--seek: only BLAKE3 has an extendable output".into());
     }
-    Spec::new(algorithm, length, mode).map_err(|e| match e {
-        arbor::algorithm::SpecError::Length { .. } => format!("-l/--length: {e}"),
-        arbor::algorithm::SpecError::KeyLength { .. } => format!("--keyed: {e}"),
-        arbor::algorithm::SpecError::DeriveKey { .. } => format!("--derive-key: {e}"),
-    })
+    if settings.format.tag && !settings.params.is_default() {
+        return Err(
+            "--tag: lines would name the plain hash; with --salt, --personal or tree \
+                    parameters, leave out --tag"
+                .into(),
+        );
+    }
+    if settings.check.is_some() {
+        return Ok(Spec::for_check(mode, settings.params.clone()));
+    }
+    let key_option = if settings.keyed { "--keyed" } else { "--key" };
+    Spec::new(algorithm, length, mode)
+        .and_then(|spec| spec.with_params(settings.params.clone()))
+        .map_err(|e| match e {
+            SpecError::Length { .. } => format!("-l/--length: {e}"),
+            SpecError::KeyLength { .. } => format!("{key_option}: {e}"),
+            SpecError::DeriveKey { .. } => format!("--derive-key: {e}"),
+            SpecError::Param(_) | SpecError::NeedsKey => e.to_string(),
+        })
 }
 
 /// Reads the raw key bytes from standard input, one more than the longest key at most, so that
 /// an overlong key is reported rather than cut.
-fn read_key(tool: Tool, algorithm: Algorithm) -> Result<Vec<u8>, String> {
-    let Some((min, max)) = algorithm.key_lengths() else {
+fn read_key(settings: &Settings, algorithm: Algorithm) -> Result<Vec<u8>, String> {
+    let tool = settings.tool;
+    // In check mode each line's algorithm checks the key; read up to the longest any takes.
+    let lengths = match settings.check {
+        Some(_) => Some((1, 64)),
+        None => algorithm.key_lengths(),
+    };
+    let Some((min, max)) = lengths else {
         return Err(format!("--keyed: {algorithm} has no keyed mode"));
     };
     let mut key = Vec::with_capacity(max + 1);
-    std::io::stdin()
-        .lock()
+    stdio::stdin()
+        .map_err(|e| format!("--keyed: cannot read the key from standard input: {e}"))?
         .take(max as u64 + 1)
         .read_to_end(&mut key)
         .map_err(|e| format!("--keyed: cannot read the key from standard input: {e}"))?;
@@ -201,6 +249,13 @@ fn read_key(tool: Tool, algorithm: Algorithm) -> Result<Vec<u8>, String> {
             "--keyed: {algorithm} takes a key of {wanted} bytes on standard input, found {}",
             key.len()
         ));
+    }
+    if key.last() == Some(&b'\n') {
+        eprintln!(
+            "{}: warning: the key read from standard input ends with a newline, which is part \
+             of the key (give it with printf or head -c to leave it out)",
+            settings.program
+        );
     }
     Ok(key)
 }

@@ -18,6 +18,8 @@ pub struct Reporter {
     tool: Tool,
     program: String,
     out: BufWriter<Stdout>,
+    /// Standard output was closed when the program started (see [`super::stdio`]).
+    closed: bool,
 }
 
 impl Reporter {
@@ -26,6 +28,7 @@ impl Reporter {
             tool,
             program,
             out: BufWriter::with_capacity(64 * 1024, io::stdout()),
+            closed: super::stdio::stdout_closed(),
         }
     }
 
@@ -35,6 +38,9 @@ impl Reporter {
 
     /// Writes bytes to standard output.
     pub fn put(&mut self, bytes: &[u8]) {
+        if self.closed {
+            self.output_failed(super::stdio::closed_error());
+        }
         if let Err(e) = self.out.write_all(bytes) {
             self.output_failed(e);
         }
@@ -62,6 +68,10 @@ impl Reporter {
     /// Flushes the output and turns success into the exit status.
     pub fn finish(mut self, ok: bool) -> ExitCode {
         self.flush();
+        if self.tool == Tool::B2sum && super::stdio::closed_stdin_was_read() {
+            // coreutils closes standard input at exit, and reports that too.
+            self.message("standard input: Bad file descriptor");
+        }
         if ok {
             ExitCode::SUCCESS
         } else {
@@ -69,7 +79,8 @@ impl Reporter {
         }
     }
 
-    fn flush(&mut self) {
+    /// Writes out the lines held in the buffer.
+    pub fn flush(&mut self) {
         if let Err(e) = self.out.flush() {
             self.output_failed(e);
         }
@@ -79,11 +90,13 @@ impl Reporter {
         if e.kind() == io::ErrorKind::BrokenPipe {
             std::process::exit(BROKEN_PIPE_STATUS);
         }
-        let _ = writeln!(
-            io::stderr().lock(),
-            "{}: cannot write the output: {e}",
-            self.program
-        );
+        // coreutils' wording, which scripts may look for; coreutils names the reason only for
+        // a closed descriptor.
+        let reason = match self.tool {
+            Tool::B2sum if e.raw_os_error() != Some(libc::EBADF) => String::new(),
+            _ => format!(": {}", coreutils_error(&e)),
+        };
+        let _ = writeln!(io::stderr().lock(), "{}: write error{reason}", self.program);
         std::process::exit(1);
     }
 
@@ -111,12 +124,14 @@ impl Reporter {
         }
     }
 
-    /// Writes the line for one hashed input, in the tool's format. Returns false when the name
-    /// could not be written faithfully (not UTF-8 in b3sum's format), which `arbor` reports.
+    /// Writes the line for one hashed input, in `format`, its name escaped in `style`. Returns
+    /// false when the name could not be written faithfully (not UTF-8 in b3sum's style), which
+    /// `arbor` reports.
     pub fn put_hash_line(
         &mut self,
         spec: &Spec,
         format: Format,
+        style: escape::Style,
         digest: &mut Digest,
         name: &[u8],
     ) -> bool {
@@ -131,7 +146,6 @@ impl Reporter {
             self.put(end);
             return true;
         }
-        let style = self.tool.style();
         let listed = if format.zero {
             escape::ListedName {
                 text: name.into(),
@@ -147,6 +161,10 @@ impl Reporter {
         }
         if format.tag {
             self.put(tag(spec.algorithm(), length).as_bytes());
+            if spec.is_keyed() {
+                // A MAC must not read as the plain hash of the file.
+                self.put(b" keyed");
+            }
             self.put(b" (");
             self.put(&listed.text);
             self.put(b") = ");

@@ -1,6 +1,8 @@
-//! A progress bar on standard error for long runs: bytes, speed and time left. It exists only
-//! when standard error is a terminal, and appears only once the work has taken a second, so short
-//! runs and pipelines never see it and their output stays byte for byte the same.
+//! A progress bar on standard error for long runs: bytes, speed and time left (only bytes and
+//! speed when the size is unknown: pipes, FIFOs, standard input). It exists only when standard
+//! error is a terminal and `--no-progress` is not given, and appears only once the work has taken
+//! a second, so short runs and pipelines never see it and their output stays byte for byte the
+//! same.
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::IsTerminal;
@@ -17,21 +19,23 @@ pub struct Progress {
 }
 
 impl Progress {
-    /// A progress bar for `total()` bytes if standard error is a terminal. `total` usually stats
-    /// every input, so it is called only then.
-    pub fn new(total: impl FnOnce() -> u64) -> Progress {
-        Progress::drawn_if(std::io::stderr().is_terminal(), total)
+    /// A progress bar for `total()` bytes (`None`: unknown) if `wanted` and standard error is a
+    /// terminal. `total` usually stats every input, so it is called only then.
+    pub fn new(wanted: bool, total: impl FnOnce() -> Option<u64>) -> Progress {
+        Progress::drawn_if(wanted && std::io::stderr().is_terminal(), total)
     }
 
-    fn drawn_if(terminal: bool, total: impl FnOnce() -> u64) -> Progress {
+    fn drawn_if(terminal: bool, total: impl FnOnce() -> Option<u64>) -> Progress {
         let bar = terminal.then(|| {
+            let total = total();
             // Hidden until the delay has passed (see `advance`).
-            let bar = ProgressBar::with_draw_target(Some(total()), ProgressDrawTarget::hidden());
+            let bar = ProgressBar::with_draw_target(total, ProgressDrawTarget::hidden());
+            let template = match total {
+                Some(_) => "{bar:30} {bytes}/{total_bytes} {binary_bytes_per_sec} {eta} left",
+                None => "{spinner} {bytes} {binary_bytes_per_sec}",
+            };
             bar.set_style(
-                ProgressStyle::with_template(
-                    "{bar:30} {bytes}/{total_bytes} {binary_bytes_per_sec} {eta} left",
-                )
-                .expect("the progress template is valid"),
+                ProgressStyle::with_template(template).expect("the progress template is valid"),
             );
             bar
         });
@@ -87,7 +91,7 @@ mod tests {
 
     #[test]
     fn on_a_terminal_the_bar_waits_for_the_delay() {
-        let progress = Progress::drawn_if(true, || 1000);
+        let progress = Progress::drawn_if(true, || Some(1000));
         assert!(progress.bar.is_some());
         let bar = progress.bar.clone().expect("a terminal gets a bar");
         assert_eq!(bar.length(), Some(1000));

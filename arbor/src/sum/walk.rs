@@ -1,14 +1,28 @@
-//! `-r/--recursive`: the regular files under a directory, found in parallel, in byte order of
-//! their paths.
+//! `-r/--recursive` and `--manifest`: the regular files under a directory, found in parallel, in
+//! byte order of their paths.
 //!
-//! Symbolic links to files are hashed; links to directories are not followed, so that a link
-//! cycle cannot loop. Devices, pipes and sockets are skipped: reading them could block forever.
+//! Links to directories are never followed, so that a link cycle cannot loop; devices, pipes and
+//! sockets are skipped, since reading them could block forever. Links to files are hashed under
+//! `-r` ([`Links::Follow`]) and skipped by `--manifest` ([`Links::Skip`]).
 
 use rayon::prelude::*;
 use std::cmp::Ordering;
 use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
+
+/// What a walk does with symbolic links and special files.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Links {
+    /// `-r`: a link to a file is hashed as that file (a dangling one, or a loop of links, fails
+    /// when opened); links to anything else and special files are left out silently.
+    Follow,
+    /// `-r --skip-broken-links`: as `Follow`, but dangling links and loops of links are left
+    /// out with a warning.
+    FollowSkipBroken,
+    /// `--manifest`: links and special files are left out, each with a warning.
+    Skip,
+}
 
 /// What a walk found.
 #[derive(Default)]
@@ -17,12 +31,15 @@ pub struct Walk {
     pub files: Vec<PathBuf>,
     /// Directories that could not be read, with the reason.
     pub errors: Vec<(PathBuf, io::Error)>,
+    /// Entries left out with a warning, with the reason, in byte order of their paths.
+    pub skipped: Vec<(PathBuf, &'static str)>,
 }
 
 /// Walks the tree under `root`.
-pub fn walk(root: &Path) -> Walk {
-    let mut walk = walk_dir(root);
+pub fn walk(root: &Path, links: Links) -> Walk {
+    let mut walk = walk_dir(root, links);
     walk.errors.sort_by(|a, b| a.0.cmp(&b.0));
+    walk.skipped.sort_by(|a, b| a.0.cmp(&b.0));
     walk
 }
 
@@ -55,7 +72,7 @@ impl Found {
     }
 }
 
-fn walk_dir(dir: &Path) -> Walk {
+fn walk_dir(dir: &Path, links: Links) -> Walk {
     let mut walk = Walk::default();
     let entries = match fs::read_dir(dir) {
         Ok(entries) => entries,
@@ -82,12 +99,25 @@ fn walk_dir(dir: &Path) -> Walk {
         let dir = match entry.file_type() {
             Ok(t) if t.is_dir() => true,
             Ok(t) if t.is_file() => false,
+            Ok(t) if t.is_symlink() && links == Links::Skip => {
+                walk.skipped.push((path, "a symbolic link, not followed"));
+                continue;
+            }
             // A link counts as the file it points to; a broken one is listed so that its error
             // is reported when it is hashed.
             Ok(t) if t.is_symlink() => match fs::metadata(&path) {
                 Ok(target) if !target.is_file() => continue,
+                Err(_) if links == Links::FollowSkipBroken => {
+                    walk.skipped
+                        .push((path, "a dangling symbolic link or a loop of links"));
+                    continue;
+                }
                 _ => false,
             },
+            Ok(_) if links == Links::Skip => {
+                walk.skipped.push((path, "not a regular file"));
+                continue;
+            }
             Ok(_) => continue,
             Err(e) => {
                 walk.errors.push((path, e));
@@ -101,8 +131,8 @@ fn walk_dir(dir: &Path) -> Walk {
     let below: Vec<Walk> = match subdirs.len() {
         0 => Vec::new(),
         // Leaves and chains of single subdirectories need no parallel split.
-        1 => vec![walk_dir(subdirs[0])],
-        _ => subdirs.par_iter().map(|d| walk_dir(d)).collect(),
+        1 => vec![walk_dir(subdirs[0], links)],
+        _ => subdirs.par_iter().map(|d| walk_dir(d, links)).collect(),
     };
     let mut below = below.into_iter();
     for f in found {
@@ -110,6 +140,7 @@ fn walk_dir(dir: &Path) -> Walk {
             let sub = below.next().expect("one walk per subdirectory");
             walk.files.extend(sub.files);
             walk.errors.extend(sub.errors);
+            walk.skipped.extend(sub.skipped);
         } else {
             walk.files.push(f.path);
         }

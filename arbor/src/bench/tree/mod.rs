@@ -22,11 +22,11 @@ use std::time::Instant;
 /// Options of `arbor bench tree`.
 #[derive(Debug, Args)]
 pub struct TreeArgs {
-    /// Bytes of input, filled with 0xff.
-    #[arg(long, default_value_t = 16 << 20)]
+    /// Bytes of input (filled with 0xff), e.g. 16MiB.
+    #[arg(long, default_value = "16MiB", value_parser = |s: &str| super::parse_size(s).map(|n| n as usize))]
     pub size: usize,
-    /// Threads of the multi-threaded runs (default: all the CPU has).
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1024))]
+    /// Threads of the multi-threaded runs [default: all the CPU has].
+    #[arg(long = "num-threads", alias = "threads", value_name = "NUM", value_parser = clap::value_parser!(u64).range(1..=1024))]
     pub threads: Option<u64>,
     /// Timed repetitions after a warm-up; the median is reported.
     #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u64).range(1..1000))]
