@@ -7,12 +7,12 @@
 
 use core::arch::x86_64::*;
 
-use super::kernels::{self, Lane, Run, BLOCK_LEN};
+use super::kernels::{self, Group, Kernels, BLOCK_LEN};
 use super::simd::{
     self, load128, transpose4_fn, with_schedule, LaneWords, Rotate, RowMessage, RowWords,
 };
 use super::sse41::{self, ByteMask, Shuffles, ROT16, ROT16_MASK, ROT8, ROT8_MASK};
-use crate::blake2s::IV;
+use super::IV;
 
 /// `asm!` with `ymm8-15` declared as scratch, which the block and the loader use freely, and
 /// with neither the stack nor the flags touched.
@@ -959,7 +959,7 @@ impl RowWords for __m256i {
 /// # Safety
 /// The CPU must support AVX2.
 #[target_feature(enable = "avx2")]
-pub(crate) unsafe fn compress_in_place(
+unsafe fn compress_in_place(
     cv: &mut [u32; 8],
     blocks: &[[u8; BLOCK_LEN]],
     block_len: u8,
@@ -973,72 +973,63 @@ pub(crate) unsafe fn compress_in_place(
     }
 }
 
-/// Hashes every lane, eight at a time: the AVX2 form of `portable::hash_lanes`. A last group of
-/// five to seven lanes runs padded to eight; one of at most four runs in the row form, two lanes
-/// per `__m256i` (as two interleaved states for three or four).
-///
-/// # Safety
-/// The CPU must support AVX2; `out.len() >= lanes.len()` and every lane's input is
-/// `blocks * BLOCK_LEN` bytes (as `kernels::hash_lanes` checks).
-#[target_feature(enable = "avx2")]
-pub(crate) unsafe fn hash_lanes(
-    lanes: &[Lane<'_>],
-    blocks: usize,
-    flags: u8,
-    out: &mut [[u8; 32]],
-) {
-    // SAFETY: AVX2, hence SSE4.1, is enabled here and present; the lengths are our contract,
-    // and each group is within its kernel's lane count.
-    unsafe {
-        for (group, out) in lanes.chunks(8).zip(out.chunks_mut(8)) {
-            match group.len() {
-                1 => simd::hash_rows::<__m128i, Shuffles, 1>(group, blocks, flags, out),
-                2 => simd::hash_rows::<__m256i, Shuffles, 1>(group, blocks, flags, out),
-                3 | 4 => simd::hash_rows::<__m256i, Shuffles, 2>(group, blocks, flags, out),
-                _ => simd::hash_group::<__m256i, Shuffles>(group, blocks, flags, out),
-            }
-        }
+/// The AVX2 backend.
+pub(crate) struct Avx2;
+
+impl Kernels for Avx2 {
+    const DEGREE: usize = 8;
+
+    #[inline(always)]
+    unsafe fn compress_in_place(
+        cv: &mut [u32; 8],
+        blocks: &[[u8; BLOCK_LEN]],
+        block_len: u8,
+        counter: u64,
+        flags: u8,
+        flags_start: u8,
+    ) {
+        // SAFETY: forwarded (see `Kernels`).
+        unsafe { compress_in_place(cv, blocks, block_len, counter, flags, flags_start) }
+    }
+
+    #[inline(always)]
+    unsafe fn hash_many(group: Group<'_, '_>, out: &mut [[u8; 32]]) {
+        // SAFETY: forwarded (see `Kernels`).
+        unsafe { hash_many(group, out) }
+    }
+
+    #[inline(always)]
+    unsafe fn xof_many(
+        cv: &[u32; 8],
+        block: &[u8; BLOCK_LEN],
+        block_len: u8,
+        counter: u64,
+        flags: u8,
+        out: &mut [u8],
+    ) {
+        // SAFETY: forwarded (see `Kernels`).
+        unsafe { xof_many(cv, block, block_len, counter, flags, out) }
     }
 }
 
-/// Hashes the 1 to 8 lanes of `run` (see `kernels::Run`), lane `i` into `out[i]`, as
-/// [`hash_lanes`] would group them: five or more run transposed with parameters built from
-/// broadcasts; one to four lanes run in rows from the run's parameters (three or four as two
-/// interleaved states, whose chains overlap), with no `Lane` built for each.
+/// Hashes the 0 to 8 lanes of `group`, lane `i` into `out[i]`: five or more transposed
+/// (padded to eight); one to four in rows, two lanes per `__m256i`, three or four as two
+/// interleaved states, whose chains overlap.
 ///
 /// # Safety
-/// The CPU must support AVX2; `run.input` is 1 to 8 whole lanes of at least one block and `out`
-/// holds at least one value per lane (as `kernels::hash_run` checks).
+/// The CPU must support AVX2; the group and `out` are as `Kernels::hash_many` requires.
 #[target_feature(enable = "avx2")]
-pub(crate) unsafe fn hash_run(run: Run<'_>, out: &mut [[u8; 32]]) {
-    // SAFETY: AVX2, hence SSE4.1, is enabled here and present; the lengths are our contract and
-    // within each kernel's lane count.
+unsafe fn hash_many(group: Group<'_, '_>, out: &mut [[u8; 32]]) {
+    // SAFETY: AVX2, hence SSE4.1, is enabled here and present; each kernel gets a lane count
+    // it takes.
     unsafe {
-        match run.len() {
-            5.. => simd::hash_run_group::<__m256i, Shuffles>(run, out),
-            3 | 4 => simd::hash_run_rows::<__m256i, Shuffles, 2>(run, out),
-            2 => simd::hash_run_rows::<__m256i, Shuffles, 1>(run, out),
-            1 => simd::hash_run_rows::<__m128i, Shuffles, 1>(run, out),
-            // An empty run (the kernel tests pass one): nothing to hash.
+        match group.len() {
+            5.. => simd::hash_transposed::<__m256i, Shuffles>(group, out),
+            3 | 4 => simd::hash_in_rows::<__m256i, Shuffles, 2>(group, out),
+            2 => simd::hash_in_rows::<__m256i, Shuffles, 1>(group, out),
+            1 => simd::hash_in_rows::<__m128i, Shuffles, 1>(group, out),
+            // An empty group (the kernel tests pass one): nothing to hash.
             _ => {}
-        }
-    }
-}
-
-/// Hashes one or two runs of four whole chunks (see `kernels::hash_chunk_runs`), lane `i` of
-/// run `r` into `out[4 * r + i]`: two as one transposed group, one alone as [`hash_run`] does.
-///
-/// # Safety
-/// The CPU must support AVX2; `runs` are one or two runs of four whole chunks with the first
-/// one's key and flags, and `out` holds four values a run (as `kernels::hash_chunk_runs`
-/// checks).
-#[target_feature(enable = "avx2")]
-pub(crate) unsafe fn hash_chunk_runs(runs: &[Run<'_>], out: &mut [[u8; 32]]) {
-    // SAFETY: AVX2, hence SSE4.1, is enabled here and present; the shapes are our contract.
-    unsafe {
-        match runs {
-            [run] => hash_run(*run, out),
-            _ => simd::hash_chunk_runs_group::<__m256i, Shuffles>(runs, out),
         }
     }
 }
@@ -1048,7 +1039,7 @@ pub(crate) unsafe fn hash_chunk_runs(runs: &[Run<'_>], out: &mut [[u8; 32]]) {
 /// # Safety
 /// The CPU must support AVX2; `out.len()` must be a multiple of `BLOCK_LEN`.
 #[target_feature(enable = "avx2")]
-pub(crate) unsafe fn xof_many(
+unsafe fn xof_many(
     cv: &[u32; 8],
     block: &[u8; BLOCK_LEN],
     block_len: u8,
@@ -1081,51 +1072,10 @@ pub(crate) unsafe fn xof_many(
 }
 
 #[cfg(all(test, feature = "std"))]
-pub(super) fn kernels() -> super::kernel_tests::Kernels {
-    super::kernel_tests::Kernels {
-        name: "avx2",
-        supported: is_x86_feature_detected!("avx2"),
-        degree: 8,
-        compress_in_place,
-        hash_lanes,
-        xof_many,
-        hash_run,
-        hash_chunk_runs: Some(hash_chunk_runs),
-    }
-}
-
-#[cfg(all(test, feature = "std"))]
 mod tests {
     #[test]
     fn avx2_matches_portable() {
-        super::super::kernel_tests::check(&super::kernels());
-    }
-}
-
-#[cfg(all(test, feature = "std"))]
-mod timing {
-    //! Ours beside the crate's AVX2 kernels, per block and in trees built level by level
-    //! (whole hashes beside the crate's AVX2: the probe). Run with `cargo test --release -p
-    //! arborhash --lib --all-features avx2::timing -- --ignored --nocapture`.
-    use super::super::timing::{print_times, Ours, Peer};
-    use crate::Backend;
-
-    #[test]
-    #[ignore]
-    fn print_times_beside_crate() {
-        let Some(platform) = blake3::platform::Platform::avx2() else {
-            return;
-        };
-        print_times(
-            &[Ours {
-                kernels: super::kernels(),
-                backend: Backend::Avx2,
-            }],
-            &Peer {
-                platform,
-                hash: None,
-            },
-        );
+        super::super::kernel_tests::check::<super::Avx2>(crate::Backend::Avx2);
     }
 }
 

@@ -18,13 +18,12 @@
 
 use core::arch::x86_64::*;
 
-use super::kernels::{Lane, Run, BLOCK_LEN};
+use super::kernels::{Group, Kernels, BLOCK_LEN};
 use super::simd::{
     self, load128, pick, store128, transpose4_fn, with_schedule, LaneWords, Rotate, RowMessage,
     RowWords,
 };
-use crate::blake2s::IV;
-use crate::platform::scalar_chains;
+use super::IV;
 
 /// G's rotations as one AVX-512VL `vprord` each, for every vector width.
 pub(super) enum Ror {}
@@ -812,32 +811,8 @@ impl RowWords for __m512i {
     simd::opaque_fn!("avx512f", zmm_reg);
 }
 
-/// Compresses `blocks` into `cv`, one after another: the AVX-512 form of
-/// `portable::compress_in_place`. A chain of two blocks or more runs in general-purpose
-/// registers on CPUs where that is faster ([`scalar_chains`]); anything else in rows.
-///
-/// # Safety
-/// The CPU must support AVX-512F, AVX-512VL and AVX2.
-#[target_feature(enable = "avx512f,avx512vl,avx2")]
-pub(crate) unsafe fn compress_in_place(
-    cv: &mut [u32; 8],
-    blocks: &[[u8; BLOCK_LEN]],
-    block_len: u8,
-    counter: u64,
-    flags: u8,
-    flags_start: u8,
-) {
-    // SAFETY: the features are enabled here and present (our contract).
-    unsafe {
-        if blocks.len() >= 2 && scalar_chains() {
-            compress_scalar(cv, blocks, block_len, counter, flags, flags_start)
-        } else {
-            compress_rows(cv, blocks, block_len, counter, flags, flags_start)
-        }
-    }
-}
-
-/// [`compress_in_place`] in rows: the row-vectorised form of `portable::compress_in_place`.
+/// Compresses `blocks` into `cv`, one after another, in rows: the AVX-512 form of
+/// `portable::compress_in_place`.
 ///
 /// # Safety
 /// The CPU must support AVX-512F, AVX-512VL and AVX2.
@@ -944,7 +919,7 @@ macro_rules! scalar_rounds {
 /// # Safety
 /// The CPU must support AVX (the block copy); `blocks` must not be empty.
 #[target_feature(enable = "avx512f,avx512vl,avx2")]
-unsafe fn compress_scalar(
+pub(crate) unsafe fn compress_scalar(
     cv: &mut [u32; 8],
     blocks: &[[u8; BLOCK_LEN]],
     block_len: u8,
@@ -1050,76 +1025,65 @@ unsafe fn compress_scalar(
     }
 }
 
-/// Hashes every lane, sixteen at a time: the AVX-512 form of `portable::hash_lanes`. A last group
-/// of nine to fifteen lanes runs padded to sixteen, one of five to eight on eight; one of three
-/// or four runs in rows four blocks wide, a pair two wide, a single lane one wide.
-///
-/// # Safety
-/// The CPU must support AVX-512F, AVX-512VL and AVX2; `out.len() >= lanes.len()` and every
-/// lane's input is `blocks * BLOCK_LEN` bytes (as `kernels::hash_lanes` checks).
-#[target_feature(enable = "avx512f,avx512vl,avx2")]
-pub(crate) unsafe fn hash_lanes(
-    lanes: &[Lane<'_>],
-    blocks: usize,
-    flags: u8,
-    out: &mut [[u8; 32]],
-) {
-    // SAFETY: the features are enabled here and present; the lengths are our contract, and
-    // each group is within its kernel's lane count.
-    unsafe {
-        for (group, out) in lanes.chunks(16).zip(out.chunks_mut(16)) {
-            match group.len() {
-                9.. => simd::hash_group::<__m512i, Ror>(group, blocks, flags, out),
-                5.. => simd::hash_group::<__m256i, Ror>(group, blocks, flags, out),
-                3.. => simd::hash_rows::<__m512i, Ror, 1>(group, blocks, flags, out),
-                2 => simd::hash_rows::<__m256i, Ror, 1>(group, blocks, flags, out),
-                _ => simd::hash_rows::<__m128i, Ror, 1>(group, blocks, flags, out),
-            }
-        }
+/// The AVX-512 backend.
+pub(crate) struct Avx512;
+
+impl Kernels for Avx512 {
+    const DEGREE: usize = 16;
+
+    #[inline(always)]
+    unsafe fn compress_in_place(
+        cv: &mut [u32; 8],
+        blocks: &[[u8; BLOCK_LEN]],
+        block_len: u8,
+        counter: u64,
+        flags: u8,
+        flags_start: u8,
+    ) {
+        // SAFETY: forwarded (see `Kernels`).
+        unsafe { compress_rows(cv, blocks, block_len, counter, flags, flags_start) }
+    }
+
+    #[inline(always)]
+    unsafe fn hash_many(group: Group<'_, '_>, out: &mut [[u8; 32]]) {
+        // SAFETY: forwarded (see `Kernels`).
+        unsafe { hash_many(group, out) }
+    }
+
+    #[inline(always)]
+    unsafe fn xof_many(
+        cv: &[u32; 8],
+        block: &[u8; BLOCK_LEN],
+        block_len: u8,
+        counter: u64,
+        flags: u8,
+        out: &mut [u8],
+    ) {
+        // SAFETY: forwarded (see `Kernels`).
+        unsafe { xof_many(cv, block, block_len, counter, flags, out) }
     }
 }
 
-/// Hashes the 1 to 16 lanes of `run` (see `kernels::Run`), lane `i` into `out[i]`, as
-/// [`hash_lanes`] would group them: five or more run transposed with parameters built from
-/// broadcasts; one to four (chunks or parents) run in rows from the run's parameters, with no
-/// `Lane` built for each.
+/// Hashes the 0 to 16 lanes of `group`, lane `i` into `out[i]`: nine or more transposed in
+/// `__m512i` (padded to sixteen), five to eight in `__m256i`; three or four in rows four blocks
+/// wide, a pair two wide, a single lane one wide.
 ///
 /// # Safety
-/// The CPU must support AVX-512F, AVX-512VL and AVX2; `run.input` is 1 to 16 whole lanes of at
-/// least one block and `out` holds at least one value per lane (as `kernels::hash_run` checks).
+/// The CPU must support AVX-512F, AVX-512VL and AVX2; the group and `out` are as
+/// `Kernels::hash_many` requires.
 #[target_feature(enable = "avx512f,avx512vl,avx2")]
-pub(crate) unsafe fn hash_run(run: Run<'_>, out: &mut [[u8; 32]]) {
-    // SAFETY: the features are enabled here and present; the lengths are our contract and
-    // within each kernel's lane count.
+unsafe fn hash_many(group: Group<'_, '_>, out: &mut [[u8; 32]]) {
+    // SAFETY: the features are enabled here and present; each kernel gets a lane count it
+    // takes.
     unsafe {
-        match run.len() {
-            9.. => simd::hash_run_group::<__m512i, Ror>(run, out),
-            5.. => simd::hash_run_group::<__m256i, Ror>(run, out),
-            3.. => simd::hash_run_rows::<__m512i, Ror, 1>(run, out),
-            2 => simd::hash_run_rows::<__m256i, Ror, 1>(run, out),
-            1 => simd::hash_run_rows::<__m128i, Ror, 1>(run, out),
-            // An empty run (the kernel tests pass one): nothing to hash.
+        match group.len() {
+            9.. => simd::hash_transposed::<__m512i, Ror>(group, out),
+            5.. => simd::hash_transposed::<__m256i, Ror>(group, out),
+            3.. => simd::hash_in_rows::<__m512i, Ror, 1>(group, out),
+            2 => simd::hash_in_rows::<__m256i, Ror, 1>(group, out),
+            1 => simd::hash_in_rows::<__m128i, Ror, 1>(group, out),
+            // An empty group (the kernel tests pass one): nothing to hash.
             _ => {}
-        }
-    }
-}
-
-/// Hashes one to four runs of four whole chunks (see `kernels::hash_chunk_runs`), lane `i` of
-/// run `r` into `out[4 * r + i]`: three or four as a 16-lane group, two as an 8-lane one, one
-/// alone as [`hash_run`] does.
-///
-/// # Safety
-/// The CPU must support AVX-512F, AVX-512VL and AVX2; `runs` are one to four runs of four
-/// whole chunks with the first one's key and flags, and `out` holds four values a run (as
-/// `kernels::hash_chunk_runs` checks).
-#[target_feature(enable = "avx512f,avx512vl,avx2")]
-pub(crate) unsafe fn hash_chunk_runs(runs: &[Run<'_>], out: &mut [[u8; 32]]) {
-    // SAFETY: the features are enabled here and present; the shapes are our contract.
-    unsafe {
-        match runs {
-            [run] => hash_run(*run, out),
-            [_, _] => simd::hash_chunk_runs_group::<__m256i, Ror>(runs, out),
-            _ => simd::hash_chunk_runs_group::<__m512i, Ror>(runs, out),
         }
     }
 }
@@ -1131,7 +1095,7 @@ pub(crate) unsafe fn hash_chunk_runs(runs: &[Run<'_>], out: &mut [[u8; 32]]) {
 /// The CPU must support AVX-512F, AVX-512VL and AVX2; `out.len()` must be a multiple of
 /// `BLOCK_LEN`.
 #[target_feature(enable = "avx512f,avx512vl,avx2")]
-pub(crate) unsafe fn xof_many(
+unsafe fn xof_many(
     cv: &[u32; 8],
     block: &[u8; BLOCK_LEN],
     block_len: u8,
@@ -1179,30 +1143,16 @@ pub(crate) unsafe fn xof_many(
 }
 
 #[cfg(all(test, feature = "std"))]
-pub(super) fn kernels() -> super::kernel_tests::Kernels {
-    super::kernel_tests::Kernels {
-        name: "avx512",
-        supported: crate::Backend::Avx512.is_supported(),
-        degree: 16,
-        compress_in_place,
-        hash_lanes,
-        xof_many,
-        hash_run,
-        hash_chunk_runs: Some(hash_chunk_runs),
-    }
-}
-
-#[cfg(all(test, feature = "std"))]
 mod tests {
     #[test]
     fn avx512_matches_portable() {
-        super::super::kernel_tests::check(&super::kernels());
+        super::super::kernel_tests::check::<super::Avx512>(crate::Backend::Avx512);
     }
 
     /// Both forms of `compress_in_place`, whichever this CPU runs.
     #[test]
     fn avx512_compress_forms_match_portable() {
-        use super::super::kernel_tests::{check_compress, Kernels};
+        use super::super::kernel_tests::{check_compress, Tested};
         for (name, compress_in_place) in [
             (
                 "avx512 rows",
@@ -1216,42 +1166,12 @@ mod tests {
                 }
             }),
         ] {
-            check_compress(&Kernels {
+            check_compress(&Tested {
                 name,
                 compress_in_place,
-                ..super::kernels()
+                ..Tested::of::<super::Avx512>(crate::Backend::Avx512)
             });
         }
-    }
-}
-
-#[cfg(all(test, feature = "std"))]
-mod timing {
-    //! Ours, AVX2 and AVX-512, beside the crate's best kernels (AVX-512 on a CPU that has it)
-    //! and its whole hash. Run with `cargo test --release -p arborhash --lib --all-features
-    //! avx512::timing -- --ignored --nocapture`.
-    use super::super::timing::{print_times, Ours, Peer};
-    use crate::Backend;
-
-    #[test]
-    #[ignore]
-    fn print_times_beside_crate() {
-        print_times(
-            &[
-                Ours {
-                    kernels: super::super::avx2::kernels(),
-                    backend: Backend::Avx2,
-                },
-                Ours {
-                    kernels: super::kernels(),
-                    backend: Backend::Avx512,
-                },
-            ],
-            &Peer {
-                platform: blake3::platform::Platform::detect(),
-                hash: Some(|data| *blake3::hash(data).as_bytes()),
-            },
-        );
     }
 }
 

@@ -28,10 +28,10 @@
 
 use core::arch::x86_64::*;
 
-use super::kernels::{Lane, Run, BLOCK_LEN};
+use super::kernels::{Group, Lane, Run, BLOCK_LEN};
 use super::portable::{block_words, MSG_PERMUTATION};
 use super::tree::CHUNK_LEN;
-use crate::blake2s::IV;
+use super::IV;
 
 /// `MSG_SCHEDULE[r][i]` is the index in the original block of message word `i` in round `r`.
 pub(super) const MSG_SCHEDULE: [[usize; 16]; 7] = {
@@ -485,6 +485,59 @@ unsafe fn counter_words<V: LaneWords>(first: u64, step: u64) -> [V; 2] {
     }
 }
 
+/// Hashes the 1 to `V::LANES` lanes of `group` transposed, one lane per vector lane, lane `i`
+/// into `out[i]`.
+///
+/// # Safety
+/// `V`'s and `R`'s features must be enabled and present; `group` has 1 to `V::LANES` whole lanes
+/// and `out` holds at least as many values.
+#[inline(always)]
+pub(super) unsafe fn hash_transposed<V: LaneWords, R: Rotate<V>>(
+    group: Group<'_, '_>,
+    out: &mut [[u8; 32]],
+) {
+    // SAFETY: forwarded from the caller; each shape's kernel takes what the caller promises.
+    unsafe {
+        match group {
+            Group::Lanes {
+                lanes,
+                blocks,
+                flags,
+            } => hash_group::<V, R>(lanes, blocks, flags, out),
+            Group::Run(run) | Group::ChunkRuns(&[run]) => hash_run_group::<V, R>(run, out),
+            Group::ChunkRuns(runs) => hash_chunk_runs_group::<V, R>(runs, out),
+        }
+    }
+}
+
+/// Hashes the 1 to `N * V::ROW_LANES` lanes of `group` in `N` interleaved row states, lane `i`
+/// into `out[i]` (at most four lanes: one run of four chunks).
+///
+/// # Safety
+/// `V`'s and `R`'s features must be enabled and present; `group` has 1 to `N * V::ROW_LANES`
+/// whole lanes and `out` holds at least as many values.
+#[inline(always)]
+pub(super) unsafe fn hash_in_rows<V: RowWords, R: Rotate<V>, const N: usize>(
+    group: Group<'_, '_>,
+    out: &mut [[u8; 32]],
+) {
+    // SAFETY: forwarded from the caller; each shape's kernel takes what the caller promises.
+    unsafe {
+        match group {
+            Group::Lanes {
+                lanes,
+                blocks,
+                flags,
+            } => hash_rows::<V, R, N>(lanes, blocks, flags, out),
+            Group::Run(run) => hash_run_rows::<V, R, N>(run, out),
+            Group::ChunkRuns(runs) => {
+                debug_assert_eq!(runs.len(), 1);
+                hash_run_rows::<V, R, N>(runs[0], out)
+            }
+        }
+    }
+}
+
 /// Hashes 1 to `V::LANES` lanes at once: the transposed form of `portable::hash_lanes`. The
 /// vector slots beyond `lanes.len()` hash lane 0 again, and their results are dropped.
 ///
@@ -492,7 +545,7 @@ unsafe fn counter_words<V: LaneWords>(first: u64, step: u64) -> [V; 2] {
 /// `V`'s and `R`'s features must be enabled and present; `1 <= lanes.len() <= V::LANES`,
 /// `out.len() >= lanes.len()` and every lane's input is `blocks * BLOCK_LEN` bytes.
 #[inline(always)]
-pub(super) unsafe fn hash_group<V: LaneWords, R: Rotate<V>>(
+unsafe fn hash_group<V: LaneWords, R: Rotate<V>>(
     lanes: &[Lane<'_>],
     blocks: usize,
     flags: u8,
@@ -576,7 +629,7 @@ pub(super) unsafe fn hash_group<V: LaneWords, R: Rotate<V>>(
 /// `V`'s and `R`'s features must be enabled and present; every run is four whole chunks, all
 /// with the first run's key and flags; `out` holds four values a run.
 #[inline(always)]
-pub(super) unsafe fn hash_chunk_runs_group<V: LaneWords, R: Rotate<V>>(
+unsafe fn hash_chunk_runs_group<V: LaneWords, R: Rotate<V>>(
     runs: &[Run<'_>],
     out: &mut [[u8; 32]],
 ) {
@@ -624,10 +677,7 @@ pub(super) unsafe fn hash_chunk_runs_group<V: LaneWords, R: Rotate<V>>(
 /// `V`'s and `R`'s features must be enabled and present; `run` has 1 to `V::LANES` lanes and
 /// `out` holds at least as many values.
 #[inline(always)]
-pub(super) unsafe fn hash_run_group<V: LaneWords, R: Rotate<V>>(
-    run: Run<'_>,
-    out: &mut [[u8; 32]],
-) {
+unsafe fn hash_run_group<V: LaneWords, R: Rotate<V>>(run: Run<'_>, out: &mut [[u8; 32]]) {
     let lane_len = run.blocks * BLOCK_LEN;
     let n = run.len();
     debug_assert!(n >= 1 && n <= V::LANES && out.len() >= n && run.input.len() == n * lane_len);
@@ -1261,7 +1311,7 @@ unsafe fn shared_row3<V: RowWords>(counter: u64, block_len: u8, flags: u8) -> V 
 /// `V`'s and `R`'s features must be enabled and present; `1 <= lanes.len() <= N *
 /// V::ROW_LANES`, `out.len() >= lanes.len()` and every lane's input holds `blocks` blocks.
 #[inline(always)]
-pub(super) unsafe fn hash_rows<V: RowWords, R: Rotate<V>, const N: usize>(
+unsafe fn hash_rows<V: RowWords, R: Rotate<V>, const N: usize>(
     lanes: &[Lane<'_>],
     blocks: usize,
     flags: u8,
@@ -1352,7 +1402,7 @@ pub(super) unsafe fn hash_rows<V: RowWords, R: Rotate<V>, const N: usize>(
 /// `V`'s and `R`'s features must be enabled and present; `run` has 1 to `N * V::ROW_LANES`
 /// lanes and `out` holds at least as many values.
 #[inline(always)]
-pub(super) unsafe fn hash_run_rows<V: RowWords, R: Rotate<V>, const N: usize>(
+unsafe fn hash_run_rows<V: RowWords, R: Rotate<V>, const N: usize>(
     run: Run<'_>,
     out: &mut [[u8; 32]],
 ) {

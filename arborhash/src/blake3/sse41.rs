@@ -12,7 +12,7 @@
 
 use core::arch::x86_64::*;
 
-use super::kernels::{Lane, Run, BLOCK_LEN};
+use super::kernels::{Group, Kernels, BLOCK_LEN};
 use super::simd::{self, load128, store128, transpose4_fn, LaneWords, Rotate, RowWords};
 
 /// A byte shuffle mask for 16 or 32 bytes, read with a volatile load (`ByteMask::get`).
@@ -204,7 +204,7 @@ impl RowWords for __m128i {
 /// # Safety
 /// The CPU must support SSE4.1.
 #[target_feature(enable = "sse4.1")]
-pub(crate) unsafe fn compress_in_place(
+unsafe fn compress_in_place(
     cv: &mut [u32; 8],
     blocks: &[[u8; BLOCK_LEN]],
     block_len: u8,
@@ -218,52 +218,60 @@ pub(crate) unsafe fn compress_in_place(
     }
 }
 
-/// Hashes every lane, four at a time: the SSE4.1 form of `portable::hash_lanes`. A last group of
-/// one to three lanes runs in the row form, its states interleaved.
-///
-/// # Safety
-/// The CPU must support SSE4.1; `out.len() >= lanes.len()` and every lane's input is
-/// `blocks * BLOCK_LEN` bytes (as `kernels::hash_lanes` checks).
-#[target_feature(enable = "sse4.1")]
-pub(crate) unsafe fn hash_lanes(
-    lanes: &[Lane<'_>],
-    blocks: usize,
-    flags: u8,
-    out: &mut [[u8; 32]],
-) {
-    // SAFETY: SSE4.1 is enabled here and present; the lengths are our contract, and each group
-    // is within its kernel's lane count.
-    unsafe {
-        for (group, out) in lanes.chunks(4).zip(out.chunks_mut(4)) {
-            match group.len() {
-                1 => simd::hash_rows::<__m128i, Shuffles, 1>(group, blocks, flags, out),
-                2 => simd::hash_rows::<__m128i, Shuffles, 2>(group, blocks, flags, out),
-                3 => simd::hash_rows::<__m128i, Shuffles, 3>(group, blocks, flags, out),
-                _ => simd::hash_group::<__m128i, Shuffles>(group, blocks, flags, out),
-            }
-        }
+/// The SSE4.1 backend.
+pub(crate) struct Sse41;
+
+impl Kernels for Sse41 {
+    const DEGREE: usize = 4;
+
+    #[inline(always)]
+    unsafe fn compress_in_place(
+        cv: &mut [u32; 8],
+        blocks: &[[u8; BLOCK_LEN]],
+        block_len: u8,
+        counter: u64,
+        flags: u8,
+        flags_start: u8,
+    ) {
+        // SAFETY: forwarded (see `Kernels`).
+        unsafe { compress_in_place(cv, blocks, block_len, counter, flags, flags_start) }
+    }
+
+    #[inline(always)]
+    unsafe fn hash_many(group: Group<'_, '_>, out: &mut [[u8; 32]]) {
+        // SAFETY: forwarded (see `Kernels`).
+        unsafe { hash_many(group, out) }
+    }
+
+    #[inline(always)]
+    unsafe fn xof_many(
+        cv: &[u32; 8],
+        block: &[u8; BLOCK_LEN],
+        block_len: u8,
+        counter: u64,
+        flags: u8,
+        out: &mut [u8],
+    ) {
+        // SAFETY: forwarded (see `Kernels`).
+        unsafe { xof_many(cv, block, block_len, counter, flags, out) }
     }
 }
 
-/// Hashes the 1 to 4 lanes of `run` (see `kernels::Run`), lane `i` into `out[i]`, as
-/// [`hash_lanes`] would group them: four run transposed with parameters built from broadcasts;
-/// one to three run in rows from the run's parameters (one interleaved state each), with no
-/// `Lane` built for each.
+/// Hashes the 0 to 4 lanes of `group`, lane `i` into `out[i]`: four transposed, one to three
+/// in rows, one interleaved state each.
 ///
 /// # Safety
-/// The CPU must support SSE4.1; `run.input` is 1 to 4 whole lanes of at least one block and
-/// `out` holds at least one value per lane (as `kernels::hash_run` checks).
+/// The CPU must support SSE4.1; the group and `out` are as `Kernels::hash_many` requires.
 #[target_feature(enable = "sse4.1")]
-pub(crate) unsafe fn hash_run(run: Run<'_>, out: &mut [[u8; 32]]) {
-    // SAFETY: SSE4.1 is enabled here and present; the lengths are our contract and within each
-    // kernel's lane count.
+unsafe fn hash_many(group: Group<'_, '_>, out: &mut [[u8; 32]]) {
+    // SAFETY: SSE4.1 is enabled here and present; each kernel gets a lane count it takes.
     unsafe {
-        match run.len() {
-            4 => simd::hash_run_group::<__m128i, Shuffles>(run, out),
-            3 => simd::hash_run_rows::<__m128i, Shuffles, 3>(run, out),
-            2 => simd::hash_run_rows::<__m128i, Shuffles, 2>(run, out),
-            1 => simd::hash_run_rows::<__m128i, Shuffles, 1>(run, out),
-            // An empty run (the kernel tests pass one): nothing to hash.
+        match group.len() {
+            4 => simd::hash_transposed::<__m128i, Shuffles>(group, out),
+            3 => simd::hash_in_rows::<__m128i, Shuffles, 3>(group, out),
+            2 => simd::hash_in_rows::<__m128i, Shuffles, 2>(group, out),
+            1 => simd::hash_in_rows::<__m128i, Shuffles, 1>(group, out),
+            // An empty group (the kernel tests pass one): nothing to hash.
             _ => {}
         }
     }
@@ -274,7 +282,7 @@ pub(crate) unsafe fn hash_run(run: Run<'_>, out: &mut [[u8; 32]]) {
 /// # Safety
 /// The CPU must support SSE4.1; `out.len()` must be a multiple of `BLOCK_LEN`.
 #[target_feature(enable = "sse4.1")]
-pub(crate) unsafe fn xof_many(
+unsafe fn xof_many(
     cv: &[u32; 8],
     block: &[u8; BLOCK_LEN],
     block_len: u8,
@@ -322,50 +330,9 @@ pub(super) unsafe fn xof_many_from(
 }
 
 #[cfg(all(test, feature = "std"))]
-pub(super) fn kernels() -> super::kernel_tests::Kernels {
-    super::kernel_tests::Kernels {
-        name: "sse41",
-        supported: is_x86_feature_detected!("sse4.1"),
-        degree: 4,
-        compress_in_place,
-        hash_lanes,
-        xof_many,
-        hash_run,
-        hash_chunk_runs: None,
-    }
-}
-
-#[cfg(all(test, feature = "std"))]
 mod tests {
     #[test]
     fn sse41_matches_portable() {
-        super::super::kernel_tests::check(&super::kernels());
-    }
-}
-
-#[cfg(all(test, feature = "std"))]
-mod timing {
-    //! Ours beside the crate's SSE4.1 kernels, per block and in trees built level by level
-    //! (whole hashes beside the crate's AVX2: the probe). Run with `cargo test --release -p
-    //! arborhash --lib --all-features sse41::timing -- --ignored --nocapture`.
-    use super::super::timing::{print_times, Ours, Peer};
-    use crate::Backend;
-
-    #[test]
-    #[ignore]
-    fn print_times_beside_crate() {
-        let Some(platform) = blake3::platform::Platform::sse41() else {
-            return;
-        };
-        print_times(
-            &[Ours {
-                kernels: super::kernels(),
-                backend: Backend::Sse41,
-            }],
-            &Peer {
-                platform,
-                hash: None,
-            },
-        );
+        super::super::kernel_tests::check::<super::Sse41>(crate::Backend::Sse41);
     }
 }
