@@ -47,9 +47,14 @@ pub(crate) struct LastBlock {
 }
 
 pub(crate) mod api;
+#[cfg(target_arch = "x86_64")]
+mod avx2;
+#[cfg(target_arch = "x86_64")]
+mod avx512;
 mod hash;
 #[cfg(all(test, target_arch = "x86_64"))]
 pub(crate) mod kernel_tests;
+mod kernels;
 mod lanes;
 pub(crate) mod many;
 pub(crate) mod parallel;
@@ -59,6 +64,8 @@ pub(crate) mod portable;
 pub(crate) mod scalar;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod simd;
+#[cfg(target_arch = "x86_64")]
+mod sse41;
 mod state;
 pub(crate) mod variant;
 pub(crate) mod xof;

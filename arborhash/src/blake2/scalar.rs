@@ -27,9 +27,8 @@
 //! of each slot, and packs its chaining value at 144-175.
 
 use super::variant::{Blake2b, Blake2s, Variant, Word};
+use super::variant::{IV_B, IV_S};
 use super::SIGMA;
-use crate::blake2b::IV as IV_B;
-use crate::blake2s::IV as IV_S;
 
 /// The name of the register of state word `$i` (`q`: BLAKE2b's 64-bit names, `d`: BLAKE2s's
 /// 32-bit ones).

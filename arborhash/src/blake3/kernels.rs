@@ -151,6 +151,7 @@ pub(crate) enum Group<'g, 'a> {
 impl<'a> Group<'_, 'a> {
     /// Lanes in the group.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     pub(crate) fn len(&self) -> usize {
         match self {
             Group::Lanes { lanes, .. } => lanes.len(),
