@@ -16,7 +16,7 @@ pub mod platform;
 pub use bytes::{HexError, HexString};
 pub use platform::Backend;
 
-mod blake2;
+pub mod blake2;
 pub mod blake2b;
 pub mod blake2bp;
 pub mod blake2s;
