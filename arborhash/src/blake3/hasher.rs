@@ -3,13 +3,13 @@
 use core::fmt;
 use core::mem::MaybeUninit;
 
-use super::kernels;
+use super::kernels::{self, BufferCopy};
 use super::output::OutputReader;
 use super::tree::{Output, Params, Tree, CHUNK_LEN};
 #[cfg(target_arch = "x86_64")]
 use super::{avx2, avx512, kernels::BLOCK_LEN};
 use super::{context_key, Hash, KEY_LEN};
-use crate::platform::{Backend, Platform};
+use crate::platform::Platform;
 
 /// Input held back so that writes of any size reach the kernels as many chunks at once: 16
 /// chunks fill the widest kernel's 16 lanes (AVX-512), or AVX2's 8 lanes twice. The last chunk is
@@ -59,12 +59,11 @@ struct Buffer {
 const TAG_SHIFT: u32 = usize::BITS - 2;
 /// The bits of [`Buffer::state`] that count the bytes held.
 const LEN_MASK: usize = (1 << TAG_SHIFT) - 1;
-/// Tag: the platform has AVX-512F, blocks are copied with one 64-byte move. Zero, so that the
-/// state of such a hasher is its length.
+/// Tag of [`BufferCopy::Bytes64`]; zero, so that the state of such a hasher is its length.
 const COPY_512: usize = 0;
-/// Tag: the platform has AVX2, blocks are copied with two 32-byte moves.
+/// Tag of [`BufferCopy::Bytes32`].
 const COPY_256: usize = 1 << TAG_SHIFT;
-/// Tag: any other platform, blocks are copied as other writes are (16-byte moves on x86-64).
+/// Tag of [`BufferCopy::Bytes16`].
 const COPY_128: usize = 2 << TAG_SHIFT;
 
 impl Buffer {
@@ -73,10 +72,10 @@ impl Buffer {
         // `Buffer` a constant, which LLVM copies in by zeroing all 16 KiB (uninit bytes may be
         // zeros).
         let bytes = MaybeUninit::<[MaybeUninit<u8>; BUF_LEN]>::uninit();
-        let tag = match p.backend() {
-            Backend::Avx512 => COPY_512,
-            Backend::Avx2 => COPY_256,
-            Backend::Portable | Backend::Sse41 => COPY_128,
+        let tag = match kernels::buffer_copy(p) {
+            BufferCopy::Bytes64 => COPY_512,
+            BufferCopy::Bytes32 => COPY_256,
+            BufferCopy::Bytes16 => COPY_128,
         };
         Buffer {
             // SAFETY: an array of `MaybeUninit` needs no initialisation.

@@ -418,6 +418,28 @@ pub(crate) const EMPTY_LANE: Lane<'static> = Lane {
     last_block_len: 0,
 };
 
+/// The widest moves the incremental hasher copies writes into its buffer with: those the
+/// caller's own code, compiled for any x86-64, cannot make. Chosen once per hasher, from the
+/// platform it was made on.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum BufferCopy {
+    /// One 64-byte move a block (AVX-512F).
+    Bytes64,
+    /// Two 32-byte moves a block (AVX).
+    Bytes32,
+    /// What the target has (16-byte moves on x86-64).
+    Bytes16,
+}
+
+/// The copy of the incremental hasher on `p`.
+pub(crate) fn buffer_copy(p: Platform) -> BufferCopy {
+    match p.backend() {
+        Backend::Avx512 => BufferCopy::Bytes64,
+        Backend::Avx2 => BufferCopy::Bytes32,
+        Backend::Portable | Backend::Sse41 => BufferCopy::Bytes16,
+    }
+}
+
 /// How many lanes one kernel call runs at once on this platform.
 pub(crate) fn degree(p: Platform) -> usize {
     with_kernels!(p, K => K::DEGREE)

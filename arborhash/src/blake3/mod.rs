@@ -17,6 +17,9 @@ mod avx512;
 mod hash;
 mod hasher;
 pub mod hazmat;
+#[cfg(feature = "std")]
+#[doc(hidden)]
+pub mod kernel_bench;
 #[cfg(all(test, feature = "std", target_arch = "x86_64"))]
 mod kernel_tests;
 pub(crate) mod kernels;
