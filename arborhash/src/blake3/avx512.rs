@@ -4,12 +4,11 @@
 //!
 //! AVX-512VL gives the one-instruction rotation `vprord` on 128- and 256-bit vectors too (SSE4.1
 //! and AVX2 need two shifts and an or, or a byte shuffle), so every path compiles here again
-//! with it: a row-form compression, a chain of about 200 dependent instructions, gets shorter by
-//! one instruction for every rotation by 12 or 7. Groups of nine to sixteen lanes run transposed
-//! in `__m512i`, of five to eight in `__m256i`; three or four in rows in `__m512i` (the four
-//! chunks of a 4 KiB message cost about what one does), two in `__m256i`, one in `__m128i`. On
-//! Zen 5, whose vector instructions take two cycles each, one lane's chain of blocks runs in
-//! general-purpose registers instead (`platform::scalar_chains`).
+//! with it: a row-form compression, one long dependency chain, gets shorter by one instruction
+//! for every rotation by 12 or 7. Groups of nine to sixteen lanes run transposed in `__m512i`,
+//! of five to eight in `__m256i`; three or four in rows in `__m512i`, two in `__m256i`, one in
+//! `__m128i`. [`compress_scalar`], one lane's chain in general-purpose registers, is for the
+//! CPUs where `kernels::compress_in_place` chooses it (`platform::scalar_chains`).
 //!
 //! The helpers are `#[inline(always)]` without `#[target_feature]`: they are only compiled into
 //! this module's `#[target_feature(enable = "avx512f,avx512vl,avx2")]` entry points. That is why
@@ -136,10 +135,8 @@ macro_rules! rounds_ymm {
 /// registers are named `$r` (`zmm` or `ymm`), loaded with `$load` from `$ptr` memory operands
 /// of `$bytes` bytes; `$rounds` names the rounds macro of the same registers. The sixteen
 /// state words are pinned to registers 0-15 and the sixteen message words to 16-31: all 32
-/// registers, and `vprord` needs no temporary. LLVM's schedule of the same rounds interleaves
-/// the columns its own way and moved about 60 vectors a block through the stack in the
-/// sixteen-lane loop (about 1070 instructions a block against the crate's 940; about 880 with
-/// `compress_block` in assembly). `compress_block` builds the state's second half (the IV
+/// registers, and `vprord` needs no temporary, where LLVM's schedule of the same rounds moves
+/// vectors through the stack in every block. `compress_block` builds the state's second half (the IV
 /// words, counter, block length, flags) in registers 8-15 inside the text, so that LLVM keeps
 /// only the chaining values (0-7) and the message (16-31) at its boundary rather than moving
 /// the sixteen state words between registers around it.
@@ -294,9 +291,8 @@ macro_rules! row_permute_vprord {
 /// `Rotate::rounds_one_row_state` in assembly on registers `$r` (`zmm`, `ymm` or `xmm`): the
 /// rows pinned to registers 0-3, the message to 4-7, the seven rounds unrolled, each round's
 /// permuted message going to the other set of four (8-11, then back), so that no register is
-/// copied. LLVM's schedule of the row functions spent three register copies and a blend more a
-/// round (`vpternlogd` overwrites an operand), in a loop whose 46 or so µops a round on the two
-/// 512-bit ports about match its chain of 24 dependent instructions: every µop counts.
+/// copied, where LLVM's schedule spends register copies and a blend more a round in a loop
+/// whose µops on the two 512-bit ports about match its dependency chain.
 macro_rules! vprord_row_fn {
     ($v:ty, $feature:literal, $r:literal, [$r0:tt, $r1:tt, $r2:tt, $r3:tt,
      $r4:tt, $r5:tt, $r6:tt, $r7:tt, $r8:tt, $r9:tt, $r10:tt,
@@ -798,10 +794,8 @@ impl RowWords for __m512i {
     /// pairs of one-source shuffles, blends and unpacks (latency 1, some on two ports) into
     /// two-source word permutes (`vpermt2d`, latency 3, port 5 only, plus a register copy each,
     /// as it overwrites an operand) with 512-bit vectors, in each block's first message and in
-    /// every round's permutation. Those permutes made a 4-chunk group 0.85-0.89 of the `blake3`
-    /// crate's speed; kept as written, 0.95-0.97 (`timing` below, runs alternated with the
-    /// other build). Written by hand (three blends and four `vpermt2d` a round, 7 µops for 12),
-    /// still 0.88-0.89 against 0.97.
+    /// every round's permutation, which made 4-chunk groups about a tenth slower
+    /// (`benches/blake3_kernels.rs`, `chunks/4`), also when written by hand.
     #[inline(always)]
     unsafe fn barrier(self) -> Self {
         // SAFETY: AVX-512F; see the trait.
@@ -904,17 +898,15 @@ macro_rules! scalar_rounds {
     };
 }
 
-/// [`compress_in_place`] on general-purpose registers, for the CPUs of [`scalar_chains`]: the
+/// `portable::compress_in_place` on general-purpose registers, for the CPUs of `scalar_chains`: the
 /// sixteen state words in fifteen registers and one stack slot, the chaining value kept in
 /// registers from block to block. Each block is copied to the stack first, so that its words
 /// are read relative to `rsp` and no register holds its address during the rounds; its
 /// pointer, the block count and the parameters wait in the frame too.
 ///
-/// Measured on Zen 5 (2-vCPU AMD EPYC, family 1Ah), one-shot `hash` of 1 KiB, in turn with the
-/// row form in the same process: about 2050 TSC ticks against 3200 (16 blocks, 225 core cycles a
-/// block against 340). Single blocks stay in rows: in back-to-back calls of 64 bytes the
-/// scalar form's 900 instructions, which the next call cannot overlap, cost more than its
-/// shorter chain saves.
+/// Where chosen, a chain of blocks takes about a third less time than in rows (`arbor bench
+/// pairs`, BLAKE3 at 1 KiB); single blocks stay in rows, where the scalar form's many
+/// instructions cost more than its shorter chain saves.
 ///
 /// # Safety
 /// The CPU must support AVX (the block copy); `blocks` must not be empty.
@@ -1177,8 +1169,8 @@ mod tests {
 
 /// Copies one block with a single 64-byte load and store: the incremental hasher's copy of a
 /// block-sized write into its buffer (`hasher::Buffer::append_small`). Four 16-byte moves,
-/// all that the caller's code has without AVX, made 1 MiB in 64-byte writes about 5 % slower
-/// on Zen 5.
+/// all that the caller's code has without AVX, made 64-byte writes about 5 % slower (`arbor
+/// bench pairs`, BLAKE3 64 B writes).
 ///
 /// Assembly, not intrinsics: this is inlined into `Hasher::update` in the caller's code, compiled
 /// for the caller's target (SSE2), where a `#[target_feature]` function cannot be inlined and a

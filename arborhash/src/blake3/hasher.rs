@@ -48,10 +48,9 @@ struct Buffer {
     /// writes are copied (the top two bits): [`COPY_512`], [`COPY_256`] or [`COPY_128`], chosen
     /// by [`Buffer::new`] from the platform the hasher was made on and never changed.
     ///
-    /// One word, so that a block-sized write reads nothing but it: on Zen 5 every further load
-    /// in the write's path (a platform byte, or a limit beside the length) cost about a cycle a
-    /// write, and a block write tests the room left and its way of copying with one
-    /// comparison with a constant (see [`Buffer::append_small`]).
+    /// One word, so that a block-sized write reads nothing but it and tests the room left and
+    /// its way of copying with one comparison with a constant (see [`Buffer::append_small`]):
+    /// every further load in that path showed in 64-byte writes (`arbor bench pairs`).
     state: usize,
 }
 
@@ -114,8 +113,8 @@ impl Buffer {
     #[inline(always)]
     fn append_small(&mut self, input: &[u8]) -> bool {
         // The state is read once, before the copy, and written after it: with `+=` after the
-        // copy, which LLVM cannot tell apart from the state, it was read again there, a
-        // load-add-store that each write's next one waited for (measured slower).
+        // copy, which LLVM cannot tell apart from the state, it would be read again there, a
+        // load-add-store that each write's next one waits for.
         let state = self.state;
         #[cfg(target_arch = "x86_64")]
         if let Ok(block) = <&[u8; BLOCK_LEN]>::try_from(input) {
@@ -200,21 +199,17 @@ fn copy(tag: usize, src: &[u8], dst: &mut [MaybeUninit<u8>]) {
     }
 }
 
-/// Copies of this many bytes or more are made by [`copy_blocks`], not `memcpy`: glibc's (2.36,
-/// AVX2) copies from 2112 bytes on with `rep movsb`, which on Zen 3 moves about a byte a cycle
-/// when the destination is 1 to 31 bytes past the source modulo 4 KiB (20-40 times slower than
-/// otherwise). A caller's buffer in that position made 4 KiB writes of 256 KiB take 3 times as
-/// long as hashing it one-shot, against 1.1 times in the others. Below this, `memcpy` moves 32
-/// bytes at a time with AVX2 where `copy_blocks`, built for any x86-64, moves 16: 1 MiB in 1 KiB
-/// writes took about 2 % longer through `copy_blocks` (fastest calls 660 000 cycles against
-/// 648 000-652 000, separate runs).
+/// Copies of this many bytes or more are made by [`copy_blocks`], not `memcpy`: glibc copies
+/// long buffers with `rep movsb`, which on AMD Zen 3 is many times slower when the destination
+/// is 1 to 31 bytes past the source modulo 4 KiB, and a caller's buffer can sit so. Below this,
+/// `memcpy`'s own wide moves are faster.
 const REP_MOVSB_MIN: usize = 2048;
 
 /// Copies `src` to `dst`, of the same length, more than a block, as whole blocks and a last
 /// block that overlaps the one before it unless the length is a multiple of 64 (see
 /// [`REP_MOVSB_MIN`] for why not with `memcpy`), with 32-byte moves where the copy tag `tag`
-/// allows (AVX2 and AVX-512): 16-byte moves, all that code built for any x86-64 has, made 1 MiB
-/// in 4 KiB writes take 4-5 % longer on Zen 5 (AVX-512).
+/// allows (AVX2 and AVX-512), where 16-byte moves, all that code built for any x86-64 has, are
+/// measurably slower (`arbor bench pairs`, BLAKE3 writes).
 #[inline(never)]
 fn copy_blocks(
     #[cfg_attr(not(target_arch = "x86_64"), allow(unused_variables))] tag: usize,

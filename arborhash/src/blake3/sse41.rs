@@ -24,9 +24,7 @@ impl ByteMask {
     /// neither rewrites the rotation by 16 from the known constant (`pshuflw` + `pshufhw`, two
     /// shuffles on port 5 instead of one) nor keeps the mask in a register across the
     /// transposed rounds, where the sixteen state words already fill the sixteen registers and
-    /// LLVM spills: a `vpshufb` with a memory operand costs a load, not a register. Measured
-    /// for the rotation by 8 (16 KiB, callgrind): AVX2 45.7 -> 44.6 k instructions a hash,
-    /// SSE4.1 96.5 -> 93.2 k.
+    /// LLVM spills: a `vpshufb` with a memory operand costs a load, not a register.
     ///
     /// # Safety
     /// `V` is `__m128i` or `__m256i` (at most the 32 bytes of the mask).
