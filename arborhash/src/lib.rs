@@ -26,5 +26,7 @@ pub mod blake2xs;
 pub mod blake3;
 #[cfg(feature = "mmap")]
 pub mod mmap;
+#[cfg(target_arch = "x86_64")]
+mod opaque;
 mod threads;
 pub mod tz;

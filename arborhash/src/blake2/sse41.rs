@@ -262,8 +262,8 @@ pub(crate) mod b {
         }
         #[inline(always)]
         unsafe fn r3(x: __m128i) -> __m128i {
-            // `ROTR16` is an aligned static; see there for the volatile load.
-            unsafe { _mm_shuffle_epi8(x, core::ptr::read_volatile(&ROTR16)) }
+            // See `ROTR16` for why it is reloaded.
+            unsafe { _mm_shuffle_epi8(x, crate::opaque::reload(&ROTR16)) }
         }
         #[inline(always)]
         unsafe fn r4(x: __m128i) -> __m128i {
@@ -271,7 +271,7 @@ pub(crate) mod b {
         }
     }
 
-    /// The byte shuffle that rotates each 64-bit word right by 16. It is read with a volatile load,
+    /// The byte shuffle that rotates each 64-bit word right by 16. It is reloaded (`crate::opaque::reload`),
     /// so that LLVM cannot see the constant: given one, it rewrites this rotation as two word
     /// shuffles (`pshuflw` + `pshufhw`), doubling the latency of a step on G's dependency chain
     /// (with the constant, the AVX2 kernel hashed 1 MiB about a tenth slower). The load does not depend
@@ -650,8 +650,8 @@ pub(crate) mod s {
         // SAFETY (every function): the caller guarantees SSSE3.
         #[inline(always)]
         unsafe fn r1(x: __m128i) -> __m128i {
-            // `ROTR16` is an aligned static; see there for the volatile load.
-            unsafe { _mm_shuffle_epi8(x, core::ptr::read_volatile(&ROTR16)) }
+            // See `ROTR16` for why it is reloaded.
+            unsafe { _mm_shuffle_epi8(x, crate::opaque::reload(&ROTR16)) }
         }
         #[inline(always)]
         unsafe fn r2(x: __m128i) -> __m128i {
@@ -670,7 +670,7 @@ pub(crate) mod s {
         }
     }
 
-    /// The byte shuffle that rotates each 32-bit word right by 16. It is read with a volatile load,
+    /// The byte shuffle that rotates each 32-bit word right by 16. It is reloaded (`crate::opaque::reload`),
     /// so that LLVM cannot see the constant: given one, it rewrites this rotation as two word
     /// shuffles (`pshuflw` + `pshufhw`), doubling the latency of a step on G's dependency chain. The
     /// load does not depend on the data, so it stays off that chain.

@@ -210,7 +210,7 @@ pub(super) unsafe fn store128(p: *mut u8, x: __m128i) {
 /// of each `unsafe fn` below.
 pub(super) trait Rotate<V> {
     /// Whether [`compress_group`] keeps one copy of the block in its loop (see
-    /// [`opaque_index`]): worth it where the block is large assembly (AVX2's `Shuffles`);
+    /// `crate::opaque::index`): worth it where the block is large assembly (AVX2's `Shuffles`);
     /// elsewhere the peeled copies save a selection in every block.
     const ONE_BLOCK_COPY: bool = false;
 
@@ -780,10 +780,10 @@ unsafe fn compress_group<V: LaneWords, R: Rotate<V>>(
             next_first = V::load_transposed::<8>(inputs, 0);
         }
         for j in 0..blocks {
-            // With `ONE_BLOCK_COPY`, through `opaque_index`, so that LLVM keeps these choices
+            // With `ONE_BLOCK_COPY`, through `crate::opaque::index`, so that LLVM keeps these choices
             // selections (`cmov`) rather than peeling the first or the last block off the loop.
             let index = if R::ONE_BLOCK_COPY {
-                opaque_index(j)
+                crate::opaque::index(j)
             } else {
                 j
             };
@@ -824,20 +824,6 @@ unsafe fn compress_group<V: LaneWords, R: Rotate<V>>(
         }
         V::store_transposed(cv, &dst);
     }
-}
-
-/// `i`, hidden from the optimiser (an empty `asm!`): comparing the block index with 0 or the
-/// last through it keeps LLVM from peeling the first or the last block off the block loop,
-/// which would copy a large block's code once or twice more in every loop.
-#[inline(always)]
-fn opaque_index(i: usize) -> usize {
-    let mut i = i;
-    // SAFETY: the template is empty: nothing runs, no memory, stack or flags are touched, and
-    // `i` stays in its register unchanged.
-    unsafe {
-        core::arch::asm!("/* {0} */", inout(reg) i, options(pure, nomem, nostack, preserves_flags))
-    };
-    i
 }
 
 /// The transposed block at offset `at` of every lane (each `lane_len` bytes), for
@@ -951,9 +937,8 @@ pub(super) unsafe fn xof_group<V: LaneWords, R: Rotate<V>>(
         for i in 0..8 {
             words[i] = v[i].xor(v[i + 8]);
             // The key words are read again rather than kept in `cv_v` through the rounds,
-            // where 8 more live vectors made LLVM spill; a volatile read (of a valid, aligned
-            // `&u32`) is one LLVM cannot merge with the first.
-            words[i + 8] = v[i + 8].xor(V::splat(core::ptr::read_volatile(&cv[i])));
+            // where 8 more live vectors made LLVM spill.
+            words[i + 8] = v[i + 8].xor(V::splat(crate::opaque::reload(&cv[i])));
         }
         let base = out.as_mut_ptr();
         let mut dst = [base; 16];

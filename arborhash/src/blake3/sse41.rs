@@ -15,12 +15,13 @@ use core::arch::x86_64::*;
 use super::kernels::{Group, Kernels, BLOCK_LEN};
 use super::simd::{self, load128, store128, transpose4_fn, LaneWords, Rotate, RowWords};
 
-/// A byte shuffle mask for 16 or 32 bytes, read with a volatile load (`ByteMask::get`).
+/// A byte shuffle mask for 16 or 32 bytes, reloaded where used (`ByteMask::get`).
 #[repr(align(32))]
 pub(super) struct ByteMask(pub(super) [u8; 32]);
 
 impl ByteMask {
-    /// The mask as a vector of 16 or 32 bytes, loaded where it is used. Volatile, so that LLVM
+    /// The mask as a vector of 16 or 32 bytes, loaded afresh where it is used
+    /// (`crate::opaque::reload`), so that LLVM
     /// neither rewrites the rotation by 16 from the known constant (`pshuflw` + `pshufhw`, two
     /// shuffles on port 5 instead of one) nor keeps the mask in a register across the
     /// transposed rounds, where the sixteen state words already fill the sixteen registers and
@@ -29,9 +30,10 @@ impl ByteMask {
     /// # Safety
     /// `V` is `__m128i` or `__m256i` (at most the 32 bytes of the mask).
     #[inline(always)]
-    pub(super) unsafe fn get<V>(&self) -> V {
-        // SAFETY: the mask is 32-byte aligned and 32 bytes, as much as `V` reads.
-        unsafe { core::ptr::read_volatile(self.0.as_ptr().cast::<V>()) }
+    pub(super) unsafe fn get<V: Copy>(&self) -> V {
+        // SAFETY: the mask is 32-byte aligned and 32 bytes, as much as `V` reads, and any bytes
+        // are a valid vector.
+        crate::opaque::reload(unsafe { &*self.0.as_ptr().cast::<V>() })
     }
 }
 
