@@ -945,33 +945,18 @@ impl RowWords for __m256i {
     simd::opaque_fn!("avx", ymm_reg);
 }
 
-/// Compresses `blocks` into `cv`, one after another (see `portable::compress_in_place`): the
-/// SSE4.1 row-vectorised compression, compiled with AVX2.
-///
-/// # Safety
-/// The CPU must support AVX2.
-#[target_feature(enable = "avx2")]
-unsafe fn compress_in_place(
-    cv: &mut [u32; 8],
-    blocks: &[[u8; BLOCK_LEN]],
-    block_len: u8,
-    counter: u64,
-    flags: u8,
-    flags_start: u8,
-) {
-    // SAFETY: AVX2, hence SSE4.1, is enabled here and present (our contract).
-    unsafe {
-        simd::compress_rows_in_place::<Shuffles>(cv, blocks, block_len, counter, flags, flags_start)
-    }
-}
-
 /// The AVX2 backend.
 pub(crate) struct Avx2;
 
 impl Kernels for Avx2 {
     const DEGREE: usize = 8;
 
-    #[inline(always)]
+    /// Compresses `blocks` into `cv`, one after another (see `portable::compress_in_place`): the
+    /// SSE4.1 row-vectorised compression, compiled with AVX2.
+    ///
+    /// # Safety
+    /// The CPU must support AVX2.
+    #[target_feature(enable = "avx2")]
     unsafe fn compress_in_place(
         cv: &mut [u32; 8],
         blocks: &[[u8; BLOCK_LEN]],
@@ -980,17 +965,46 @@ impl Kernels for Avx2 {
         flags: u8,
         flags_start: u8,
     ) {
-        // SAFETY: forwarded (see `Kernels`).
-        unsafe { compress_in_place(cv, blocks, block_len, counter, flags, flags_start) }
+        // SAFETY: AVX2, hence SSE4.1, is enabled here and present (our contract).
+        unsafe {
+            simd::compress_rows_in_place::<Shuffles>(
+                cv,
+                blocks,
+                block_len,
+                counter,
+                flags,
+                flags_start,
+            )
+        }
     }
 
-    #[inline(always)]
+    /// Hashes the 0 to 8 lanes of `group`, lane `i` into `out[i]`: five or more transposed
+    /// (padded to eight); one to four in rows, two lanes per `__m256i`, three or four as two
+    /// interleaved states, whose chains overlap.
+    ///
+    /// # Safety
+    /// The CPU must support AVX2; the group and `out` are as `Kernels::hash_many` requires.
+    #[target_feature(enable = "avx2")]
     unsafe fn hash_many(group: Group<'_, '_>, out: &mut [[u8; 32]]) {
-        // SAFETY: forwarded (see `Kernels`).
-        unsafe { hash_many(group, out) }
+        // SAFETY: AVX2, hence SSE4.1, is enabled here and present; each kernel gets a lane count
+        // it takes.
+        unsafe {
+            match group.len() {
+                5.. => simd::hash_transposed::<__m256i, Shuffles>(group, out),
+                3 | 4 => simd::hash_in_rows::<__m256i, Shuffles, 2>(group, out),
+                2 => simd::hash_in_rows::<__m256i, Shuffles, 1>(group, out),
+                1 => simd::hash_in_rows::<__m128i, Shuffles, 1>(group, out),
+                // An empty group (the kernel tests pass one): nothing to hash.
+                _ => {}
+            }
+        }
     }
 
-    #[inline(always)]
+    /// Extended output, eight blocks at a time: the AVX2 form of `portable::xof_many`.
+    ///
+    /// # Safety
+    /// The CPU must support AVX2; `out.len()` must be a multiple of `BLOCK_LEN`.
+    #[target_feature(enable = "avx2")]
     unsafe fn xof_many(
         cv: &[u32; 8],
         block: &[u8; BLOCK_LEN],
@@ -999,67 +1013,28 @@ impl Kernels for Avx2 {
         flags: u8,
         out: &mut [u8],
     ) {
-        // SAFETY: forwarded (see `Kernels`).
-        unsafe { xof_many(cv, block, block_len, counter, flags, out) }
-    }
-}
-
-/// Hashes the 0 to 8 lanes of `group`, lane `i` into `out[i]`: five or more transposed
-/// (padded to eight); one to four in rows, two lanes per `__m256i`, three or four as two
-/// interleaved states, whose chains overlap.
-///
-/// # Safety
-/// The CPU must support AVX2; the group and `out` are as `Kernels::hash_many` requires.
-#[target_feature(enable = "avx2")]
-unsafe fn hash_many(group: Group<'_, '_>, out: &mut [[u8; 32]]) {
-    // SAFETY: AVX2, hence SSE4.1, is enabled here and present; each kernel gets a lane count
-    // it takes.
-    unsafe {
-        match group.len() {
-            5.. => simd::hash_transposed::<__m256i, Shuffles>(group, out),
-            3 | 4 => simd::hash_in_rows::<__m256i, Shuffles, 2>(group, out),
-            2 => simd::hash_in_rows::<__m256i, Shuffles, 1>(group, out),
-            1 => simd::hash_in_rows::<__m128i, Shuffles, 1>(group, out),
-            // An empty group (the kernel tests pass one): nothing to hash.
-            _ => {}
-        }
-    }
-}
-
-/// Extended output, eight blocks at a time: the AVX2 form of `portable::xof_many`.
-///
-/// # Safety
-/// The CPU must support AVX2; `out.len()` must be a multiple of `BLOCK_LEN`.
-#[target_feature(enable = "avx2")]
-unsafe fn xof_many(
-    cv: &[u32; 8],
-    block: &[u8; BLOCK_LEN],
-    block_len: u8,
-    counter: u64,
-    flags: u8,
-    out: &mut [u8],
-) {
-    const GROUP: usize = 8 * BLOCK_LEN;
-    // SAFETY: AVX2, hence SSE4.1, is enabled here and present (our contract); each group slice
-    // is exactly eight blocks and the remainder a multiple of `BLOCK_LEN`.
-    unsafe {
-        let mut counter = counter;
-        let mut groups = out.chunks_exact_mut(GROUP);
-        if groups.len() > 0 {
-            let m = simd::broadcast_block::<__m256i>(block);
-            for group in &mut groups {
-                simd::xof_group::<__m256i, Shuffles>(cv, &m, block_len, counter, flags, group);
-                counter = counter.wrapping_add(8);
+        const GROUP: usize = 8 * BLOCK_LEN;
+        // SAFETY: AVX2, hence SSE4.1, is enabled here and present (our contract); each group slice
+        // is exactly eight blocks and the remainder a multiple of `BLOCK_LEN`.
+        unsafe {
+            let mut counter = counter;
+            let mut groups = out.chunks_exact_mut(GROUP);
+            if groups.len() > 0 {
+                let m = simd::broadcast_block::<__m256i>(block);
+                for group in &mut groups {
+                    simd::xof_group::<__m256i, Shuffles>(cv, &m, block_len, counter, flags, group);
+                    counter = counter.wrapping_add(8);
+                }
             }
+            sse41::xof_many_from(
+                cv,
+                block,
+                block_len,
+                counter,
+                flags,
+                groups.into_remainder(),
+            );
         }
-        sse41::xof_many_from(
-            cv,
-            block,
-            block_len,
-            counter,
-            flags,
-            groups.into_remainder(),
-        );
     }
 }
 

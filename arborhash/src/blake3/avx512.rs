@@ -805,26 +805,6 @@ impl RowWords for __m512i {
     simd::opaque_fn!("avx512f", zmm_reg);
 }
 
-/// Compresses `blocks` into `cv`, one after another, in rows: the AVX-512 form of
-/// `portable::compress_in_place`.
-///
-/// # Safety
-/// The CPU must support AVX-512F, AVX-512VL and AVX2.
-#[target_feature(enable = "avx512f,avx512vl,avx2")]
-unsafe fn compress_rows(
-    cv: &mut [u32; 8],
-    blocks: &[[u8; BLOCK_LEN]],
-    block_len: u8,
-    counter: u64,
-    flags: u8,
-    flags_start: u8,
-) {
-    // SAFETY: the features are enabled here and present (our contract).
-    unsafe {
-        simd::compress_rows_in_place::<Ror>(cv, blocks, block_len, counter, flags, flags_start)
-    }
-}
-
 /// The assembly text of one scalar instruction `op` on `dst` and `src` (register names or an
 /// immediate).
 macro_rules! scalar_op {
@@ -1023,7 +1003,12 @@ pub(crate) struct Avx512;
 impl Kernels for Avx512 {
     const DEGREE: usize = 16;
 
-    #[inline(always)]
+    /// Compresses `blocks` into `cv`, one after another, in rows: the AVX-512 form of
+    /// `portable::compress_in_place`.
+    ///
+    /// # Safety
+    /// The CPU must support AVX-512F, AVX-512VL and AVX2.
+    #[target_feature(enable = "avx512f,avx512vl,avx2")]
     unsafe fn compress_in_place(
         cv: &mut [u32; 8],
         blocks: &[[u8; BLOCK_LEN]],
@@ -1032,17 +1017,43 @@ impl Kernels for Avx512 {
         flags: u8,
         flags_start: u8,
     ) {
-        // SAFETY: forwarded (see `Kernels`).
-        unsafe { compress_rows(cv, blocks, block_len, counter, flags, flags_start) }
+        // SAFETY: the features are enabled here and present (our contract).
+        unsafe {
+            simd::compress_rows_in_place::<Ror>(cv, blocks, block_len, counter, flags, flags_start)
+        }
     }
 
-    #[inline(always)]
+    /// Hashes the 0 to 16 lanes of `group`, lane `i` into `out[i]`: nine or more transposed in
+    /// `__m512i` (padded to sixteen), five to eight in `__m256i`; three or four in rows four blocks
+    /// wide, a pair two wide, a single lane one wide.
+    ///
+    /// # Safety
+    /// The CPU must support AVX-512F, AVX-512VL and AVX2; the group and `out` are as
+    /// `Kernels::hash_many` requires.
+    #[target_feature(enable = "avx512f,avx512vl,avx2")]
     unsafe fn hash_many(group: Group<'_, '_>, out: &mut [[u8; 32]]) {
-        // SAFETY: forwarded (see `Kernels`).
-        unsafe { hash_many(group, out) }
+        // SAFETY: the features are enabled here and present; each kernel gets a lane count it
+        // takes.
+        unsafe {
+            match group.len() {
+                9.. => simd::hash_transposed::<__m512i, Ror>(group, out),
+                5.. => simd::hash_transposed::<__m256i, Ror>(group, out),
+                3.. => simd::hash_in_rows::<__m512i, Ror, 1>(group, out),
+                2 => simd::hash_in_rows::<__m256i, Ror, 1>(group, out),
+                1 => simd::hash_in_rows::<__m128i, Ror, 1>(group, out),
+                // An empty group (the kernel tests pass one): nothing to hash.
+                _ => {}
+            }
+        }
     }
 
-    #[inline(always)]
+    /// Extended output, sixteen blocks at a time, then eight, then in rows four, two and one wide:
+    /// the AVX-512 form of `portable::xof_many`.
+    ///
+    /// # Safety
+    /// The CPU must support AVX-512F, AVX-512VL and AVX2; `out.len()` must be a multiple of
+    /// `BLOCK_LEN`.
+    #[target_feature(enable = "avx512f,avx512vl,avx2")]
     unsafe fn xof_many(
         cv: &[u32; 8],
         block: &[u8; BLOCK_LEN],
@@ -1051,85 +1062,42 @@ impl Kernels for Avx512 {
         flags: u8,
         out: &mut [u8],
     ) {
-        // SAFETY: forwarded (see `Kernels`).
-        unsafe { xof_many(cv, block, block_len, counter, flags, out) }
-    }
-}
-
-/// Hashes the 0 to 16 lanes of `group`, lane `i` into `out[i]`: nine or more transposed in
-/// `__m512i` (padded to sixteen), five to eight in `__m256i`; three or four in rows four blocks
-/// wide, a pair two wide, a single lane one wide.
-///
-/// # Safety
-/// The CPU must support AVX-512F, AVX-512VL and AVX2; the group and `out` are as
-/// `Kernels::hash_many` requires.
-#[target_feature(enable = "avx512f,avx512vl,avx2")]
-unsafe fn hash_many(group: Group<'_, '_>, out: &mut [[u8; 32]]) {
-    // SAFETY: the features are enabled here and present; each kernel gets a lane count it
-    // takes.
-    unsafe {
-        match group.len() {
-            9.. => simd::hash_transposed::<__m512i, Ror>(group, out),
-            5.. => simd::hash_transposed::<__m256i, Ror>(group, out),
-            3.. => simd::hash_in_rows::<__m512i, Ror, 1>(group, out),
-            2 => simd::hash_in_rows::<__m256i, Ror, 1>(group, out),
-            1 => simd::hash_in_rows::<__m128i, Ror, 1>(group, out),
-            // An empty group (the kernel tests pass one): nothing to hash.
-            _ => {}
-        }
-    }
-}
-
-/// Extended output, sixteen blocks at a time, then eight, then in rows four, two and one wide:
-/// the AVX-512 form of `portable::xof_many`.
-///
-/// # Safety
-/// The CPU must support AVX-512F, AVX-512VL and AVX2; `out.len()` must be a multiple of
-/// `BLOCK_LEN`.
-#[target_feature(enable = "avx512f,avx512vl,avx2")]
-unsafe fn xof_many(
-    cv: &[u32; 8],
-    block: &[u8; BLOCK_LEN],
-    block_len: u8,
-    counter: u64,
-    flags: u8,
-    out: &mut [u8],
-) {
-    // SAFETY: the features are enabled here and present (our contract); each group slice is
-    // exactly as many blocks as its kernel computes.
-    unsafe {
-        let mut counter = counter;
-        let mut out = out;
-        if out.len() >= 16 * BLOCK_LEN {
-            let m = simd::broadcast_block::<__m512i>(block);
-            while out.len() >= 16 * BLOCK_LEN {
-                let (group, rest) = out.split_at_mut(16 * BLOCK_LEN);
-                simd::xof_group::<__m512i, Ror>(cv, &m, block_len, counter, flags, group);
-                counter = counter.wrapping_add(16);
+        // SAFETY: the features are enabled here and present (our contract); each group slice is
+        // exactly as many blocks as its kernel computes.
+        unsafe {
+            let mut counter = counter;
+            let mut out = out;
+            if out.len() >= 16 * BLOCK_LEN {
+                let m = simd::broadcast_block::<__m512i>(block);
+                while out.len() >= 16 * BLOCK_LEN {
+                    let (group, rest) = out.split_at_mut(16 * BLOCK_LEN);
+                    simd::xof_group::<__m512i, Ror>(cv, &m, block_len, counter, flags, group);
+                    counter = counter.wrapping_add(16);
+                    out = rest;
+                }
+            }
+            if out.len() >= 8 * BLOCK_LEN {
+                let (group, rest) = out.split_at_mut(8 * BLOCK_LEN);
+                let m = simd::broadcast_block::<__m256i>(block);
+                simd::xof_group::<__m256i, Ror>(cv, &m, block_len, counter, flags, group);
+                counter = counter.wrapping_add(8);
                 out = rest;
             }
-        }
-        if out.len() >= 8 * BLOCK_LEN {
-            let (group, rest) = out.split_at_mut(8 * BLOCK_LEN);
-            let m = simd::broadcast_block::<__m256i>(block);
-            simd::xof_group::<__m256i, Ror>(cv, &m, block_len, counter, flags, group);
-            counter = counter.wrapping_add(8);
-            out = rest;
-        }
-        if out.len() >= 4 * BLOCK_LEN {
-            let (group, rest) = out.split_at_mut(4 * BLOCK_LEN);
-            simd::xof_rows::<__m512i, Ror>(cv, block, block_len, counter, flags, group);
-            counter = counter.wrapping_add(4);
-            out = rest;
-        }
-        if out.len() >= 2 * BLOCK_LEN {
-            let (group, rest) = out.split_at_mut(2 * BLOCK_LEN);
-            simd::xof_rows::<__m256i, Ror>(cv, block, block_len, counter, flags, group);
-            counter = counter.wrapping_add(2);
-            out = rest;
-        }
-        if !out.is_empty() {
-            simd::xof_rows::<__m128i, Ror>(cv, block, block_len, counter, flags, out);
+            if out.len() >= 4 * BLOCK_LEN {
+                let (group, rest) = out.split_at_mut(4 * BLOCK_LEN);
+                simd::xof_rows::<__m512i, Ror>(cv, block, block_len, counter, flags, group);
+                counter = counter.wrapping_add(4);
+                out = rest;
+            }
+            if out.len() >= 2 * BLOCK_LEN {
+                let (group, rest) = out.split_at_mut(2 * BLOCK_LEN);
+                simd::xof_rows::<__m256i, Ror>(cv, block, block_len, counter, flags, group);
+                counter = counter.wrapping_add(2);
+                out = rest;
+            }
+            if !out.is_empty() {
+                simd::xof_rows::<__m128i, Ror>(cv, block, block_len, counter, flags, out);
+            }
         }
     }
 }
@@ -1148,7 +1116,8 @@ mod tests {
         for (name, compress_in_place) in [
             (
                 "avx512 rows",
-                super::compress_rows as super::super::kernel_tests::CompressInPlace,
+                <super::Avx512 as super::super::kernels::Kernels>::compress_in_place
+                    as super::super::kernel_tests::CompressInPlace,
             ),
             ("avx512 scalar", |cv, blocks, len, counter, flags, start| {
                 if !blocks.is_empty() {

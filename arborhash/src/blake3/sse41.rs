@@ -198,33 +198,18 @@ impl RowWords for __m128i {
     simd::opaque_fn!("sse2", xmm_reg);
 }
 
-/// Compresses `blocks` into `cv`, one after another: the SSE4.1 form of
-/// `portable::compress_in_place`.
-///
-/// # Safety
-/// The CPU must support SSE4.1.
-#[target_feature(enable = "sse4.1")]
-unsafe fn compress_in_place(
-    cv: &mut [u32; 8],
-    blocks: &[[u8; BLOCK_LEN]],
-    block_len: u8,
-    counter: u64,
-    flags: u8,
-    flags_start: u8,
-) {
-    // SAFETY: SSE4.1 is enabled here and present (our contract).
-    unsafe {
-        simd::compress_rows_in_place::<Shuffles>(cv, blocks, block_len, counter, flags, flags_start)
-    }
-}
-
 /// The SSE4.1 backend.
 pub(crate) struct Sse41;
 
 impl Kernels for Sse41 {
     const DEGREE: usize = 4;
 
-    #[inline(always)]
+    /// Compresses `blocks` into `cv`, one after another: the SSE4.1 form of
+    /// `portable::compress_in_place`.
+    ///
+    /// # Safety
+    /// The CPU must support SSE4.1.
+    #[target_feature(enable = "sse4.1")]
     unsafe fn compress_in_place(
         cv: &mut [u32; 8],
         blocks: &[[u8; BLOCK_LEN]],
@@ -233,17 +218,44 @@ impl Kernels for Sse41 {
         flags: u8,
         flags_start: u8,
     ) {
-        // SAFETY: forwarded (see `Kernels`).
-        unsafe { compress_in_place(cv, blocks, block_len, counter, flags, flags_start) }
+        // SAFETY: SSE4.1 is enabled here and present (our contract).
+        unsafe {
+            simd::compress_rows_in_place::<Shuffles>(
+                cv,
+                blocks,
+                block_len,
+                counter,
+                flags,
+                flags_start,
+            )
+        }
     }
 
-    #[inline(always)]
+    /// Hashes the 0 to 4 lanes of `group`, lane `i` into `out[i]`: four transposed, one to three
+    /// in rows, one interleaved state each.
+    ///
+    /// # Safety
+    /// The CPU must support SSE4.1; the group and `out` are as `Kernels::hash_many` requires.
+    #[target_feature(enable = "sse4.1")]
     unsafe fn hash_many(group: Group<'_, '_>, out: &mut [[u8; 32]]) {
-        // SAFETY: forwarded (see `Kernels`).
-        unsafe { hash_many(group, out) }
+        // SAFETY: SSE4.1 is enabled here and present; each kernel gets a lane count it takes.
+        unsafe {
+            match group.len() {
+                4 => simd::hash_transposed::<__m128i, Shuffles>(group, out),
+                3 => simd::hash_in_rows::<__m128i, Shuffles, 3>(group, out),
+                2 => simd::hash_in_rows::<__m128i, Shuffles, 2>(group, out),
+                1 => simd::hash_in_rows::<__m128i, Shuffles, 1>(group, out),
+                // An empty group (the kernel tests pass one): nothing to hash.
+                _ => {}
+            }
+        }
     }
 
-    #[inline(always)]
+    /// Extended output, four blocks at a time: the SSE4.1 form of `portable::xof_many`.
+    ///
+    /// # Safety
+    /// The CPU must support SSE4.1; `out.len()` must be a multiple of `BLOCK_LEN`.
+    #[target_feature(enable = "sse4.1")]
     unsafe fn xof_many(
         cv: &[u32; 8],
         block: &[u8; BLOCK_LEN],
@@ -252,46 +264,9 @@ impl Kernels for Sse41 {
         flags: u8,
         out: &mut [u8],
     ) {
-        // SAFETY: forwarded (see `Kernels`).
-        unsafe { xof_many(cv, block, block_len, counter, flags, out) }
+        // SAFETY: SSE4.1 is enabled here and present (our contract).
+        unsafe { xof_many_from(cv, block, block_len, counter, flags, out) }
     }
-}
-
-/// Hashes the 0 to 4 lanes of `group`, lane `i` into `out[i]`: four transposed, one to three
-/// in rows, one interleaved state each.
-///
-/// # Safety
-/// The CPU must support SSE4.1; the group and `out` are as `Kernels::hash_many` requires.
-#[target_feature(enable = "sse4.1")]
-unsafe fn hash_many(group: Group<'_, '_>, out: &mut [[u8; 32]]) {
-    // SAFETY: SSE4.1 is enabled here and present; each kernel gets a lane count it takes.
-    unsafe {
-        match group.len() {
-            4 => simd::hash_transposed::<__m128i, Shuffles>(group, out),
-            3 => simd::hash_in_rows::<__m128i, Shuffles, 3>(group, out),
-            2 => simd::hash_in_rows::<__m128i, Shuffles, 2>(group, out),
-            1 => simd::hash_in_rows::<__m128i, Shuffles, 1>(group, out),
-            // An empty group (the kernel tests pass one): nothing to hash.
-            _ => {}
-        }
-    }
-}
-
-/// Extended output, four blocks at a time: the SSE4.1 form of `portable::xof_many`.
-///
-/// # Safety
-/// The CPU must support SSE4.1; `out.len()` must be a multiple of `BLOCK_LEN`.
-#[target_feature(enable = "sse4.1")]
-unsafe fn xof_many(
-    cv: &[u32; 8],
-    block: &[u8; BLOCK_LEN],
-    block_len: u8,
-    counter: u64,
-    flags: u8,
-    out: &mut [u8],
-) {
-    // SAFETY: SSE4.1 is enabled here and present (our contract).
-    unsafe { xof_many_from(cv, block, block_len, counter, flags, out) }
 }
 
 /// The tail of `xof_many` shared with AVX2: groups of four output blocks, then single ones.
