@@ -12,10 +12,17 @@
 //!   given one run of four chunks), each lane's chaining value to `out`;
 //! - `xof_many`: consecutive extended-output blocks of one root node.
 //!
-//! Plugging it in takes one line in [`with_kernels!`]; the tree, the hasher, the batch API and
-//! the extended output reach every backend through the driver functions below, which are the
-//! only callers of the trait. The kernel tests (`kernel_tests.rs`) check a backend's trait
-//! functions against the portable ones.
+//! Each is an `unsafe fn`, callable once a [`Platform`] proves the CPU has the backend's
+//! features; the SIMD ones are `#[target_feature]` functions. Plugging a backend in takes its
+//! `Backend` variant in `platform.rs` and one line in [`with_kernels!`]; the tree, the hasher,
+//! the batch API and the extended output reach every backend through the driver functions
+//! below, which are the only callers of the trait. The kernel tests (`kernel_tests.rs`) check a
+//! backend's functions against the portable ones: add a `#[test]` calling
+//! `kernel_tests::check::<NewBackend>(Backend::New)`.
+//!
+//! The CPU-specific choices made here, besides the backend: on AMD family 1Ah a chain of two
+//! blocks or more goes to `avx512::compress_scalar` ([`compress_in_place`]), and the width of
+//! the incremental hasher's buffer copies ([`buffer_copy`]).
 
 use super::portable::Portable;
 use super::tree::CHUNK_LEN;
