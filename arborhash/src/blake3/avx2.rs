@@ -1046,28 +1046,6 @@ mod tests {
     }
 }
 
-/// Copies one block with two 32-byte loads and stores: the incremental hasher's copy of a
-/// block-sized write into its buffer (see `avx512::copy_block`, which explains the assembly and
-/// the clobbered registers).
-///
-/// # Safety
-/// The CPU must support AVX.
-#[inline(always)]
-pub(crate) unsafe fn copy_block(src: &[u8; BLOCK_LEN], dst: *mut [u8; BLOCK_LEN]) {
-    // SAFETY: AVX is present (our contract); `src` is a readable block and `dst` a writable one
-    // (the caller's), which need no alignment for `vmovdqu`.
-    unsafe {
-        simd::copy_block_asm!(
-            "vmovdqu ymm0, [{src}]",
-            "vmovdqu ymm1, [{src} + 32]",
-            "vmovdqu [{dst}], ymm0",
-            "vmovdqu [{dst} + 32], ymm1";
-            src.as_ptr(),
-            dst
-        )
-    };
-}
-
 /// Copies `src` to `dst` (`src.len()` bytes, more than a block) two 32-byte moves a block, the
 /// last block overlapping the one before it unless the length is a multiple of 64: the
 /// incremental hasher's copy of writes of 2 KiB and more on AVX2 and AVX-512 platforms

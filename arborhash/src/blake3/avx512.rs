@@ -1135,31 +1135,3 @@ mod tests {
         }
     }
 }
-
-/// Copies one block with a single 64-byte load and store: the incremental hasher's copy of a
-/// block-sized write into its buffer (`hasher::Buffer::append_small`). Four 16-byte moves,
-/// all that the caller's code has without AVX, made 64-byte writes about 5 % slower (`arbor
-/// bench pairs`, BLAKE3 64 B writes).
-///
-/// Assembly, not intrinsics: this is inlined into `Hasher::update` in the caller's code, compiled
-/// for the caller's target (SSE2), where a `#[target_feature]` function cannot be inlined and a
-/// call of one costs more than the copy. The final `vzeroupper` leaves the upper halves of the
-/// vector registers clean for the caller's SSE code (Intel cores slow legacy SSE instructions
-/// down while they are dirty); since it clears those of registers 0-15, all sixteen are declared
-/// clobbered, so that a caller compiled with AVX keeps no vector in them across the copy.
-///
-/// # Safety
-/// The CPU must support AVX-512F.
-#[inline(always)]
-pub(crate) unsafe fn copy_block(src: &[u8; BLOCK_LEN], dst: *mut [u8; BLOCK_LEN]) {
-    // SAFETY: AVX-512F is present (our contract); `src` is a readable block and `dst` a
-    // writable one (the caller's), which need no alignment for `vmovdqu64`.
-    unsafe {
-        simd::copy_block_asm!(
-            "vmovdqu64 zmm0, [{src}]",
-            "vmovdqu64 [{dst}], zmm0";
-            src.as_ptr(),
-            dst
-        )
-    };
-}

@@ -22,7 +22,7 @@
 //!
 //! The CPU-specific choices made here, besides the backend: on AMD family 1Ah a chain of two
 //! blocks or more goes to `avx512::compress_scalar` ([`compress_in_place`]), and the width of
-//! the incremental hasher's buffer copies ([`buffer_copy`]).
+//! the incremental hasher's long buffer copies ([`wide_copies`]).
 
 use super::portable::Portable;
 use super::tree::CHUNK_LEN;
@@ -425,26 +425,10 @@ pub(crate) const EMPTY_LANE: Lane<'static> = Lane {
     last_block_len: 0,
 };
 
-/// The widest moves the incremental hasher copies writes into its buffer with: those the
-/// caller's own code, compiled for any x86-64, cannot make. Chosen once per hasher, from the
-/// platform it was made on.
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub(crate) enum BufferCopy {
-    /// One 64-byte move a block (AVX-512F).
-    Bytes64,
-    /// Two 32-byte moves a block (AVX).
-    Bytes32,
-    /// What the target has (16-byte moves on x86-64).
-    Bytes16,
-}
-
-/// The copy of the incremental hasher on `p`.
-pub(crate) fn buffer_copy(p: Platform) -> BufferCopy {
-    match p.backend() {
-        Backend::Avx512 => BufferCopy::Bytes64,
-        Backend::Avx2 => BufferCopy::Bytes32,
-        Backend::Portable | Backend::Sse41 => BufferCopy::Bytes16,
-    }
+/// Whether the incremental hasher copies long writes into its buffer with 32-byte moves (AVX),
+/// which the caller's own code, compiled for any x86-64, does not have.
+pub(crate) fn wide_copies(p: Platform) -> bool {
+    matches!(p.backend(), Backend::Avx2 | Backend::Avx512)
 }
 
 /// How many lanes one kernel call runs at once on this platform.

@@ -94,27 +94,6 @@ macro_rules! asm_row_consts {
 }
 pub(super) use asm_row_consts;
 
-/// `asm!` of a block copy from `[{src}]` to `[{dst}]` through vector registers 0-1 (the
-/// template), ending in `vzeroupper`, with every register it clears declared clobbered: the
-/// incremental hasher's copy of a block-sized write, inlined into the caller's code (see
-/// `avx512::copy_block`, which says why assembly and why `vzeroupper`).
-macro_rules! copy_block_asm {
-    ($($template:literal),+; $src:expr, $dst:expr) => {
-        core::arch::asm!(
-            $($template),+,
-            "vzeroupper",
-            src = in(reg) $src,
-            dst = in(reg) $dst,
-            out("xmm0") _, out("xmm1") _, out("xmm2") _, out("xmm3") _,
-            out("xmm4") _, out("xmm5") _, out("xmm6") _, out("xmm7") _,
-            out("xmm8") _, out("xmm9") _, out("xmm10") _, out("xmm11") _,
-            out("xmm12") _, out("xmm13") _, out("xmm14") _, out("xmm15") _,
-            options(nostack, preserves_flags),
-        )
-    };
-}
-pub(super) use copy_block_asm;
-
 /// Defines `$name`, the 4x4 word transpose within each 128-bit lane of four vectors of type `$t`
 /// (word `j` of row `i` becomes word `i` of row `j`), from that type's unpack intrinsics.
 macro_rules! transpose4_fn {
