@@ -16,7 +16,7 @@ pub mod platform;
 pub use bytes::{HexError, HexString};
 pub use platform::Backend;
 
-mod blake2;
+pub mod blake2;
 pub mod blake2b;
 pub mod blake2bp;
 pub mod blake2s;
@@ -26,5 +26,7 @@ pub mod blake2xs;
 pub mod blake3;
 #[cfg(feature = "mmap")]
 pub mod mmap;
+#[cfg(target_arch = "x86_64")]
+mod opaque;
 mod threads;
 pub mod tz;

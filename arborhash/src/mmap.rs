@@ -31,10 +31,8 @@ pub const PIECE: usize = 16 << 20;
 /// a memory-mapped file: see the [module documentation](self) for the risks.
 ///
 /// Why: a page fault in the middle of the hash kernels costs them far more than the fault itself.
-/// On the Zen 5 development VM, a 1 GiB file in the page cache, freshly mapped: BLAKE3
-/// `update_rayon` took 105 ms on one thread over pages already mapped, 248 ms taking the faults
-/// as it went (the `blake3` crate 139 and 210 ms), and 192 ms with the pieces filled ahead; on two
-/// threads 128 ms with faults, 100 ms filled ahead (the crate 107 ms). Filling the whole file up
+/// Filling ahead took about a fifth off hashing a freshly mapped 1 GiB file in the page cache,
+/// on one thread and on two. Filling the whole file up
 /// front (`MAP_POPULATE`) would do as well on a file in the cache, but reads all of a cold file
 /// before hashing any of it, twice over for a file larger than memory.
 pub fn update_in_pieces(data: &[u8], parallel: bool, mut update: impl FnMut(&[u8]) + Send) {

@@ -303,18 +303,12 @@ pub fn backend() -> Backend {
 }
 
 /// Whether one stream's chain of compressions runs faster in general-purpose registers than in
-/// vectors: on AMD family 1Ah (Zen 5), whose vector integer instructions (additions, xors,
-/// rotations, shuffles, at every width) take two cycles where the scalar ones take one.
-/// Measured there with chains of 20 dependent instructions: 2.0 cycles each for `vpaddd`,
-/// `vpxord`, `vprord`, `vpshufd`, `vpternlogd` on `xmm`, `ymm` and `zmm`. A compression of
-/// BLAKE2 or BLAKE3 is one long chain of G's additions, xors and rotations in either form, so
-/// the row-vectorised form takes twice the scalar form's latency, which wins although it runs
-/// three to four times as many instructions (Zen 5 has six scalar ALUs). Other CPUs with
-/// AVX-512 (Intel since Skylake-SP, Zen 4), and Zen 3 with AVX2, add and rotate vectors in one
-/// cycle, where the rows' fewer instructions win at the same latency. Used by BLAKE3's
-/// `avx512::compress_in_place` and by the single stream of BLAKE2b and BLAKE2s
-/// (`blake2::variant`). Multi-lane kernels are bound by throughput, not latency, and keep
-/// their vectors.
+/// vectors: on AMD family 1Ah (Zen 5), whose vector integer additions, xors, rotations and
+/// shuffles have twice the latency of scalar ones, so that the scalar form of a compression,
+/// one long dependency chain, wins although it runs several times as many instructions. Other
+/// CPUs add and rotate vectors as fast as scalars. The kernel dispatch of BLAKE3 and BLAKE2
+/// (`blake3/kernels.rs`, `blake2/kernels.rs`) asks this; multi-lane kernels, bound by
+/// throughput, keep their vectors.
 ///
 /// CPUID is read once (in a VM it traps to the hypervisor) and the answer cached.
 #[cfg(target_arch = "x86_64")]

@@ -1,5 +1,13 @@
-//! What BLAKE2b and BLAKE2s share: the message schedule and the lane description the multi-lane
-//! kernels take (the x86-64 lane driver itself is in simd.rs).
+//! The BLAKE2 engine, written once for BLAKE2b and BLAKE2s: the types of the public modules
+//! [`blake2b`](crate::blake2b), [`blake2s`](crate::blake2s), [`blake2bp`](crate::blake2bp),
+//! [`blake2sp`](crate::blake2sp), [`blake2xb`](crate::blake2xb) and [`blake2xs`](crate::blake2xs)
+//! are the generic types of this module for one [`Variant`], [`Blake2b`] or [`Blake2s`]:
+//! `blake2b::Params` is [`Params<Blake2b>`](Params). Use them through those modules; every
+//! method documented here is theirs.
+//!
+//! Inside the crate this module also holds what the two variants share below the API: the
+//! message schedule, the lane description the multi-lane kernels take, the kernels and their
+//! dispatch (`kernels.rs`).
 
 /// The message word permutations. BLAKE2s uses rows 0..10; BLAKE2b's 12 rounds use rows 0..12,
 /// where rows 10 and 11 repeat rows 0 and 1.
@@ -47,22 +55,30 @@ pub(crate) struct LastBlock {
 }
 
 pub(crate) mod api;
+#[cfg(target_arch = "x86_64")]
+mod avx2;
+#[cfg(target_arch = "x86_64")]
+mod avx512;
 mod hash;
 #[cfg(all(test, target_arch = "x86_64"))]
 pub(crate) mod kernel_tests;
+mod kernels;
 mod lanes;
-pub(crate) mod many;
-pub(crate) mod parallel;
+pub mod many;
+pub mod parallel;
 pub(crate) mod params;
 pub(crate) mod portable;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod scalar;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod simd;
+#[cfg(target_arch = "x86_64")]
+mod sse41;
 mod state;
 pub(crate) mod variant;
-pub(crate) mod xof;
+pub mod xof;
 
 pub use hash::Hash;
 pub use params::Params;
 pub use state::State;
+pub use variant::{Blake2b, Blake2s, Variant, Word};

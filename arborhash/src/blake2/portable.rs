@@ -55,7 +55,7 @@ fn compress<V: Variant>(h: &mut [V::Word; 8], block: &[u8], count: u128, f0: boo
     v[15] = v[15] ^ flag(f1);
     // Unrolled, so that every message index is a constant: as a loop over SIGMA's rows, LLVM
     // read each round's sixteen indices from memory, bounds-checked and spilled them, and
-    // added the words through them; the unrolled form is 1.5x as fast on Zen 5.
+    // added the words through them.
     round::<V, 0>(&mut v, &m);
     round::<V, 1>(&mut v, &m);
     round::<V, 2>(&mut v, &m);

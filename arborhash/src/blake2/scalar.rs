@@ -1,15 +1,11 @@
 //! The single-stream BLAKE2b and BLAKE2s compression on general-purpose registers, in assembly,
-//! for the CPUs of `platform::scalar_chains` (Zen 5), where it beats the vector rows, whose
-//! every instruction takes two cycles there, and what LLVM makes of the portable kernel.
+//! for the CPUs where `kernels.rs` chooses it (`platform::scalar_chains`, AMD family 1Ah), where
+//! it beats the vector rows, whose every instruction has twice the latency there, and what LLVM
+//! makes of the portable kernel.
 //!
-//! A block's compression is one chain of 24 dependent instructions a round (G's additions,
-//! xors and rotations, twice), 12 rounds for BLAKE2b and 10 for BLAKE2s; the four G of a column
-//! or diagonal step are independent of each other, about 116 instructions a round in all. The
-//! chain sets a floor of 24 core cycles a round, about 14 TSC ticks on the Zen 5 EPYC (core clock about 1.7x
-//! the TSC's). Measured there at 1 MiB (A/B probe, one process, calls in turn): the unrolled
-//! portable kernel, with BLAKE2b's state, message and loop state spilling around sixteen
-//! registers, 201 ticks a block of BLAKE2b (16.7 a round) and 170 a block of BLAKE2s (17.0);
-//! this text 195 (16.3) and 164 (16.4). Here the sixteen state words take fifteen registers and
+//! A block's compression is one chain of dependent instructions a round (G's additions, xors and
+//! rotations, twice), 12 rounds for BLAKE2b and 10 for BLAKE2s; the four G of a column or
+//! diagonal step are independent of each other. Here the sixteen state words take fifteen registers and
 //! one stack slot and everything else waits in the frame: each block is first copied to the
 //! frame, so that its words are read relative to `rsp` and no register holds its address
 //! during the rounds. One text serves both variants (the macros take the word width: `q` for
@@ -27,9 +23,8 @@
 //! of each slot, and packs its chaining value at 144-175.
 
 use super::variant::{Blake2b, Blake2s, Variant, Word};
+use super::variant::{IV_B, IV_S};
 use super::SIGMA;
-use crate::blake2b::IV as IV_B;
-use crate::blake2s::IV as IV_S;
 
 /// The name of the register of state word `$i` (`q`: BLAKE2b's 64-bit names, `d`: BLAKE2s's
 /// 32-bit ones).
@@ -145,8 +140,7 @@ macro_rules! g3 {
 /// G of a step feeds all four of the next, so the step is as late as its slowest G; the
 /// scheduler runs the oldest ready instruction first, so the lone G of the columns comes first
 /// (its diagonal partner, which needs the other three columns, goes last and flows into the
-/// next round's first G). Text G by G in the order of RFC 7693 measured 3-7 % slower than this
-/// (BLAKE2b and BLAKE2s, 64 B to 1 MiB, Zen 5).
+/// next round's first G). Text G by G in the order of RFC 7693 was slower.
 macro_rules! round {
     ($w:ident, [$s0:tt, $s1:tt, $s2:tt, $s3:tt, $s4:tt, $s5:tt, $s6:tt, $s7:tt, $s8:tt,
       $s9:tt, $s10:tt, $s11:tt, $s12:tt, $s13:tt, $s14:tt, $s15:tt]) => {

@@ -5,10 +5,10 @@
 use core::fmt::Debug;
 use core::ops::BitXor;
 
+use super::kernels;
 use super::Lane;
 use crate::bytes::HexString;
-use crate::platform::{Backend, Platform};
-use crate::{blake2b, blake2s};
+use crate::platform::Platform;
 
 /// A BLAKE2 state word (`u64` for BLAKE2b, `u32` for BLAKE2s).
 pub trait Word:
@@ -112,9 +112,9 @@ pub trait Variant: sealed::Sealed + Copy + Debug + Default + Send + Sync + 'stat
     /// Hex-encodes up to `OUTBYTES` bytes.
     fn hex(bytes: &[u8]) -> Self::Hex;
 
-    // The kernels, hidden: only the crate can call them. Each dispatches on the platform's
-    // backend to blake2/portable.rs or to the variant's sse41, avx2 or avx512 module, which all
-    // have the same three functions with the semantics given here.
+    // The kernels, hidden: only the crate can call them. Each goes through the dispatch of
+    // blake2/kernels.rs, whose backends have the same three functions with the semantics given
+    // here.
 
     /// Compresses each whole block of `blocks` (a multiple of `BLOCKBYTES` long, none of them
     /// final), adding `BLOCKBYTES` to `count` before each.
@@ -151,49 +151,28 @@ pub trait Variant: sealed::Sealed + Copy + Debug + Default + Send + Sync + 'stat
 /// The most lanes any kernel runs at once (BLAKE2s on AVX2); also the most BLAKE2sp leaves.
 pub(crate) const MAX_LANES: usize = 8;
 
-/// Whether one stream's blocks, a chain of compressions each of which needs the last one's
-/// result, go to the assembly kernels of blake2/scalar.rs rather than to `p`'s: on CPUs where
-/// such a chain is faster in general-purpose registers ([`scalar_chains`]), for the vector
-/// backends (the portable one stays plain Rust). On Zen 5 even the portable kernel beat the
-/// AVX-512 rows at every size from 64 B to 16 MiB, 1.73-1.86x `blake2b_simd`'s speed against
-/// 1.08-1.09x and 1.50-2.05x `blake2s_simd`'s against 0.97-1.14x (calls in turn), and the
-/// assembly beats the portable kernel by 3-7 %. The multi-lane kernels, bound by throughput,
-/// stay on `p`.
-///
-/// [`scalar_chains`]: crate::platform::scalar_chains
-#[cfg(target_arch = "x86_64")]
-#[inline]
-fn scalar_stream(p: Platform) -> bool {
-    p.backend() != Backend::Portable && crate::platform::scalar_chains()
-}
+/// BLAKE2b's initialization vector (the SHA-512 IV).
+pub(crate) const IV_B: [u64; 8] = [
+    0x6a09e667f3bcc908,
+    0xbb67ae8584caa73b,
+    0x3c6ef372fe94f82b,
+    0xa54ff53a5f1d36f1,
+    0x510e527fade682d1,
+    0x9b05688c2b3e6c1f,
+    0x1f83d9abfb41bd6b,
+    0x5be0cd19137e2179,
+];
 
-/// Calls `$module::<backend>::$f($args)` for the backend of the platform `$p`.
-macro_rules! dispatch {
-    ($p:expr, $module:ident :: $f:ident ($($arg:expr),*)) => {
-        match $p.backend() {
-            Backend::Portable => crate::blake2::portable::$f::<Self>($($arg),*),
-            // SAFETY (x86 backends): a `Platform` for a backend proves that the CPU supports it,
-            // the contract of that backend's kernels besides the lane input lengths, which
-            // `compress_lanes` checks before dispatching.
-            #[cfg(target_arch = "x86_64")]
-            Backend::Sse41 => unsafe { $module::sse41::$f($($arg),*) },
-            #[cfg(target_arch = "x86_64")]
-            Backend::Avx2 => unsafe { $module::avx2::$f($($arg),*) },
-            #[cfg(target_arch = "x86_64")]
-            Backend::Avx512 => unsafe { $module::avx512::$f($($arg),*) },
-            #[cfg(not(target_arch = "x86_64"))]
-            Backend::Sse41 | Backend::Avx2 | Backend::Avx512 => {
-                unreachable!("x86 backends are only selected on x86-64")
-            }
-        }
-    };
-}
+/// BLAKE2s's initialization vector (the SHA-256 IV).
+pub(crate) const IV_S: [u32; 8] = [
+    0x6A09E667, 0xBB67AE85, 0x3C6EF372, 0xA54FF53A, 0x510E527F, 0x9B05688C, 0x1F83D9AB, 0x5BE0CD19,
+];
 
 // The two implementations differ only in names and numbers; a macro keeps them in step.
 macro_rules! impl_variant {
-    ($ty:ident, $module:ident, $word:ty, $count:ty, $name:literal, $node_offset_bytes:literal,
-     $leaves:literal, $xof_max:expr, $rounds:literal, $rotations:expr, $sse41_degree:literal,
-     $avx2_degree:literal) => {
+    ($ty:ident, $module:ident, $iv:ident, $word:ty, $count:ty, $name:literal,
+     $node_offset_bytes:literal, $leaves:literal, $xof_max:expr, $rounds:literal,
+     $rotations:expr) => {
         // The kernel methods take crate-private types (`Platform`, `Lane`): nothing outside the
         // crate can call them, since no `Platform` can be made there.
         #[allow(private_interfaces)]
@@ -205,7 +184,7 @@ macro_rules! impl_variant {
             type Hex = HexString<{ 16 * core::mem::size_of::<$word>() }>;
 
             const NAME: &'static str = $name;
-            const IV: [$word; 8] = $module::IV;
+            const IV: [$word; 8] = $iv;
             const ROUNDS: usize = $rounds;
             const ROTATIONS: [u32; 4] = $rotations;
             const ZERO_BLOCK: Self::Block = [0; 16 * core::mem::size_of::<$word>()];
@@ -223,12 +202,7 @@ macro_rules! impl_variant {
             }
             #[inline]
             fn compress_blocks(p: Platform, h: &mut [$word; 8], blocks: &[u8], count: &mut u128) {
-                debug_assert_eq!(blocks.len() % Self::BLOCKBYTES, 0);
-                #[cfg(target_arch = "x86_64")]
-                if scalar_stream(p) {
-                    return crate::blake2::scalar::compress_blocks::<Self>(h, blocks, count);
-                }
-                dispatch!(p, $module::compress_blocks(h, blocks, count))
+                kernels::$module::compress_blocks(p, h, blocks, count)
             }
             #[inline]
             fn compress_final(
@@ -238,13 +212,7 @@ macro_rules! impl_variant {
                 count: u128,
                 last_node: bool,
             ) {
-                #[cfg(target_arch = "x86_64")]
-                if scalar_stream(p) {
-                    return crate::blake2::scalar::compress_final::<Self>(
-                        h, block, count, last_node,
-                    );
-                }
-                dispatch!(p, $module::compress_final(h, block, count, last_node))
+                kernels::$module::compress_final(p, h, block, count, last_node)
             }
             #[inline]
             fn compress_lanes(
@@ -253,22 +221,11 @@ macro_rules! impl_variant {
                 blocks: usize,
                 stride: usize,
             ) {
-                if blocks == 0 {
-                    return;
-                }
-                let needed = (blocks - 1) * stride + Self::BLOCKBYTES;
-                for lane in lanes.iter() {
-                    assert!(lane.input.len() >= needed, "lane input too short");
-                }
-                dispatch!(p, $module::compress_lanes(lanes, blocks, stride))
+                kernels::$module::compress_lanes(p, lanes, blocks, stride)
             }
             #[inline]
             fn degree(p: Platform) -> usize {
-                match p.backend() {
-                    Backend::Portable => 1,
-                    Backend::Sse41 => $sse41_degree,
-                    Backend::Avx2 | Backend::Avx512 => $avx2_degree,
-                }
+                kernels::$module::degree(p)
             }
         }
     };
@@ -284,7 +241,8 @@ pub struct Blake2s;
 
 impl_variant!(
     Blake2b,
-    blake2b,
+    b,
+    IV_B,
     u64,
     u128,
     "BLAKE2b",
@@ -292,13 +250,12 @@ impl_variant!(
     4,
     u32::MAX,
     12,
-    [32, 24, 16, 63],
-    2,
-    4
+    [32, 24, 16, 63]
 );
 impl_variant!(
     Blake2s,
-    blake2s,
+    s,
+    IV_S,
     u32,
     u64,
     "BLAKE2s",
@@ -306,7 +263,5 @@ impl_variant!(
     8,
     u16::MAX as u32,
     10,
-    [16, 12, 8, 7],
-    4,
-    8
+    [16, 12, 8, 7]
 );

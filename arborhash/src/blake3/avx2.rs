@@ -7,12 +7,12 @@
 
 use core::arch::x86_64::*;
 
-use super::kernels::{self, Lane, Run, BLOCK_LEN};
+use super::kernels::{self, Group, Kernels, BLOCK_LEN};
 use super::simd::{
     self, load128, transpose4_fn, with_schedule, LaneWords, Rotate, RowMessage, RowWords,
 };
 use super::sse41::{self, ByteMask, Shuffles, ROT16, ROT16_MASK, ROT8, ROT8_MASK};
-use crate::blake2s::IV;
+use super::IV;
 
 /// `asm!` with `ymm8-15` declared as scratch, which the block and the loader use freely, and
 /// with neither the stack nor the flags touched.
@@ -430,10 +430,9 @@ macro_rules! rows_next_message_text {
 }
 
 /// The seven rounds of two row states, the message permuted between rounds: a loop over one
-/// round's text (`{n}` counts the rounds left), which keeps the code small. Unrolled (about
-/// 800 instructions, 4.5 KiB), the fastest calls ran faster than the loop but typical calls on
-/// a busy host slower (4 KiB median of per-call ratios to the crate 0.88-0.92, the loop 0.97),
-/// presumably as the code competes for the decoded-instruction cache.
+/// round's text (`{n}` counts the rounds left), which keeps the code small: unrolled, typical
+/// calls ran slower (`arbor bench pairs`, BLAKE3 at 4 KiB), the code competing for the
+/// decoded-instruction cache.
 macro_rules! rows_rounds_text {
     () => {
         concat!(
@@ -528,20 +527,15 @@ static ASM_CONSTS: AsmConsts = AsmConsts {
 };
 
 impl Rotate<__m256i> for Shuffles {
-    /// One copy of the block loop: the block is about 1100 instructions (6 KiB) of assembly,
-    /// and with the first and last blocks peeled `hash_run` held five copies (37 KiB of code
-    /// against 25 KiB). One-shot 16 KiB-1 MiB, median of per-call ratios to main 1.002-1.023
-    /// (two alternated runs), though each block selects its flags (0.4 % more instructions at
-    /// 64 KiB).
+    /// One copy of the block loop: the block is large assembly, and peeling the first and last
+    /// blocks would hold several copies of it.
     const ONE_BLOCK_COPY: bool = true;
 
     /// Written in assembly with the sixteen state words pinned to the sixteen registers and
     /// the message words read from memory, as the steps of G across the four columns: LLVM
-    /// interleaves the rounds' columns its own way and spills about 85 state words a block
-    /// (103 loads and stores in the 8-lane block loop against 25 here). The fastest calls are
-    /// the same either way (one-shot 16 KiB-1 MiB within 1 %), but typical calls on a busy
-    /// host are 4-11 % faster in assembly (median of per-call ratios, both builds in one
-    /// process), and those are what callers see.
+    /// interleaves the rounds' columns its own way and spills state words in every block. The
+    /// fastest calls are the same either way, but typical calls on a busy host are faster in
+    /// assembly (`arbor bench pairs` on AVX2, BLAKE3 at 16 KiB-1 MiB, both builds alternated).
     #[inline]
     #[target_feature(enable = "avx2")]
     unsafe fn rounds(v: &mut [__m256i; 16], m: &[__m256i; 16]) {
@@ -861,9 +855,7 @@ macro_rules! transpose_quarter {
 /// chaining values, which [`Shuffles::compress_block`] keeps in `ymm0-7`, stay there while
 /// the next block is loaded. LLVM's schedule of the same intrinsics uses all sixteen
 /// registers and moves the chaining values through the stack every block. `Shuffles` only:
-/// AVX-512's groups of five to eight lanes (`__m256i` with `Ror`), whose rounds were then
-/// LLVM's with 32 registers, ran 1-3 % slower with it (median of per-call ratios, 8 KiB); their
-/// block is now in assembly too, with the message in `ymm16-31`, where LLVM loads it.
+/// AVX-512's 8-lane groups keep their message in `ymm16-31`, where LLVM loads it.
 ///
 /// # Safety
 /// AVX2 must be enabled and present; 64 readable bytes at `src[i] + at` for `i < 8`.
@@ -953,144 +945,96 @@ impl RowWords for __m256i {
     simd::opaque_fn!("avx", ymm_reg);
 }
 
-/// Compresses `blocks` into `cv`, one after another (see `portable::compress_in_place`): the
-/// SSE4.1 row-vectorised compression, compiled with AVX2.
-///
-/// # Safety
-/// The CPU must support AVX2.
-#[target_feature(enable = "avx2")]
-pub(crate) unsafe fn compress_in_place(
-    cv: &mut [u32; 8],
-    blocks: &[[u8; BLOCK_LEN]],
-    block_len: u8,
-    counter: u64,
-    flags: u8,
-    flags_start: u8,
-) {
-    // SAFETY: AVX2, hence SSE4.1, is enabled here and present (our contract).
-    unsafe {
-        simd::compress_rows_in_place::<Shuffles>(cv, blocks, block_len, counter, flags, flags_start)
-    }
-}
+/// The AVX2 backend.
+pub(crate) struct Avx2;
 
-/// Hashes every lane, eight at a time: the AVX2 form of `portable::hash_lanes`. A last group of
-/// five to seven lanes runs padded to eight; one of at most four runs in the row form, two lanes
-/// per `__m256i` (as two interleaved states for three or four).
-///
-/// # Safety
-/// The CPU must support AVX2; `out.len() >= lanes.len()` and every lane's input is
-/// `blocks * BLOCK_LEN` bytes (as `kernels::hash_lanes` checks).
-#[target_feature(enable = "avx2")]
-pub(crate) unsafe fn hash_lanes(
-    lanes: &[Lane<'_>],
-    blocks: usize,
-    flags: u8,
-    out: &mut [[u8; 32]],
-) {
-    // SAFETY: AVX2, hence SSE4.1, is enabled here and present; the lengths are our contract,
-    // and each group is within its kernel's lane count.
-    unsafe {
-        for (group, out) in lanes.chunks(8).zip(out.chunks_mut(8)) {
+impl Kernels for Avx2 {
+    const DEGREE: usize = 8;
+
+    /// Compresses `blocks` into `cv`, one after another (see `portable::compress_in_place`): the
+    /// SSE4.1 row-vectorised compression, compiled with AVX2.
+    ///
+    /// # Safety
+    /// The CPU must support AVX2.
+    #[target_feature(enable = "avx2")]
+    unsafe fn compress_in_place(
+        cv: &mut [u32; 8],
+        blocks: &[[u8; BLOCK_LEN]],
+        block_len: u8,
+        counter: u64,
+        flags: u8,
+        flags_start: u8,
+    ) {
+        // SAFETY: AVX2, hence SSE4.1, is enabled here and present (our contract).
+        unsafe {
+            simd::compress_rows_in_place::<Shuffles>(
+                cv,
+                blocks,
+                block_len,
+                counter,
+                flags,
+                flags_start,
+            )
+        }
+    }
+
+    /// Hashes the 0 to 8 lanes of `group`, lane `i` into `out[i]`: five or more transposed
+    /// (padded to eight); one to four in rows, two lanes per `__m256i`, three or four as two
+    /// interleaved states, whose chains overlap.
+    ///
+    /// # Safety
+    /// The CPU must support AVX2; the group and `out` are as `Kernels::hash_many` requires.
+    #[target_feature(enable = "avx2")]
+    unsafe fn hash_many(group: Group<'_, '_>, out: &mut [[u8; 32]]) {
+        // SAFETY: AVX2, hence SSE4.1, is enabled here and present; each kernel gets a lane count
+        // it takes.
+        unsafe {
             match group.len() {
-                1 => simd::hash_rows::<__m128i, Shuffles, 1>(group, blocks, flags, out),
-                2 => simd::hash_rows::<__m256i, Shuffles, 1>(group, blocks, flags, out),
-                3 | 4 => simd::hash_rows::<__m256i, Shuffles, 2>(group, blocks, flags, out),
-                _ => simd::hash_group::<__m256i, Shuffles>(group, blocks, flags, out),
+                5.. => simd::hash_transposed::<__m256i, Shuffles>(group, out),
+                3 | 4 => simd::hash_in_rows::<__m256i, Shuffles, 2>(group, out),
+                2 => simd::hash_in_rows::<__m256i, Shuffles, 1>(group, out),
+                1 => simd::hash_in_rows::<__m128i, Shuffles, 1>(group, out),
+                // An empty group (the kernel tests pass one): nothing to hash.
+                _ => {}
             }
         }
     }
-}
 
-/// Hashes the 1 to 8 lanes of `run` (see `kernels::Run`), lane `i` into `out[i]`, as
-/// [`hash_lanes`] would group them: five or more run transposed with parameters built from
-/// broadcasts; one to four lanes run in rows from the run's parameters (three or four as two
-/// interleaved states, whose chains overlap), with no `Lane` built for each.
-///
-/// # Safety
-/// The CPU must support AVX2; `run.input` is 1 to 8 whole lanes of at least one block and `out`
-/// holds at least one value per lane (as `kernels::hash_run` checks).
-#[target_feature(enable = "avx2")]
-pub(crate) unsafe fn hash_run(run: Run<'_>, out: &mut [[u8; 32]]) {
-    // SAFETY: AVX2, hence SSE4.1, is enabled here and present; the lengths are our contract and
-    // within each kernel's lane count.
-    unsafe {
-        match run.len() {
-            5.. => simd::hash_run_group::<__m256i, Shuffles>(run, out),
-            3 | 4 => simd::hash_run_rows::<__m256i, Shuffles, 2>(run, out),
-            2 => simd::hash_run_rows::<__m256i, Shuffles, 1>(run, out),
-            1 => simd::hash_run_rows::<__m128i, Shuffles, 1>(run, out),
-            // An empty run (the kernel tests pass one): nothing to hash.
-            _ => {}
-        }
-    }
-}
-
-/// Hashes one or two runs of four whole chunks (see `kernels::hash_chunk_runs`), lane `i` of
-/// run `r` into `out[4 * r + i]`: two as one transposed group, one alone as [`hash_run`] does.
-///
-/// # Safety
-/// The CPU must support AVX2; `runs` are one or two runs of four whole chunks with the first
-/// one's key and flags, and `out` holds four values a run (as `kernels::hash_chunk_runs`
-/// checks).
-#[target_feature(enable = "avx2")]
-pub(crate) unsafe fn hash_chunk_runs(runs: &[Run<'_>], out: &mut [[u8; 32]]) {
-    // SAFETY: AVX2, hence SSE4.1, is enabled here and present; the shapes are our contract.
-    unsafe {
-        match runs {
-            [run] => hash_run(*run, out),
-            _ => simd::hash_chunk_runs_group::<__m256i, Shuffles>(runs, out),
-        }
-    }
-}
-
-/// Extended output, eight blocks at a time: the AVX2 form of `portable::xof_many`.
-///
-/// # Safety
-/// The CPU must support AVX2; `out.len()` must be a multiple of `BLOCK_LEN`.
-#[target_feature(enable = "avx2")]
-pub(crate) unsafe fn xof_many(
-    cv: &[u32; 8],
-    block: &[u8; BLOCK_LEN],
-    block_len: u8,
-    counter: u64,
-    flags: u8,
-    out: &mut [u8],
-) {
-    const GROUP: usize = 8 * BLOCK_LEN;
-    // SAFETY: AVX2, hence SSE4.1, is enabled here and present (our contract); each group slice
-    // is exactly eight blocks and the remainder a multiple of `BLOCK_LEN`.
-    unsafe {
-        let mut counter = counter;
-        let mut groups = out.chunks_exact_mut(GROUP);
-        if groups.len() > 0 {
-            let m = simd::broadcast_block::<__m256i>(block);
-            for group in &mut groups {
-                simd::xof_group::<__m256i, Shuffles>(cv, &m, block_len, counter, flags, group);
-                counter = counter.wrapping_add(8);
+    /// Extended output, eight blocks at a time: the AVX2 form of `portable::xof_many`.
+    ///
+    /// # Safety
+    /// The CPU must support AVX2; `out.len()` must be a multiple of `BLOCK_LEN`.
+    #[target_feature(enable = "avx2")]
+    unsafe fn xof_many(
+        cv: &[u32; 8],
+        block: &[u8; BLOCK_LEN],
+        block_len: u8,
+        counter: u64,
+        flags: u8,
+        out: &mut [u8],
+    ) {
+        const GROUP: usize = 8 * BLOCK_LEN;
+        // SAFETY: AVX2, hence SSE4.1, is enabled here and present (our contract); each group slice
+        // is exactly eight blocks and the remainder a multiple of `BLOCK_LEN`.
+        unsafe {
+            let mut counter = counter;
+            let mut groups = out.chunks_exact_mut(GROUP);
+            if groups.len() > 0 {
+                let m = simd::broadcast_block::<__m256i>(block);
+                for group in &mut groups {
+                    simd::xof_group::<__m256i, Shuffles>(cv, &m, block_len, counter, flags, group);
+                    counter = counter.wrapping_add(8);
+                }
             }
+            sse41::xof_many_from(
+                cv,
+                block,
+                block_len,
+                counter,
+                flags,
+                groups.into_remainder(),
+            );
         }
-        sse41::xof_many_from(
-            cv,
-            block,
-            block_len,
-            counter,
-            flags,
-            groups.into_remainder(),
-        );
-    }
-}
-
-#[cfg(all(test, feature = "std"))]
-pub(super) fn kernels() -> super::kernel_tests::Kernels {
-    super::kernel_tests::Kernels {
-        name: "avx2",
-        supported: is_x86_feature_detected!("avx2"),
-        degree: 8,
-        compress_in_place,
-        hash_lanes,
-        xof_many,
-        hash_run,
-        hash_chunk_runs: Some(hash_chunk_runs),
     }
 }
 
@@ -1098,66 +1042,15 @@ pub(super) fn kernels() -> super::kernel_tests::Kernels {
 mod tests {
     #[test]
     fn avx2_matches_portable() {
-        super::super::kernel_tests::check(&super::kernels());
+        super::super::kernel_tests::check::<super::Avx2>(crate::Backend::Avx2);
     }
-}
-
-#[cfg(all(test, feature = "std"))]
-mod timing {
-    //! Ours beside the crate's AVX2 kernels, per block and in trees built level by level
-    //! (whole hashes beside the crate's AVX2: the probe). Run with `cargo test --release -p
-    //! arborhash --lib --all-features avx2::timing -- --ignored --nocapture`.
-    use super::super::timing::{print_times, Ours, Peer};
-    use crate::Backend;
-
-    #[test]
-    #[ignore]
-    fn print_times_beside_crate() {
-        let Some(platform) = blake3::platform::Platform::avx2() else {
-            return;
-        };
-        print_times(
-            &[Ours {
-                kernels: super::kernels(),
-                backend: Backend::Avx2,
-            }],
-            &Peer {
-                platform,
-                hash: None,
-            },
-        );
-    }
-}
-
-/// Copies one block with two 32-byte loads and stores: the incremental hasher's copy of a
-/// block-sized write into its buffer (see `avx512::copy_block`, which explains the assembly and
-/// the clobbered registers).
-///
-/// # Safety
-/// The CPU must support AVX.
-#[inline(always)]
-pub(crate) unsafe fn copy_block(src: &[u8; BLOCK_LEN], dst: *mut [u8; BLOCK_LEN]) {
-    // SAFETY: AVX is present (our contract); `src` is a readable block and `dst` a writable one
-    // (the caller's), which need no alignment for `vmovdqu`.
-    unsafe {
-        simd::copy_block_asm!(
-            "vmovdqu ymm0, [{src}]",
-            "vmovdqu ymm1, [{src} + 32]",
-            "vmovdqu [{dst}], ymm0",
-            "vmovdqu [{dst} + 32], ymm1";
-            src.as_ptr(),
-            dst
-        )
-    };
 }
 
 /// Copies `src` to `dst` (`src.len()` bytes, more than a block) two 32-byte moves a block, the
 /// last block overlapping the one before it unless the length is a multiple of 64: the
 /// incremental hasher's copy of writes of 2 KiB and more on AVX2 and AVX-512 platforms
 /// (`hasher::copy_blocks`, which says why not with `memcpy`). Two moves a block, not one of 64
-/// bytes with AVX-512: LLVM turns a loop of moves as long as its step back into a `memcpy` of
-/// the lot, and this loop took 1.7-1.9 % less time than that one for 1 MiB in 4 KiB writes on
-/// Zen 5.
+/// bytes with AVX-512: LLVM turns a loop of moves as long as its step back into a `memcpy`.
 ///
 /// # Safety
 /// The CPU must support AVX; `dst` is valid for writes of `src.len()` bytes and does not overlap

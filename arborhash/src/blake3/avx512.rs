@@ -4,12 +4,11 @@
 //!
 //! AVX-512VL gives the one-instruction rotation `vprord` on 128- and 256-bit vectors too (SSE4.1
 //! and AVX2 need two shifts and an or, or a byte shuffle), so every path compiles here again
-//! with it: a row-form compression, a chain of about 200 dependent instructions, gets shorter by
-//! one instruction for every rotation by 12 or 7. Groups of nine to sixteen lanes run transposed
-//! in `__m512i`, of five to eight in `__m256i`; three or four in rows in `__m512i` (the four
-//! chunks of a 4 KiB message cost about what one does), two in `__m256i`, one in `__m128i`. On
-//! Zen 5, whose vector instructions take two cycles each, one lane's chain of blocks runs in
-//! general-purpose registers instead (`platform::scalar_chains`).
+//! with it: a row-form compression, one long dependency chain, gets shorter by one instruction
+//! for every rotation by 12 or 7. Groups of nine to sixteen lanes run transposed in `__m512i`,
+//! of five to eight in `__m256i`; three or four in rows in `__m512i`, two in `__m256i`, one in
+//! `__m128i`. [`compress_scalar`], one lane's chain in general-purpose registers, is for the
+//! CPUs where `kernels::compress_in_place` chooses it (`platform::scalar_chains`).
 //!
 //! The helpers are `#[inline(always)]` without `#[target_feature]`: they are only compiled into
 //! this module's `#[target_feature(enable = "avx512f,avx512vl,avx2")]` entry points. That is why
@@ -18,13 +17,12 @@
 
 use core::arch::x86_64::*;
 
-use super::kernels::{Lane, Run, BLOCK_LEN};
+use super::kernels::{Group, Kernels, BLOCK_LEN};
 use super::simd::{
     self, load128, pick, store128, transpose4_fn, with_schedule, LaneWords, Rotate, RowMessage,
     RowWords,
 };
-use crate::blake2s::IV;
-use crate::platform::scalar_chains;
+use super::IV;
 
 /// G's rotations as one AVX-512VL `vprord` each, for every vector width.
 pub(super) enum Ror {}
@@ -137,10 +135,8 @@ macro_rules! rounds_ymm {
 /// registers are named `$r` (`zmm` or `ymm`), loaded with `$load` from `$ptr` memory operands
 /// of `$bytes` bytes; `$rounds` names the rounds macro of the same registers. The sixteen
 /// state words are pinned to registers 0-15 and the sixteen message words to 16-31: all 32
-/// registers, and `vprord` needs no temporary. LLVM's schedule of the same rounds interleaves
-/// the columns its own way and moved about 60 vectors a block through the stack in the
-/// sixteen-lane loop (about 1070 instructions a block against the crate's 940; about 880 with
-/// `compress_block` in assembly). `compress_block` builds the state's second half (the IV
+/// registers, and `vprord` needs no temporary, where LLVM's schedule of the same rounds moves
+/// vectors through the stack in every block. `compress_block` builds the state's second half (the IV
 /// words, counter, block length, flags) in registers 8-15 inside the text, so that LLVM keeps
 /// only the chaining values (0-7) and the message (16-31) at its boundary rather than moving
 /// the sixteen state words between registers around it.
@@ -295,9 +291,8 @@ macro_rules! row_permute_vprord {
 /// `Rotate::rounds_one_row_state` in assembly on registers `$r` (`zmm`, `ymm` or `xmm`): the
 /// rows pinned to registers 0-3, the message to 4-7, the seven rounds unrolled, each round's
 /// permuted message going to the other set of four (8-11, then back), so that no register is
-/// copied. LLVM's schedule of the row functions spent three register copies and a blend more a
-/// round (`vpternlogd` overwrites an operand), in a loop whose 46 or so µops a round on the two
-/// 512-bit ports about match its chain of 24 dependent instructions: every µop counts.
+/// copied, where LLVM's schedule spends register copies and a blend more a round in a loop
+/// whose µops on the two 512-bit ports about match its dependency chain.
 macro_rules! vprord_row_fn {
     ($v:ty, $feature:literal, $r:literal, [$r0:tt, $r1:tt, $r2:tt, $r3:tt,
      $r4:tt, $r5:tt, $r6:tt, $r7:tt, $r8:tt, $r9:tt, $r10:tt,
@@ -799,10 +794,8 @@ impl RowWords for __m512i {
     /// pairs of one-source shuffles, blends and unpacks (latency 1, some on two ports) into
     /// two-source word permutes (`vpermt2d`, latency 3, port 5 only, plus a register copy each,
     /// as it overwrites an operand) with 512-bit vectors, in each block's first message and in
-    /// every round's permutation. Those permutes made a 4-chunk group 0.85-0.89 of the `blake3`
-    /// crate's speed; kept as written, 0.95-0.97 (`timing` below, runs alternated with the
-    /// other build). Written by hand (three blends and four `vpermt2d` a round, 7 µops for 12),
-    /// still 0.88-0.89 against 0.97.
+    /// every round's permutation, which made 4-chunk groups about a tenth slower
+    /// (`benches/blake3_kernels.rs`, `chunks/4`), also when written by hand.
     #[inline(always)]
     unsafe fn barrier(self) -> Self {
         // SAFETY: AVX-512F; see the trait.
@@ -810,50 +803,6 @@ impl RowWords for __m512i {
     }
 
     simd::opaque_fn!("avx512f", zmm_reg);
-}
-
-/// Compresses `blocks` into `cv`, one after another: the AVX-512 form of
-/// `portable::compress_in_place`. A chain of two blocks or more runs in general-purpose
-/// registers on CPUs where that is faster ([`scalar_chains`]); anything else in rows.
-///
-/// # Safety
-/// The CPU must support AVX-512F, AVX-512VL and AVX2.
-#[target_feature(enable = "avx512f,avx512vl,avx2")]
-pub(crate) unsafe fn compress_in_place(
-    cv: &mut [u32; 8],
-    blocks: &[[u8; BLOCK_LEN]],
-    block_len: u8,
-    counter: u64,
-    flags: u8,
-    flags_start: u8,
-) {
-    // SAFETY: the features are enabled here and present (our contract).
-    unsafe {
-        if blocks.len() >= 2 && scalar_chains() {
-            compress_scalar(cv, blocks, block_len, counter, flags, flags_start)
-        } else {
-            compress_rows(cv, blocks, block_len, counter, flags, flags_start)
-        }
-    }
-}
-
-/// [`compress_in_place`] in rows: the row-vectorised form of `portable::compress_in_place`.
-///
-/// # Safety
-/// The CPU must support AVX-512F, AVX-512VL and AVX2.
-#[target_feature(enable = "avx512f,avx512vl,avx2")]
-unsafe fn compress_rows(
-    cv: &mut [u32; 8],
-    blocks: &[[u8; BLOCK_LEN]],
-    block_len: u8,
-    counter: u64,
-    flags: u8,
-    flags_start: u8,
-) {
-    // SAFETY: the features are enabled here and present (our contract).
-    unsafe {
-        simd::compress_rows_in_place::<Ror>(cv, blocks, block_len, counter, flags, flags_start)
-    }
 }
 
 /// The assembly text of one scalar instruction `op` on `dst` and `src` (register names or an
@@ -929,22 +878,20 @@ macro_rules! scalar_rounds {
     };
 }
 
-/// [`compress_in_place`] on general-purpose registers, for the CPUs of [`scalar_chains`]: the
+/// `portable::compress_in_place` on general-purpose registers, for the CPUs of `scalar_chains`: the
 /// sixteen state words in fifteen registers and one stack slot, the chaining value kept in
 /// registers from block to block. Each block is copied to the stack first, so that its words
 /// are read relative to `rsp` and no register holds its address during the rounds; its
 /// pointer, the block count and the parameters wait in the frame too.
 ///
-/// Measured on Zen 5 (2-vCPU AMD EPYC, family 1Ah), one-shot `hash` of 1 KiB, in turn with the
-/// row form in the same process: about 2050 TSC ticks against 3200 (16 blocks, 225 core cycles a
-/// block against 340). Single blocks stay in rows: in back-to-back calls of 64 bytes the
-/// scalar form's 900 instructions, which the next call cannot overlap, cost more than its
-/// shorter chain saves.
+/// Where chosen, a chain of blocks takes about a third less time than in rows (`arbor bench
+/// pairs`, BLAKE3 at 1 KiB); single blocks stay in rows, where the scalar form's many
+/// instructions cost more than its shorter chain saves.
 ///
 /// # Safety
 /// The CPU must support AVX (the block copy); `blocks` must not be empty.
 #[target_feature(enable = "avx512f,avx512vl,avx2")]
-unsafe fn compress_scalar(
+pub(crate) unsafe fn compress_scalar(
     cv: &mut [u32; 8],
     blocks: &[[u8; BLOCK_LEN]],
     block_len: u8,
@@ -1050,145 +997,108 @@ unsafe fn compress_scalar(
     }
 }
 
-/// Hashes every lane, sixteen at a time: the AVX-512 form of `portable::hash_lanes`. A last group
-/// of nine to fifteen lanes runs padded to sixteen, one of five to eight on eight; one of three
-/// or four runs in rows four blocks wide, a pair two wide, a single lane one wide.
-///
-/// # Safety
-/// The CPU must support AVX-512F, AVX-512VL and AVX2; `out.len() >= lanes.len()` and every
-/// lane's input is `blocks * BLOCK_LEN` bytes (as `kernels::hash_lanes` checks).
-#[target_feature(enable = "avx512f,avx512vl,avx2")]
-pub(crate) unsafe fn hash_lanes(
-    lanes: &[Lane<'_>],
-    blocks: usize,
-    flags: u8,
-    out: &mut [[u8; 32]],
-) {
-    // SAFETY: the features are enabled here and present; the lengths are our contract, and
-    // each group is within its kernel's lane count.
-    unsafe {
-        for (group, out) in lanes.chunks(16).zip(out.chunks_mut(16)) {
+/// The AVX-512 backend.
+pub(crate) struct Avx512;
+
+impl Kernels for Avx512 {
+    const DEGREE: usize = 16;
+
+    /// Compresses `blocks` into `cv`, one after another, in rows: the AVX-512 form of
+    /// `portable::compress_in_place`.
+    ///
+    /// # Safety
+    /// The CPU must support AVX-512F, AVX-512VL and AVX2.
+    #[target_feature(enable = "avx512f,avx512vl,avx2")]
+    unsafe fn compress_in_place(
+        cv: &mut [u32; 8],
+        blocks: &[[u8; BLOCK_LEN]],
+        block_len: u8,
+        counter: u64,
+        flags: u8,
+        flags_start: u8,
+    ) {
+        // SAFETY: the features are enabled here and present (our contract).
+        unsafe {
+            simd::compress_rows_in_place::<Ror>(cv, blocks, block_len, counter, flags, flags_start)
+        }
+    }
+
+    /// Hashes the 0 to 16 lanes of `group`, lane `i` into `out[i]`: nine or more transposed in
+    /// `__m512i` (padded to sixteen), five to eight in `__m256i`; three or four in rows four blocks
+    /// wide, a pair two wide, a single lane one wide.
+    ///
+    /// # Safety
+    /// The CPU must support AVX-512F, AVX-512VL and AVX2; the group and `out` are as
+    /// `Kernels::hash_many` requires.
+    #[target_feature(enable = "avx512f,avx512vl,avx2")]
+    unsafe fn hash_many(group: Group<'_, '_>, out: &mut [[u8; 32]]) {
+        // SAFETY: the features are enabled here and present; each kernel gets a lane count it
+        // takes.
+        unsafe {
             match group.len() {
-                9.. => simd::hash_group::<__m512i, Ror>(group, blocks, flags, out),
-                5.. => simd::hash_group::<__m256i, Ror>(group, blocks, flags, out),
-                3.. => simd::hash_rows::<__m512i, Ror, 1>(group, blocks, flags, out),
-                2 => simd::hash_rows::<__m256i, Ror, 1>(group, blocks, flags, out),
-                _ => simd::hash_rows::<__m128i, Ror, 1>(group, blocks, flags, out),
+                9.. => simd::hash_transposed::<__m512i, Ror>(group, out),
+                5.. => simd::hash_transposed::<__m256i, Ror>(group, out),
+                3.. => simd::hash_in_rows::<__m512i, Ror, 1>(group, out),
+                2 => simd::hash_in_rows::<__m256i, Ror, 1>(group, out),
+                1 => simd::hash_in_rows::<__m128i, Ror, 1>(group, out),
+                // An empty group (the kernel tests pass one): nothing to hash.
+                _ => {}
             }
         }
     }
-}
 
-/// Hashes the 1 to 16 lanes of `run` (see `kernels::Run`), lane `i` into `out[i]`, as
-/// [`hash_lanes`] would group them: five or more run transposed with parameters built from
-/// broadcasts; one to four (chunks or parents) run in rows from the run's parameters, with no
-/// `Lane` built for each.
-///
-/// # Safety
-/// The CPU must support AVX-512F, AVX-512VL and AVX2; `run.input` is 1 to 16 whole lanes of at
-/// least one block and `out` holds at least one value per lane (as `kernels::hash_run` checks).
-#[target_feature(enable = "avx512f,avx512vl,avx2")]
-pub(crate) unsafe fn hash_run(run: Run<'_>, out: &mut [[u8; 32]]) {
-    // SAFETY: the features are enabled here and present; the lengths are our contract and
-    // within each kernel's lane count.
-    unsafe {
-        match run.len() {
-            9.. => simd::hash_run_group::<__m512i, Ror>(run, out),
-            5.. => simd::hash_run_group::<__m256i, Ror>(run, out),
-            3.. => simd::hash_run_rows::<__m512i, Ror, 1>(run, out),
-            2 => simd::hash_run_rows::<__m256i, Ror, 1>(run, out),
-            1 => simd::hash_run_rows::<__m128i, Ror, 1>(run, out),
-            // An empty run (the kernel tests pass one): nothing to hash.
-            _ => {}
-        }
-    }
-}
-
-/// Hashes one to four runs of four whole chunks (see `kernels::hash_chunk_runs`), lane `i` of
-/// run `r` into `out[4 * r + i]`: three or four as a 16-lane group, two as an 8-lane one, one
-/// alone as [`hash_run`] does.
-///
-/// # Safety
-/// The CPU must support AVX-512F, AVX-512VL and AVX2; `runs` are one to four runs of four
-/// whole chunks with the first one's key and flags, and `out` holds four values a run (as
-/// `kernels::hash_chunk_runs` checks).
-#[target_feature(enable = "avx512f,avx512vl,avx2")]
-pub(crate) unsafe fn hash_chunk_runs(runs: &[Run<'_>], out: &mut [[u8; 32]]) {
-    // SAFETY: the features are enabled here and present; the shapes are our contract.
-    unsafe {
-        match runs {
-            [run] => hash_run(*run, out),
-            [_, _] => simd::hash_chunk_runs_group::<__m256i, Ror>(runs, out),
-            _ => simd::hash_chunk_runs_group::<__m512i, Ror>(runs, out),
-        }
-    }
-}
-
-/// Extended output, sixteen blocks at a time, then eight, then in rows four, two and one wide:
-/// the AVX-512 form of `portable::xof_many`.
-///
-/// # Safety
-/// The CPU must support AVX-512F, AVX-512VL and AVX2; `out.len()` must be a multiple of
-/// `BLOCK_LEN`.
-#[target_feature(enable = "avx512f,avx512vl,avx2")]
-pub(crate) unsafe fn xof_many(
-    cv: &[u32; 8],
-    block: &[u8; BLOCK_LEN],
-    block_len: u8,
-    counter: u64,
-    flags: u8,
-    out: &mut [u8],
-) {
-    // SAFETY: the features are enabled here and present (our contract); each group slice is
-    // exactly as many blocks as its kernel computes.
-    unsafe {
-        let mut counter = counter;
-        let mut out = out;
-        if out.len() >= 16 * BLOCK_LEN {
-            let m = simd::broadcast_block::<__m512i>(block);
-            while out.len() >= 16 * BLOCK_LEN {
-                let (group, rest) = out.split_at_mut(16 * BLOCK_LEN);
-                simd::xof_group::<__m512i, Ror>(cv, &m, block_len, counter, flags, group);
-                counter = counter.wrapping_add(16);
+    /// Extended output, sixteen blocks at a time, then eight, then in rows four, two and one wide:
+    /// the AVX-512 form of `portable::xof_many`.
+    ///
+    /// # Safety
+    /// The CPU must support AVX-512F, AVX-512VL and AVX2; `out.len()` must be a multiple of
+    /// `BLOCK_LEN`.
+    #[target_feature(enable = "avx512f,avx512vl,avx2")]
+    unsafe fn xof_many(
+        cv: &[u32; 8],
+        block: &[u8; BLOCK_LEN],
+        block_len: u8,
+        counter: u64,
+        flags: u8,
+        out: &mut [u8],
+    ) {
+        // SAFETY: the features are enabled here and present (our contract); each group slice is
+        // exactly as many blocks as its kernel computes.
+        unsafe {
+            let mut counter = counter;
+            let mut out = out;
+            if out.len() >= 16 * BLOCK_LEN {
+                let m = simd::broadcast_block::<__m512i>(block);
+                while out.len() >= 16 * BLOCK_LEN {
+                    let (group, rest) = out.split_at_mut(16 * BLOCK_LEN);
+                    simd::xof_group::<__m512i, Ror>(cv, &m, block_len, counter, flags, group);
+                    counter = counter.wrapping_add(16);
+                    out = rest;
+                }
+            }
+            if out.len() >= 8 * BLOCK_LEN {
+                let (group, rest) = out.split_at_mut(8 * BLOCK_LEN);
+                let m = simd::broadcast_block::<__m256i>(block);
+                simd::xof_group::<__m256i, Ror>(cv, &m, block_len, counter, flags, group);
+                counter = counter.wrapping_add(8);
                 out = rest;
             }
+            if out.len() >= 4 * BLOCK_LEN {
+                let (group, rest) = out.split_at_mut(4 * BLOCK_LEN);
+                simd::xof_rows::<__m512i, Ror>(cv, block, block_len, counter, flags, group);
+                counter = counter.wrapping_add(4);
+                out = rest;
+            }
+            if out.len() >= 2 * BLOCK_LEN {
+                let (group, rest) = out.split_at_mut(2 * BLOCK_LEN);
+                simd::xof_rows::<__m256i, Ror>(cv, block, block_len, counter, flags, group);
+                counter = counter.wrapping_add(2);
+                out = rest;
+            }
+            if !out.is_empty() {
+                simd::xof_rows::<__m128i, Ror>(cv, block, block_len, counter, flags, out);
+            }
         }
-        if out.len() >= 8 * BLOCK_LEN {
-            let (group, rest) = out.split_at_mut(8 * BLOCK_LEN);
-            let m = simd::broadcast_block::<__m256i>(block);
-            simd::xof_group::<__m256i, Ror>(cv, &m, block_len, counter, flags, group);
-            counter = counter.wrapping_add(8);
-            out = rest;
-        }
-        if out.len() >= 4 * BLOCK_LEN {
-            let (group, rest) = out.split_at_mut(4 * BLOCK_LEN);
-            simd::xof_rows::<__m512i, Ror>(cv, block, block_len, counter, flags, group);
-            counter = counter.wrapping_add(4);
-            out = rest;
-        }
-        if out.len() >= 2 * BLOCK_LEN {
-            let (group, rest) = out.split_at_mut(2 * BLOCK_LEN);
-            simd::xof_rows::<__m256i, Ror>(cv, block, block_len, counter, flags, group);
-            counter = counter.wrapping_add(2);
-            out = rest;
-        }
-        if !out.is_empty() {
-            simd::xof_rows::<__m128i, Ror>(cv, block, block_len, counter, flags, out);
-        }
-    }
-}
-
-#[cfg(all(test, feature = "std"))]
-pub(super) fn kernels() -> super::kernel_tests::Kernels {
-    super::kernel_tests::Kernels {
-        name: "avx512",
-        supported: crate::Backend::Avx512.is_supported(),
-        degree: 16,
-        compress_in_place,
-        hash_lanes,
-        xof_many,
-        hash_run,
-        hash_chunk_runs: Some(hash_chunk_runs),
     }
 }
 
@@ -1196,17 +1106,18 @@ pub(super) fn kernels() -> super::kernel_tests::Kernels {
 mod tests {
     #[test]
     fn avx512_matches_portable() {
-        super::super::kernel_tests::check(&super::kernels());
+        super::super::kernel_tests::check::<super::Avx512>(crate::Backend::Avx512);
     }
 
     /// Both forms of `compress_in_place`, whichever this CPU runs.
     #[test]
     fn avx512_compress_forms_match_portable() {
-        use super::super::kernel_tests::{check_compress, Kernels};
+        use super::super::kernel_tests::{check_compress, Tested};
         for (name, compress_in_place) in [
             (
                 "avx512 rows",
-                super::compress_rows as super::super::kernel_tests::CompressInPlace,
+                <super::Avx512 as super::super::kernels::Kernels>::compress_in_place
+                    as super::super::kernel_tests::CompressInPlace,
             ),
             ("avx512 scalar", |cv, blocks, len, counter, flags, start| {
                 if !blocks.is_empty() {
@@ -1216,69 +1127,11 @@ mod tests {
                 }
             }),
         ] {
-            check_compress(&Kernels {
+            check_compress(&Tested {
                 name,
                 compress_in_place,
-                ..super::kernels()
+                ..Tested::of::<super::Avx512>(crate::Backend::Avx512)
             });
         }
     }
-}
-
-#[cfg(all(test, feature = "std"))]
-mod timing {
-    //! Ours, AVX2 and AVX-512, beside the crate's best kernels (AVX-512 on a CPU that has it)
-    //! and its whole hash. Run with `cargo test --release -p arborhash --lib --all-features
-    //! avx512::timing -- --ignored --nocapture`.
-    use super::super::timing::{print_times, Ours, Peer};
-    use crate::Backend;
-
-    #[test]
-    #[ignore]
-    fn print_times_beside_crate() {
-        print_times(
-            &[
-                Ours {
-                    kernels: super::super::avx2::kernels(),
-                    backend: Backend::Avx2,
-                },
-                Ours {
-                    kernels: super::kernels(),
-                    backend: Backend::Avx512,
-                },
-            ],
-            &Peer {
-                platform: blake3::platform::Platform::detect(),
-                hash: Some(|data| *blake3::hash(data).as_bytes()),
-            },
-        );
-    }
-}
-
-/// Copies one block with a single 64-byte load and store: the incremental hasher's copy of a
-/// block-sized write into its buffer (`hasher::Buffer::append_small`). Four 16-byte moves,
-/// all that the caller's code has without AVX, made 1 MiB in 64-byte writes about 5 % slower
-/// on Zen 5.
-///
-/// Assembly, not intrinsics: this is inlined into `Hasher::update` in the caller's code, compiled
-/// for the caller's target (SSE2), where a `#[target_feature]` function cannot be inlined and a
-/// call of one costs more than the copy. The final `vzeroupper` leaves the upper halves of the
-/// vector registers clean for the caller's SSE code (Intel cores slow legacy SSE instructions
-/// down while they are dirty); since it clears those of registers 0-15, all sixteen are declared
-/// clobbered, so that a caller compiled with AVX keeps no vector in them across the copy.
-///
-/// # Safety
-/// The CPU must support AVX-512F.
-#[inline(always)]
-pub(crate) unsafe fn copy_block(src: &[u8; BLOCK_LEN], dst: *mut [u8; BLOCK_LEN]) {
-    // SAFETY: AVX-512F is present (our contract); `src` is a readable block and `dst` a
-    // writable one (the caller's), which need no alignment for `vmovdqu64`.
-    unsafe {
-        simd::copy_block_asm!(
-            "vmovdqu64 zmm0, [{src}]",
-            "vmovdqu64 [{dst}], zmm0";
-            src.as_ptr(),
-            dst
-        )
-    };
 }

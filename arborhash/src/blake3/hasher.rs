@@ -3,13 +3,13 @@
 use core::fmt;
 use core::mem::MaybeUninit;
 
+#[cfg(target_arch = "x86_64")]
+use super::avx2;
 use super::kernels;
 use super::output::OutputReader;
 use super::tree::{Output, Params, Tree, CHUNK_LEN};
-#[cfg(target_arch = "x86_64")]
-use super::{avx2, avx512, kernels::BLOCK_LEN};
 use super::{context_key, Hash, KEY_LEN};
-use crate::platform::{Backend, Platform};
+use crate::platform::Platform;
 
 /// Input held back so that writes of any size reach the kernels as many chunks at once: 16
 /// chunks fill the widest kernel's 16 lanes (AVX-512), or AVX2's 8 lanes twice. The last chunk is
@@ -27,7 +27,7 @@ const BUF_LEN: usize = 16 * CHUNK_LEN;
 /// are small.
 ///
 /// The backend current when a hasher is made (see [`crate::platform`]) chooses the moves that
-/// copy small writes into its buffer; the hashing itself runs on the backend current at each
+/// copy long writes into its buffer; the hashing itself runs on the backend current at each
 /// call.
 #[derive(Clone)]
 pub struct Hasher {
@@ -44,192 +44,113 @@ pub struct Hasher {
 #[repr(C, align(64))]
 struct Buffer {
     bytes: [MaybeUninit<u8>; BUF_LEN],
-    /// The number of bytes held (the low bits, [`LEN_MASK`]) plus the tag of how block-sized
-    /// writes are copied (the top two bits): [`COPY_512`], [`COPY_256`] or [`COPY_128`], chosen
-    /// by [`Buffer::new`] from the platform the hasher was made on and never changed.
-    ///
-    /// One word, so that a block-sized write reads nothing but it: on Zen 5 every further load
-    /// in the write's path (a platform byte, or a limit beside the length) cost about a cycle a
-    /// write, and a block write tests the room left and its way of copying with one
-    /// comparison with a constant (see [`Buffer::append_small`]).
-    state: usize,
+    /// Bytes held.
+    len: usize,
+    /// Whether long writes are copied with 32-byte moves ([`kernels::wide_copies`] of the
+    /// platform the hasher was made on).
+    wide: bool,
 }
-
-/// The bit where [`Buffer::state`]'s copy tag starts.
-const TAG_SHIFT: u32 = usize::BITS - 2;
-/// The bits of [`Buffer::state`] that count the bytes held.
-const LEN_MASK: usize = (1 << TAG_SHIFT) - 1;
-/// Tag: the platform has AVX-512F, blocks are copied with one 64-byte move. Zero, so that the
-/// state of such a hasher is its length.
-const COPY_512: usize = 0;
-/// Tag: the platform has AVX2, blocks are copied with two 32-byte moves.
-const COPY_256: usize = 1 << TAG_SHIFT;
-/// Tag: any other platform, blocks are copied as other writes are (16-byte moves on x86-64).
-const COPY_128: usize = 2 << TAG_SHIFT;
 
 impl Buffer {
     fn new(p: Platform) -> Buffer {
-        // Not `[MaybeUninit::uninit(); BUF_LEN]`: with a zero state that makes the whole
+        // Not `[MaybeUninit::uninit(); BUF_LEN]`: with a zero length that makes the whole
         // `Buffer` a constant, which LLVM copies in by zeroing all 16 KiB (uninit bytes may be
         // zeros).
         let bytes = MaybeUninit::<[MaybeUninit<u8>; BUF_LEN]>::uninit();
-        let tag = match p.backend() {
-            Backend::Avx512 => COPY_512,
-            Backend::Avx2 => COPY_256,
-            Backend::Portable | Backend::Sse41 => COPY_128,
-        };
         Buffer {
             // SAFETY: an array of `MaybeUninit` needs no initialisation.
             bytes: unsafe { bytes.assume_init() },
-            state: tag,
+            len: 0,
+            wide: kernels::wide_copies(p),
         }
     }
 
     /// Bytes held.
     fn len(&self) -> usize {
-        self.state & LEN_MASK
+        self.len
     }
 
     fn set_len(&mut self, len: usize) {
         debug_assert!(len <= BUF_LEN);
-        self.state = self.state & !LEN_MASK | len;
+        self.len = len;
     }
 
     /// The bytes held.
     fn filled(&self) -> &[u8] {
         // SAFETY: `push` and `append_small` initialised `bytes[..len]`; `MaybeUninit<u8>`
         // has the layout of `u8`.
-        unsafe { core::slice::from_raw_parts(self.bytes.as_ptr().cast::<u8>(), self.len()) }
+        unsafe { core::slice::from_raw_parts(self.bytes.as_ptr().cast::<u8>(), self.len) }
     }
 
     /// Room for more bytes.
     fn free(&self) -> usize {
-        BUF_LEN - self.len()
+        BUF_LEN - self.len
     }
 
-    /// Appends all of `input` if it is a block that fits, or if it leaves room for more (a write
-    /// that would fill the buffer, such as 16 KiB into an empty one, is better hashed from the
-    /// caller's memory, see `Hasher::update_with`); returns whether it did. A block-sized write on
-    /// an AVX-512 or AVX2 platform is one comparison of the state with a constant and one or two
-    /// vector moves; others cost one comparison more than their copy.
+    /// Appends all of `input` if it leaves room for more (a write that would fill the buffer,
+    /// such as 16 KiB into an empty one, is better hashed from the caller's memory, see
+    /// `Hasher::update_with`); returns whether it did.
     #[inline(always)]
     fn append_small(&mut self, input: &[u8]) -> bool {
-        // The state is read once, before the copy, and written after it: with `+=` after the
-        // copy, which LLVM cannot tell apart from the state, it was read again there, a
-        // load-add-store that each write's next one waited for (measured slower).
-        let state = self.state;
-        #[cfg(target_arch = "x86_64")]
-        if let Ok(block) = <&[u8; BLOCK_LEN]>::try_from(input) {
-            // Below this, the state is a length with a block's room (and the tag the one
-            // subtracted). The block may fill the buffer: the next write then hashes it, one
-            // call of the slow path every 16 KiB, where a block left for that write took two.
-            const ROOM: usize = BUF_LEN - BLOCK_LEN + 1;
-            if state < ROOM {
-                let dst = &mut self.bytes[state..state + BLOCK_LEN];
-                // SAFETY: the tag is `COPY_512` (zero), which `Buffer::new` sets only for a
-                // platform with AVX-512F; `dst` is a block of our own, apart from `block`.
-                unsafe { avx512::copy_block(block, dst.as_mut_ptr().cast()) };
-                self.state = state + BLOCK_LEN;
-                return true;
-            }
-            let len = state.wrapping_sub(COPY_256);
-            if len < ROOM {
-                let dst = &mut self.bytes[len..len + BLOCK_LEN];
-                // SAFETY: the tag is `COPY_256`, set only for a platform with AVX2; as above.
-                unsafe { avx2::copy_block(block, dst.as_mut_ptr().cast()) };
-                self.state = state + BLOCK_LEN;
-                return true;
-            }
-        }
-        let len = state & LEN_MASK;
+        let len = self.len;
         // SAFETY: the length never exceeds BUF_LEN: it grows only by what fits, and is otherwise
         // set to 0. Telling the compiler saves the bounds check below.
         unsafe { core::hint::assert_unchecked(len <= BUF_LEN) };
-        // The new length, compared with the buffer's: the sum is needed anyway, where testing
-        // the room left (`BUF_LEN - len`) took two more instructions a write. It cannot wrap:
-        // a slice holds at most `isize::MAX` bytes.
+        // It cannot wrap: a slice holds at most `isize::MAX` bytes.
         let end = len + input.len();
         if end >= BUF_LEN {
             return false;
         }
-        copy(state & !LEN_MASK, input, &mut self.bytes[len..end]);
-        self.state = state + input.len();
+        copy(self.wide, input, &mut self.bytes[len..end]);
+        self.len = end;
         true
     }
 
     /// Appends as much of `input` as fits; returns how much that was.
     fn push(&mut self, input: &[u8]) -> usize {
-        let (len, take) = (self.len(), input.len().min(self.free()));
-        let tag = self.state & !LEN_MASK;
-        copy(tag, &input[..take], &mut self.bytes[len..len + take]);
-        self.set_len(len + take);
+        let (len, take) = (self.len, input.len().min(self.free()));
+        copy(self.wide, &input[..take], &mut self.bytes[len..len + take]);
+        self.len = len + take;
         take
     }
 }
 
-/// Copies `src` to `dst`, of the same length. Writes of up to 64 bytes (a block) are the common
-/// small write: they are moved inline, largest first, since a call to `memcpy` and its size
-/// dispatch would cost as much again as the copy. `tag` is the buffer's copy tag (see
-/// [`Buffer::state`]), which picks the moves of long copies.
+/// Copies `src` to `dst`, of the same length: `memcpy`, but for long copies (see
+/// [`REP_MOVSB_MIN`]), made with 32-byte moves where `wide`.
 #[inline(always)]
-fn copy(tag: usize, src: &[u8], dst: &mut [MaybeUninit<u8>]) {
+fn copy(wide: bool, src: &[u8], dst: &mut [MaybeUninit<u8>]) {
     let n = src.len();
-    if n == 64 {
-        // A whole block, a common write: one test, and moves at fixed offsets that do not wait
-        // for the length.
-        copy_fixed::<64>(src, dst);
-    } else if n >= 32 {
-        if n <= 64 {
-            copy_ends::<32>(src, dst);
-        } else if n < REP_MOVSB_MIN {
-            // SAFETY: `dst` is `n` bytes we borrow exclusively, so it cannot overlap `src`,
-            // which has `n` bytes too; `MaybeUninit<u8>` has the layout of `u8`.
-            unsafe { core::ptr::copy_nonoverlapping(src.as_ptr(), dst.as_mut_ptr().cast(), n) };
-        } else {
-            copy_blocks(tag, src, dst);
-        }
-    } else if n >= 16 {
-        copy_ends::<16>(src, dst);
-    } else if n >= 8 {
-        copy_ends::<8>(src, dst);
-    } else if n >= 4 {
-        copy_ends::<4>(src, dst);
-    } else if n >= 2 {
-        copy_ends::<2>(src, dst);
-    } else if n == 1 {
-        dst[0] = MaybeUninit::new(src[0]);
+    if n >= REP_MOVSB_MIN {
+        return copy_blocks(wide, src, dst);
     }
+    // SAFETY: `dst` is `n` bytes we borrow exclusively, so it cannot overlap `src`, which has
+    // `n` bytes too; `MaybeUninit<u8>` has the layout of `u8`.
+    unsafe { core::ptr::copy_nonoverlapping(src.as_ptr(), dst.as_mut_ptr().cast(), n) };
 }
 
-/// Copies of this many bytes or more are made by [`copy_blocks`], not `memcpy`: glibc's (2.36,
-/// AVX2) copies from 2112 bytes on with `rep movsb`, which on Zen 3 moves about a byte a cycle
-/// when the destination is 1 to 31 bytes past the source modulo 4 KiB (20-40 times slower than
-/// otherwise). A caller's buffer in that position made 4 KiB writes of 256 KiB take 3 times as
-/// long as hashing it one-shot, against 1.1 times in the others. Below this, `memcpy` moves 32
-/// bytes at a time with AVX2 where `copy_blocks`, built for any x86-64, moves 16: 1 MiB in 1 KiB
-/// writes took about 2 % longer through `copy_blocks` (fastest calls 660 000 cycles against
-/// 648 000-652 000, separate runs).
+/// Copies of this many bytes or more are made by [`copy_blocks`], not `memcpy`: glibc copies
+/// long buffers with `rep movsb`, which on AMD Zen 3 is many times slower when the destination
+/// is 1 to 31 bytes past the source modulo 4 KiB (4 KiB writes of 256 KiB took three times as
+/// long as one-shot hashing there), and a caller's buffer can sit so.
 const REP_MOVSB_MIN: usize = 2048;
 
 /// Copies `src` to `dst`, of the same length, more than a block, as whole blocks and a last
 /// block that overlaps the one before it unless the length is a multiple of 64 (see
-/// [`REP_MOVSB_MIN`] for why not with `memcpy`), with 32-byte moves where the copy tag `tag`
-/// allows (AVX2 and AVX-512): 16-byte moves, all that code built for any x86-64 has, made 1 MiB
-/// in 4 KiB writes take 4-5 % longer on Zen 5 (AVX-512).
+/// [`REP_MOVSB_MIN`] for why not with `memcpy`), with 32-byte moves where `wide`: the 16-byte
+/// moves that code built for any x86-64 has cost 4-5 % in 4 KiB writes.
 #[inline(never)]
 fn copy_blocks(
-    #[cfg_attr(not(target_arch = "x86_64"), allow(unused_variables))] tag: usize,
+    #[cfg_attr(not(target_arch = "x86_64"), allow(unused_variables))] wide: bool,
     src: &[u8],
     dst: &mut [MaybeUninit<u8>],
 ) {
     let n = src.len();
     assert!(n > 64 && dst.len() == n);
     #[cfg(target_arch = "x86_64")]
-    match tag {
-        // SAFETY: the tags are set only for platforms with AVX-512F and AVX2, both with AVX
-        // (`Buffer::new`); `dst` is `n` bytes we borrow exclusively, apart from `src`.
-        COPY_512 | COPY_256 => return unsafe { avx2::copy_blocks(src, dst.as_mut_ptr().cast()) },
-        _ => {}
+    if wide {
+        // SAFETY: `wide` is set only for platforms with AVX (`kernels::wide_copies`); `dst` is
+        // `n` bytes we borrow exclusively, apart from `src`.
+        return unsafe { avx2::copy_blocks(src, dst.as_mut_ptr().cast()) };
     }
     kernels::block_starts(n).for_each(|at| {
         // Two moves of half a block each: one of the whole block, as long as the step, is a
@@ -239,19 +160,8 @@ fn copy_blocks(
     });
 }
 
-/// Copies `src` to `dst` (of the same length, `W` to `2 * W` bytes) as its first and its last
-/// `W` bytes, which overlap unless the length is `2 * W`: two fixed-size moves instead of a
-/// loop over the length.
-#[inline(always)]
-fn copy_ends<const W: usize>(src: &[u8], dst: &mut [MaybeUninit<u8>]) {
-    let n = src.len();
-    copy_fixed::<W>(&src[..W], &mut dst[..W]);
-    copy_fixed::<W>(&src[n - W..], &mut dst[n - W..]);
-}
-
 /// Copies the `W` bytes of `src` to `dst`, straight: not through a local array, which LLVM may
-/// keep on the stack (an extra store and load of every byte), nor byte by byte, which it does
-/// with a loop once inlined.
+/// keep on the stack.
 #[inline(always)]
 fn copy_fixed<const W: usize>(src: &[u8], dst: &mut [MaybeUninit<u8>]) {
     assert!(src.len() == W && dst.len() == W);

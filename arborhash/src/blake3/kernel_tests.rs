@@ -1,39 +1,49 @@
 //! Differential tests of a BLAKE3 SIMD backend's kernels against the portable ones, written
-//! once; each backend module calls [`check`] with its kernels and lane count.
+//! once; each backend module calls [`check`] with its [`Kernels`] type.
 
-use super::kernels::{Lane, Run, BLOCK_LEN, EMPTY_LANE};
+use super::kernels::{Group, Kernels, Lane, Run, BLOCK_LEN, EMPTY_LANE};
 use super::portable;
 use super::tree::CHUNK_LEN;
+use crate::Backend;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-/// One backend's kernels, callable only when `supported` (the CPU has their features).
-pub(crate) struct Kernels {
+/// One backend's kernels as function pointers, callable only when `supported` (the CPU has
+/// their features); a test may swap one for a variant of it.
+pub(crate) struct Tested {
     pub name: &'static str,
     pub supported: bool,
     /// Lanes the backend hashes at once.
     pub degree: usize,
     pub compress_in_place: CompressInPlace,
-    pub hash_lanes: unsafe fn(&[Lane<'_>], usize, u8, &mut [[u8; 32]]),
+    pub hash_many: unsafe fn(Group<'_, '_>, &mut [[u8; 32]]),
     pub xof_many: XofMany,
-    pub hash_run: HashRun,
-    /// The backend's `hash_chunk_runs`, if it groups runs (`kernels::hash_chunk_runs` hashes
-    /// them one by one through `hash_run` otherwise).
-    pub hash_chunk_runs: Option<HashChunkRuns>,
+}
+
+impl Tested {
+    /// The kernels of `K`, the backend `backend`.
+    pub(crate) fn of<K: Kernels>(backend: Backend) -> Tested {
+        Tested {
+            name: backend.name(),
+            supported: backend.is_supported(),
+            degree: K::DEGREE,
+            compress_in_place: K::compress_in_place,
+            hash_many: K::hash_many,
+            xof_many: K::xof_many,
+        }
+    }
 }
 
 /// `compress_in_place`'s signature: chaining value, blocks, block length, counter, flags, flags
 /// of the first block.
 pub(crate) type CompressInPlace = unsafe fn(&mut [u32; 8], &[[u8; BLOCK_LEN]], u8, u64, u8, u8);
 
-/// A backend's `hash_chunk_runs`.
-type HashChunkRuns = unsafe fn(&[Run<'_>], &mut [[u8; 32]]);
-
 /// `xof_many`'s signature: chaining value, block, block length, counter, flags, output.
 type XofMany = unsafe fn(&[u32; 8], &[u8; BLOCK_LEN], u8, u64, u8, &mut [u8]);
 
-/// Runs every check on `k`, or says why not.
-pub(crate) fn check(k: &Kernels) {
+/// Runs every check on the kernels of `K`, the backend `backend`, or says why not.
+pub(crate) fn check<K: Kernels>(backend: Backend) {
+    let k = &Tested::of::<K>(backend);
     if !k.supported {
         println!(
             "skipping the BLAKE3 {} kernel tests: CPU lacks the feature",
@@ -50,7 +60,7 @@ pub(crate) fn check(k: &Kernels) {
 }
 
 /// Every test starts from the same seed so that failures reproduce.
-fn rng(k: &Kernels) -> ChaCha8Rng {
+fn rng(k: &Tested) -> ChaCha8Rng {
     ChaCha8Rng::seed_from_u64(0xB1A4E3 + k.degree as u64)
 }
 
@@ -73,7 +83,7 @@ fn random_block(rng: &mut ChaCha8Rng) -> [u8; BLOCK_LEN] {
 
 /// Single blocks, and runs of up to a chunk's blocks, each against the portable compression
 /// block by block.
-pub(crate) fn check_compress(k: &Kernels) {
+pub(crate) fn check_compress(k: &Tested) {
     let mut rng = rng(k);
     for i in 0..2000 {
         let blocks: Vec<[u8; BLOCK_LEN]> = (0..1 + i % (CHUNK_LEN / BLOCK_LEN))
@@ -102,14 +112,14 @@ pub(crate) fn check_compress(k: &Kernels) {
     }
 }
 
-/// Every lane count up to two groups and some (every group shape the backend dispatches on,
-/// and several groups in one call) with every block count of a chunk, unaligned inputs, and
+/// Every lane count up to a group (every group shape the backend dispatches on) with every
+/// block count of a chunk, unaligned inputs, and
 /// lanes that are either independent (distinct parameters) or regular (one chaining value and
 /// flags, consecutive or equal counters: chunks and parents, which the kernels build faster).
-fn check_hash_lanes(k: &Kernels) {
+fn check_hash_lanes(k: &Tested) {
     let mut rng = rng(k);
     for blocks in 0..=16 {
-        for n in 0..=2 * k.degree + 3 {
+        for n in 0..=k.degree {
             for regular in [false, true] {
                 check_lanes(k, &mut rng, n, blocks, regular);
             }
@@ -117,7 +127,7 @@ fn check_hash_lanes(k: &Kernels) {
     }
 }
 
-fn check_lanes(k: &Kernels, rng: &mut ChaCha8Rng, n: usize, blocks: usize, regular: bool) {
+fn check_lanes(k: &Tested, rng: &mut ChaCha8Rng, n: usize, blocks: usize, regular: bool) {
     let lane_len = blocks * BLOCK_LEN;
     let mut buffer = vec![0u8; n * lane_len + 32];
     rng.fill(&mut buffer[..]);
@@ -160,7 +170,16 @@ fn check_lanes(k: &Kernels, rng: &mut ChaCha8Rng, n: usize, blocks: usize, regul
     let mut got = vec![[0xA5u8; 32]; n + 1];
     // SAFETY: `check` tested `supported`; every lane holds `blocks` blocks and `got` is longer
     // than `lanes`.
-    unsafe { (k.hash_lanes)(&lanes, blocks, flags, &mut got) };
+    unsafe {
+        (k.hash_many)(
+            Group::Lanes {
+                lanes: &lanes,
+                blocks,
+                flags,
+            },
+            &mut got,
+        )
+    };
     let what = format!(
         "{}: {n} lanes of {blocks} blocks, regular {regular}",
         k.name
@@ -169,15 +188,12 @@ fn check_lanes(k: &Kernels, rng: &mut ChaCha8Rng, n: usize, blocks: usize, regul
     assert_eq!(got[n], [0xA5; 32], "{what}: spare output");
 }
 
-/// A backend's `hash_run`.
-type HashRun = unsafe fn(Run<'_>, &mut [[u8; 32]]);
-
-/// A backend's own `hash_run` against portable `hash_lanes`
+/// A backend's `hash_many` on runs against portable `hash_lanes`
 /// on the run's lanes: runs of parents and of chunks (and of other block counts), every count
 /// up to the backend's width (`kernels::hash_run` splits longer runs into such groups; the tree
 /// tests cover that on every backend), from unaligned input, with counters that carry into the
 /// high word.
-fn check_hash_run(k: &Kernels) {
+fn check_hash_run(k: &Tested) {
     let mut rng = rng(k);
     for (blocks, parents) in [(1, true), (1, false), (3, false), (16, false)] {
         for n in 0..=k.degree {
@@ -219,7 +235,7 @@ fn check_hash_run(k: &Kernels) {
             // One spare output checks that nothing past the lanes is written.
             let mut got = vec![[0xA5u8; 32]; n + 1];
             // SAFETY: `supported` was tested; the run is whole lanes and `got` longer.
-            unsafe { (k.hash_run)(run, &mut got) };
+            unsafe { (k.hash_many)(Group::Run(run), &mut got) };
             let what = format!("{}: run of {n} lanes of {blocks} blocks", k.name);
             assert_eq!(got[..n], expected[..], "{what}");
             assert_eq!(got[n], [0xA5; 32], "{what}: spare output");
@@ -227,16 +243,13 @@ fn check_hash_run(k: &Kernels) {
     }
 }
 
-/// A backend's own `hash_chunk_runs` against portable `hash_lanes` on the runs' lanes: every
+/// A backend's `hash_many` on runs of chunks against portable `hash_lanes` on the runs' lanes: every
 /// count of runs up to a group of the backend's width, each run at its own unaligned place with
 /// its own counter (some carrying into the high word).
-fn check_hash_chunk_runs(k: &Kernels) {
-    let Some(hash_chunk_runs) = k.hash_chunk_runs else {
-        return;
-    };
+fn check_hash_chunk_runs(k: &Tested) {
     const RUN_LEN: usize = 4 * CHUNK_LEN;
     let mut rng = rng(k);
-    for n in 1..=k.degree / 4 {
+    for n in 1..=(k.degree / 4).max(1) {
         let mut buffer = vec![0u8; n * (RUN_LEN + 32)];
         rng.fill(&mut buffer[..]);
         let key: [u32; 8] = rng.gen();
@@ -269,14 +282,14 @@ fn check_hash_chunk_runs(k: &Kernels) {
         let mut got = vec![[0xA5u8; 32]; 4 * n + 1];
         // SAFETY: `supported` was tested; the runs are four whole chunks each, share their key
         // and flags, and `got` is longer than four values a run.
-        unsafe { hash_chunk_runs(&runs, &mut got) };
+        unsafe { (k.hash_many)(Group::ChunkRuns(&runs), &mut got) };
         let what = format!("{}: {n} runs of four chunks", k.name);
         assert_eq!(got[..4 * n], expected[..], "{what}");
         assert_eq!(got[4 * n], [0xA5; 32], "{what}: spare output");
     }
 }
 
-fn check_xof_many(k: &Kernels) {
+fn check_xof_many(k: &Tested) {
     let mut rng = rng(k);
     for blocks in 0..=2 * k.degree + 8 {
         let cv: [u32; 8] = rng.gen();
@@ -303,10 +316,10 @@ fn check_xof_many(k: &Kernels) {
 
 /// BLAKE3 of the empty input: one block of zeros, length 0, counter 0, flags
 /// CHUNK_START | CHUNK_END | ROOT, through each kernel.
-fn check_empty_input(k: &Kernels) {
+fn check_empty_input(k: &Tested) {
     const EMPTY_HASH: &str = "af1349b9f5f9a1a6a0404dea36dcc9499bcb25c9adc112b7cc9a93cae41f3262";
     let hex = |bytes: &[u8]| bytes.iter().map(|b| format!("{b:02x}")).collect::<String>();
-    let iv = crate::blake2s::IV;
+    let iv = super::IV;
     let zeros = [0u8; BLOCK_LEN];
 
     let mut cv = iv;
@@ -325,8 +338,13 @@ fn check_empty_input(k: &Kernels) {
         last_block_len: 0,
     };
     let mut out = [[0u8; 32]];
-    unsafe { (k.hash_lanes)(&[lane], 1, 0, &mut out) };
-    assert_eq!(hex(&out[0]), EMPTY_HASH, "{} hash_lanes", k.name);
+    let group = Group::Lanes {
+        lanes: &[lane],
+        blocks: 1,
+        flags: 0,
+    };
+    unsafe { (k.hash_many)(group, &mut out) };
+    assert_eq!(hex(&out[0]), EMPTY_HASH, "{} hash_many", k.name);
 
     let mut xof = [0u8; 9 * BLOCK_LEN];
     unsafe { (k.xof_many)(&iv, &zeros, 0, 0, 11, &mut xof) };

@@ -1,12 +1,33 @@
-//! The BLAKE3 compression kernels and the backend dispatch in front of them.
+//! The BLAKE3 kernel interface, the one dispatch from a [`Platform`] to a backend, and the
+//! driver that cuts every multi-lane job into groups the backends take.
 //!
-//! The tree, the hasher, the batch API and the extended output are written once against these
-//! functions; each backend module implements the same four.
+//! # What a backend provides
+//!
+//! A backend is one file beside this one (`portable.rs`, `sse41.rs`, `avx2.rs`, `avx512.rs`)
+//! with a unit type implementing [`Kernels`]:
+//!
+//! - `DEGREE`: the most lanes one `hash_many` call takes (1 where there are no vectors);
+//! - `compress_in_place`: one chaining value through a chain of blocks;
+//! - `hash_many`: one [`Group`] of at most `DEGREE` lanes (at most four for a 1-lane backend
+//!   given one run of four chunks), each lane's chaining value to `out`;
+//! - `xof_many`: consecutive extended-output blocks of one root node.
+//!
+//! Each is an `unsafe fn`, callable once a [`Platform`] proves the CPU has the backend's
+//! features; the SIMD ones are `#[target_feature]` functions. Plugging a backend in takes its
+//! `Backend` variant in `platform.rs` and one line in [`with_kernels!`]; the tree, the hasher,
+//! the batch API and the extended output reach every backend through the driver functions
+//! below, which are the only callers of the trait. The kernel tests (`kernel_tests.rs`) check a
+//! backend's functions against the portable ones: add a `#[test]` calling
+//! `kernel_tests::check::<NewBackend>(Backend::New)`.
+//!
+//! The CPU-specific choices made here, besides the backend: on AMD family 1Ah a chain of two
+//! blocks or more goes to `avx512::compress_scalar` ([`compress_in_place`]), and the width of
+//! the incremental hasher's long buffer copies ([`wide_copies`]).
 
-use super::portable;
+use super::portable::Portable;
 use super::tree::CHUNK_LEN;
 #[cfg(target_arch = "x86_64")]
-use super::{avx2, avx512, sse41};
+use super::{avx2::Avx2, avx512, avx512::Avx512, sse41::Sse41};
 use crate::platform::{Backend, Platform};
 
 /// Bytes in a block.
@@ -22,7 +43,7 @@ pub(crate) fn block_starts(len: usize) -> impl Iterator<Item = usize> {
     (0..last).step_by(BLOCK_LEN).chain(core::iter::once(last))
 }
 
-/// One independent run of blocks hashed by [`hash_lanes`]: a whole or partial chunk, a chunk's
+/// One independent lane of blocks hashed by [`hash_lanes`]: a whole or partial chunk, a chunk's
 /// continuation, a parent node (one block), or a single-chunk message finalised as the root.
 #[derive(Clone, Copy)]
 pub(crate) struct Lane<'a> {
@@ -38,71 +59,6 @@ pub(crate) struct Lane<'a> {
     pub flags_end: u8,
     /// The block length of the last block, 1..=64 (0 only for an empty message's single block).
     pub last_block_len: u8,
-}
-
-/// Compresses `blocks` into `cv`, one after another, each with `block_len`, `counter` and
-/// `flags`, the first with `flags_start` too (see `portable::compress_in_place`).
-#[inline]
-pub(crate) fn compress_in_place(
-    p: Platform,
-    cv: &mut [u32; 8],
-    blocks: &[[u8; BLOCK_LEN]],
-    block_len: u8,
-    counter: u64,
-    flags: u8,
-    flags_start: u8,
-) {
-    let (len, start) = (block_len, flags_start);
-    match p.backend() {
-        Backend::Portable => portable::compress_in_place(cv, blocks, len, counter, flags, start),
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: a `Platform` for this backend proves the CPU supports it.
-        Backend::Sse41 => unsafe {
-            sse41::compress_in_place(cv, blocks, len, counter, flags, start)
-        },
-        #[cfg(target_arch = "x86_64")]
-        Backend::Avx2 => unsafe { avx2::compress_in_place(cv, blocks, len, counter, flags, start) },
-        #[cfg(target_arch = "x86_64")]
-        Backend::Avx512 => unsafe {
-            avx512::compress_in_place(cv, blocks, len, counter, flags, start)
-        },
-        #[cfg(not(target_arch = "x86_64"))]
-        Backend::Sse41 | Backend::Avx2 | Backend::Avx512 => {
-            unreachable!("x86 backends are only selected on x86-64")
-        }
-    }
-}
-
-/// Hashes every lane: for lane `i`, compresses its `blocks` blocks starting from `lanes[i].cv`
-/// with `flags` on every block, and writes the resulting chaining value (little-endian) to
-/// `out[i]`. Any number of lanes; the backend runs as many at once as its vectors hold.
-/// Panics if `out` is shorter than `lanes` or a lane's input is not `blocks * BLOCK_LEN` bytes.
-#[inline]
-pub(crate) fn hash_lanes(
-    p: Platform,
-    lanes: &[Lane<'_>],
-    blocks: usize,
-    flags: u8,
-    out: &mut [[u8; 32]],
-) {
-    assert!(out.len() >= lanes.len(), "output shorter than lanes");
-    for lane in lanes {
-        assert_eq!(lane.input.len(), blocks * BLOCK_LEN, "lane input length");
-    }
-    match p.backend() {
-        Backend::Portable => portable::hash_lanes(lanes, blocks, flags, out),
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: a `Platform` for this backend proves the CPU supports it; lengths are checked.
-        Backend::Sse41 => unsafe { sse41::hash_lanes(lanes, blocks, flags, out) },
-        #[cfg(target_arch = "x86_64")]
-        Backend::Avx2 => unsafe { avx2::hash_lanes(lanes, blocks, flags, out) },
-        #[cfg(target_arch = "x86_64")]
-        Backend::Avx512 => unsafe { avx512::hash_lanes(lanes, blocks, flags, out) },
-        #[cfg(not(target_arch = "x86_64"))]
-        Backend::Sse41 | Backend::Avx2 | Backend::Avx512 => {
-            unreachable!("x86 backends are only selected on x86-64")
-        }
-    }
 }
 
 /// Lanes that differ only in their input and counter, laid out one after the other: whole
@@ -180,9 +136,189 @@ impl<'a> Run<'a> {
     }
 }
 
+/// The lanes one [`Kernels::hash_many`] call hashes: the three shapes in which the tree, the
+/// hasher and the batch API produce work. All could be written as [`Lane`]s; the other two let
+/// a backend build its parameter vectors from broadcasts and address every lane from one
+/// pointer a run, which is what makes the tree's full groups as fast as the `blake3` crate's.
+#[derive(Clone, Copy)]
+pub(crate) enum Group<'g, 'a> {
+    /// Lanes with parameters of their own, each `blocks` blocks, `flags` on every block.
+    Lanes {
+        lanes: &'g [Lane<'a>],
+        blocks: usize,
+        flags: u8,
+    },
+    /// Consecutive lanes of one input (whole chunks or parents).
+    Run(Run<'a>),
+    /// Runs of four whole chunks each, anywhere in memory, with the first run's key and flags:
+    /// lane `i` of run `r` is lane `4 * r + i` (the batch API's messages).
+    ChunkRuns(&'g [Run<'a>]),
+}
+
+impl<'a> Group<'_, 'a> {
+    /// Lanes in the group.
+    #[inline(always)]
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+    pub(crate) fn len(&self) -> usize {
+        match self {
+            Group::Lanes { lanes, .. } => lanes.len(),
+            Group::Run(run) => run.len(),
+            Group::ChunkRuns(runs) => 4 * runs.len(),
+        }
+    }
+
+    /// The group's lanes (at most 16) as [`Lane`]s in `scratch`, with their block count and
+    /// the flags of every block: the form the portable backend hashes.
+    pub(crate) fn to_lanes<'s>(self, scratch: &'s mut [Lane<'a>; 16]) -> (&'s [Lane<'a>], usize, u8)
+    where
+        'a: 's,
+    {
+        match self {
+            Group::Lanes {
+                lanes,
+                blocks,
+                flags,
+            } => {
+                scratch[..lanes.len()].copy_from_slice(lanes);
+                (&scratch[..lanes.len()], blocks, flags)
+            }
+            Group::Run(run) => (run.lanes(scratch), run.blocks, run.flags),
+            Group::ChunkRuns(runs) => {
+                for (r, run) in runs.iter().enumerate() {
+                    let mut one = [EMPTY_LANE; 16];
+                    let lanes = run.lanes(&mut one);
+                    scratch[4 * r..4 * r + 4].copy_from_slice(lanes);
+                }
+                let run0 = &runs[0];
+                (&scratch[..4 * runs.len()], run0.blocks, run0.flags)
+            }
+        }
+    }
+}
+
+/// The BLAKE3 kernels of one backend (see the module documentation).
+///
+/// # Safety
+/// Every function may only be called on a CPU that supports the backend, which a [`Platform`]
+/// for it proves ([`with_kernels!`] is where that happens).
+pub(crate) trait Kernels {
+    /// The most lanes one [`Kernels::hash_many`] call takes.
+    const DEGREE: usize;
+
+    /// Compresses `blocks` into `cv`, one after another, each with `block_len`, `counter` and
+    /// `flags`, the first with `flags_start` too.
+    unsafe fn compress_in_place(
+        cv: &mut [u32; 8],
+        blocks: &[[u8; BLOCK_LEN]],
+        block_len: u8,
+        counter: u64,
+        flags: u8,
+        flags_start: u8,
+    );
+
+    /// Hashes each lane of `group` (0 to `DEGREE` lanes; one run of four chunks on a 1-lane
+    /// backend) into `out[i]`, which holds at least as many values; nothing past them is
+    /// written. The inputs are whole lanes (checked by the driver).
+    unsafe fn hash_many(group: Group<'_, '_>, out: &mut [[u8; 32]]);
+
+    /// Fills `out` (whole blocks) with the root compression of `block` under `cv`, counters
+    /// `counter`, `counter + 1`, ... for consecutive blocks; `flags` includes ROOT.
+    unsafe fn xof_many(
+        cv: &[u32; 8],
+        block: &[u8; BLOCK_LEN],
+        block_len: u8,
+        counter: u64,
+        flags: u8,
+        out: &mut [u8],
+    );
+}
+
+/// Evaluates `$body` with `$k` naming the [`Kernels`] of `$p`'s backend: the one place a
+/// backend is chosen. `$body` may call the kernels in `unsafe`: a `Platform` for a backend
+/// proves that the CPU supports it.
+macro_rules! with_kernels {
+    ($p:expr, $k:ident => $body:expr) => {
+        match $p.backend() {
+            Backend::Portable => {
+                type $k = Portable;
+                $body
+            }
+            #[cfg(target_arch = "x86_64")]
+            Backend::Sse41 => {
+                type $k = Sse41;
+                $body
+            }
+            #[cfg(target_arch = "x86_64")]
+            Backend::Avx2 => {
+                type $k = Avx2;
+                $body
+            }
+            #[cfg(target_arch = "x86_64")]
+            Backend::Avx512 => {
+                type $k = Avx512;
+                $body
+            }
+            #[cfg(not(target_arch = "x86_64"))]
+            Backend::Sse41 | Backend::Avx2 | Backend::Avx512 => {
+                unreachable!("x86 backends are only selected on x86-64")
+            }
+        }
+    };
+}
+
+/// Compresses `blocks` into `cv`, one after another, each with `block_len`, `counter` and
+/// `flags`, the first with `flags_start` too (see `portable::compress_in_place`).
+#[inline]
+pub(crate) fn compress_in_place(
+    p: Platform,
+    cv: &mut [u32; 8],
+    blocks: &[[u8; BLOCK_LEN]],
+    block_len: u8,
+    counter: u64,
+    flags: u8,
+    flags_start: u8,
+) {
+    // AMD family 1Ah runs vector additions and rotations at twice the latency of scalar ones,
+    // so there a chain of two blocks or more is faster in general-purpose registers.
+    #[cfg(target_arch = "x86_64")]
+    if p.backend() == Backend::Avx512 && blocks.len() >= 2 && crate::platform::scalar_chains() {
+        // SAFETY: the platform proves AVX-512 (which the scalar chain does not even need); the
+        // blocks are not empty.
+        return unsafe {
+            avx512::compress_scalar(cv, blocks, block_len, counter, flags, flags_start)
+        };
+    }
+    let (len, start) = (block_len, flags_start);
+    // SAFETY: see `with_kernels`.
+    with_kernels!(p, K => unsafe { K::compress_in_place(cv, blocks, len, counter, flags, start) })
+}
+
+/// Hashes every lane: for lane `i`, compresses its `blocks` blocks starting from `lanes[i].cv`
+/// with `flags` on every block, and writes the resulting chaining value (little-endian) to
+/// `out[i]`. Any number of lanes.
+/// Panics if `out` is shorter than `lanes` or a lane's input is not `blocks * BLOCK_LEN` bytes.
+#[inline]
+pub(crate) fn hash_lanes(
+    p: Platform,
+    lanes: &[Lane<'_>],
+    blocks: usize,
+    flags: u8,
+    out: &mut [[u8; 32]],
+) {
+    assert!(out.len() >= lanes.len(), "output shorter than lanes");
+    for lane in lanes {
+        assert_eq!(lane.input.len(), blocks * BLOCK_LEN, "lane input length");
+    }
+    with_kernels!(p, K => {
+        for (lanes, out) in lanes.chunks(K::DEGREE).zip(out.chunks_mut(K::DEGREE)) {
+            // SAFETY: see `with_kernels`; the group is whole lanes, at most `DEGREE` of them.
+            unsafe { K::hash_many(Group::Lanes { lanes, blocks, flags }, out) };
+        }
+    })
+}
+
 /// Hashes every lane of `run`, lane `i` into `out[i]`: the same as [`hash_lanes`] on the
-/// run's lanes, which is what the portable backend does; the x86 backends build the parameters
-/// of such groups from broadcasts.
+/// run's lanes.
 /// Panics if `run.input` is not whole lanes of at least one block or `out` is too short.
 #[inline(always)]
 pub(crate) fn hash_run(p: Platform, run: Run<'_>, out: &mut [[u8; 32]]) {
@@ -193,38 +329,33 @@ pub(crate) fn hash_run(p: Platform, run: Run<'_>, out: &mut [[u8; 32]]) {
         "run of whole lanes"
     );
     assert!(out.len() >= run.len(), "output shorter than the run");
-    // One backend call per group of its width (16 lanes on the portable backend, whose
-    // `hash_lanes` takes any number). The backend is matched once, not per group.
-    // SAFETY (each call): a `Platform` for the backend proves the CPU supports it; the group is
-    // whole lanes, at most the backend's width, and `out` holds one value per lane.
-    match p.backend() {
-        #[cfg(target_arch = "x86_64")]
-        Backend::Avx512 => for_each_group(run, degree(p), out, |g, o| unsafe {
-            avx512::hash_run(g, o)
-        }),
-        #[cfg(target_arch = "x86_64")]
-        Backend::Avx2 => {
-            for_each_group(run, degree(p), out, |g, o| unsafe { avx2::hash_run(g, o) })
-        }
-        #[cfg(target_arch = "x86_64")]
-        Backend::Sse41 => {
-            for_each_group(run, degree(p), out, |g, o| unsafe { sse41::hash_run(g, o) })
-        }
-        _ => for_each_group(run, 16, out, |group, out| {
-            let mut lanes = [EMPTY_LANE; 16];
-            let lanes = group.lanes(&mut lanes);
-            hash_lanes(p, lanes, group.blocks, group.flags, out);
-        }),
+    with_kernels!(p, K => hash_run_with::<K>(run, out))
+}
+
+/// [`hash_run`] on backend `K`: one call per group of `K::DEGREE` lanes.
+#[inline(always)]
+fn hash_run_with<K: Kernels>(run: Run<'_>, out: &mut [[u8; 32]]) {
+    let n = run.len();
+    // The tree's small runs are a single group, passed on as they are.
+    if n <= K::DEGREE {
+        // SAFETY: `K` is the platform's backend (see `with_kernels`); the caller checked the
+        // shapes.
+        return unsafe { K::hash_many(Group::Run(run), out) };
+    }
+    let mut first = 0;
+    while first < n {
+        // SAFETY: as above, for a part of at most `DEGREE` lanes.
+        unsafe { K::hash_many(Group::Run(run.part(first, K::DEGREE)), &mut out[first..]) };
+        first += K::DEGREE;
     }
 }
 
 /// Whole chunks of several inputs at once: `runs` are runs of four whole chunks each (`step`
 /// 1), all with the first run's key and flags (their counters may differ); lane `i` of run `r`
-/// goes to `out[4 * r + i]`. The batch API's messages come as such runs, which the wider
-/// backends put several to a group of lanes, where [`hash_run`] would take each alone (four
-/// lanes: half of AVX2's vectors, a quarter of AVX-512's), and with no [`Lane`] built for each
-/// chunk as [`hash_lanes`] needs. The runs' `prefetch_offset` is not read by the wide
-/// backends: the batch API has nothing beyond its runs to read ahead.
+/// goes to `out[4 * r + i]`. Backends wider than four lanes take several runs to a group, where
+/// [`hash_run`] would take each alone, and build no [`Lane`] for each chunk as [`hash_lanes`]
+/// needs. The runs' `prefetch_offset` is not read: the batch API has nothing beyond its runs to
+/// read ahead.
 /// Panics if a run is not four whole chunks or `out` is too short.
 #[inline]
 pub(crate) fn hash_chunk_runs(p: Platform, runs: &[Run<'_>], out: &mut [[u8; 32]]) {
@@ -241,42 +372,31 @@ pub(crate) fn hash_chunk_runs(p: Platform, runs: &[Run<'_>], out: &mut [[u8; 32]
         );
     }
     assert!(out.len() >= 4 * runs.len(), "output shorter than the runs");
-    // SAFETY (each call): a `Platform` for the backend proves the CPU supports it; each group
-    // holds runs of four whole chunks, at most a quarter as many as the backend has lanes, and
-    // `out` four values a run.
-    match p.backend() {
-        #[cfg(target_arch = "x86_64")]
-        Backend::Avx512 => {
-            for (k, (group, out)) in runs.chunks(4).zip(out.chunks_mut(16)).enumerate() {
-                prefetch_run_starts(group, runs.get(4 * (k + 1)..).unwrap_or_default(), 16);
-                unsafe { avx512::hash_chunk_runs(group, out) };
-            }
-        }
-        #[cfg(target_arch = "x86_64")]
-        Backend::Avx2 => {
-            for (k, (group, out)) in runs.chunks(2).zip(out.chunks_mut(8)).enumerate() {
-                prefetch_run_starts(group, runs.get(2 * (k + 1)..).unwrap_or_default(), 8);
-                unsafe { avx2::hash_chunk_runs(group, out) };
-            }
-        }
-        // Four lanes are a full group here (SSE4.1) or more than one (portable).
-        _ => {
+    with_kernels!(p, K => {
+        let per_group = K::DEGREE / 4;
+        if per_group <= 1 {
+            // A run is a full group (SSE4.1) or more than one (portable).
             for (run, out) in runs.iter().zip(out.chunks_mut(4)) {
-                hash_run(p, *run, out);
+                hash_run_with::<K>(*run, out);
+            }
+        } else {
+            for (k, (group, out)) in runs.chunks(per_group).zip(out.chunks_mut(K::DEGREE)).enumerate() {
+                #[cfg(target_arch = "x86_64")]
+                prefetch_run_starts(group, runs.get(per_group * (k + 1)..).unwrap_or_default(), K::DEGREE);
+                #[cfg(not(target_arch = "x86_64"))]
+                let _ = k;
+                // SAFETY: see `with_kernels`; at most `DEGREE / 4` runs of four whole chunks.
+                unsafe { K::hash_many(Group::ChunkRuns(group), out) };
             }
         }
-    }
+    })
 }
 
 /// Before a group of chunk runs is hashed, prefetches the first blocks of each chunk of the
-/// next group's runs (`next`, paired with the group's `runs`) that the group does not: the wide
-/// kernels prefetch `PREFETCH_AHEAD` (256) bytes ahead in each of their `lanes` lanes, and from
-/// a lane's last blocks on as far into the lane `lanes` chunks on, where a tree's next group
-/// is, and a batch's too when its messages lie back to back. Other messages may be anywhere,
-/// and their first blocks were misses that every lane waited on (64 x 4 KiB messages 64 KiB
-/// apart, from memory, AVX2: 9-10 % faster with this). Where the kernels' prefetch is right,
-/// none is added: a burst of 32 more ahead of theirs made back-to-back messages from memory 4 %
-/// slower.
+/// next group's runs (`next`, paired with the group's `runs`) that the wide kernels' own
+/// prefetch misses: they read ahead within each of their `lanes` lanes and into the lane
+/// `lanes` chunks on, where a tree's next group is, and a batch's when its messages lie back to
+/// back; other messages may be anywhere, and their first blocks are misses every lane waits on.
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
 fn prefetch_run_starts(runs: &[Run<'_>], next: &[Run<'_>], lanes: usize) {
@@ -295,27 +415,6 @@ fn prefetch_run_starts(runs: &[Run<'_>], next: &[Run<'_>], lanes: usize) {
     }
 }
 
-/// Calls `f` on each group of at most `width` lanes of `run`, with the outputs from the
-/// group's first lane on. `out` holds at least one value per lane (checked by the caller).
-#[inline(always)]
-fn for_each_group(
-    run: Run<'_>,
-    width: usize,
-    out: &mut [[u8; 32]],
-    mut f: impl FnMut(Run<'_>, &mut [[u8; 32]]),
-) {
-    let n = run.len();
-    // The tree's small runs are a single group, passed on as they are.
-    if n <= width {
-        return f(run, out);
-    }
-    let mut first = 0;
-    while first < n {
-        f(run.part(first, width), &mut out[first..]);
-        first += width;
-    }
-}
-
 /// A placeholder to initialise lane arrays with.
 pub(crate) const EMPTY_LANE: Lane<'static> = Lane {
     input: &[],
@@ -326,14 +425,15 @@ pub(crate) const EMPTY_LANE: Lane<'static> = Lane {
     last_block_len: 0,
 };
 
-/// How many lanes `hash_lanes` runs at once on this platform.
+/// Whether the incremental hasher copies long writes into its buffer with 32-byte moves (AVX),
+/// which the caller's own code, compiled for any x86-64, does not have.
+pub(crate) fn wide_copies(p: Platform) -> bool {
+    matches!(p.backend(), Backend::Avx2 | Backend::Avx512)
+}
+
+/// How many lanes one kernel call runs at once on this platform.
 pub(crate) fn degree(p: Platform) -> usize {
-    match p.backend() {
-        Backend::Portable => 1,
-        Backend::Sse41 => 4,
-        Backend::Avx2 => 8,
-        Backend::Avx512 => 16,
-    }
+    with_kernels!(p, K => K::DEGREE)
 }
 
 /// Extended output: fills `out` (a multiple of `BLOCK_LEN` bytes) with the root compression of
@@ -350,18 +450,6 @@ pub(crate) fn xof_many(
     out: &mut [u8],
 ) {
     assert_eq!(out.len() % BLOCK_LEN, 0, "xof output must be whole blocks");
-    match p.backend() {
-        Backend::Portable => portable::xof_many(cv, block, block_len, counter, flags, out),
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: a `Platform` for this backend proves the CPU supports it.
-        Backend::Sse41 => unsafe { sse41::xof_many(cv, block, block_len, counter, flags, out) },
-        #[cfg(target_arch = "x86_64")]
-        Backend::Avx2 => unsafe { avx2::xof_many(cv, block, block_len, counter, flags, out) },
-        #[cfg(target_arch = "x86_64")]
-        Backend::Avx512 => unsafe { avx512::xof_many(cv, block, block_len, counter, flags, out) },
-        #[cfg(not(target_arch = "x86_64"))]
-        Backend::Sse41 | Backend::Avx2 | Backend::Avx512 => {
-            unreachable!("x86 backends are only selected on x86-64")
-        }
-    }
+    // SAFETY: see `with_kernels`.
+    with_kernels!(p, K => unsafe { K::xof_many(cv, block, block_len, counter, flags, out) })
 }

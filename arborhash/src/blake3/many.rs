@@ -34,7 +34,7 @@ const WINDOW: usize = 64;
 /// Most lanes hashed in one `hash_lanes` call for the last chunks: a whole group of the widest
 /// backend (AVX-512), so that no lanes are lost, while each call's arrays stay a quarter of a
 /// wave's (1 KiB of lanes rather than 4, and 1 KiB of padded blocks rather than 4, set up for
-/// every call: 16 x 100 B messages took about a quarter fewer instructions, 16 x 1000 B a tenth).
+/// every call).
 const LANE_BATCH: usize = 16;
 
 /// Hashes every input: `outputs[i] = hash(inputs[i])`. Panics if the slices' lengths differ.
@@ -237,16 +237,13 @@ impl<'a> Wave<'a> {
     /// `hash_chunk_runs` call (each run at one pointer, several to a group of lanes), the
     /// other whole chunks as lanes in one `hash_lanes` call. Beside such lanes, only as many
     /// runs as fill whole groups are taken, the rest go with the lanes: a part group of runs
-    /// beside one of lanes is a pass more than the lanes packed together (seven-chunk messages
-    /// on AVX2 took 3 % more instructions than all as lanes, 6 % fewer now).
+    /// beside one of lanes is a pass more than the lanes packed together.
     fn whole_chunks(&mut self, p: Platform) {
         const RUN_LEN: usize = 4 * CHUNK_LEN;
         let per_group = (kernels::degree(p) / 4).max(1);
         // A message whose runs fill whole groups of lanes (8 and 16 KiB on AVX2) is hashed
         // faster on its own: its chunks' lanes sit at constant offsets from one pointer, where
-        // gathered lanes each need their own (16 x 16 KiB on AVX-512: 0.89-0.91 of the blake3
-        // crate one by one gathered, 0.96 alone; on AVX2, 8 and 16 KiB messages took 3 % and 6 %
-        // fewer instructions alone). When every message's whole chunks are such runs, each
+        // gathered lanes each need their own. When every message's whole chunks are such runs, each
         // message's go in one `hash_run` call, straight into its slots.
         let fills_groups = |m: &Message<'_>| (m.input.len() / RUN_LEN).is_multiple_of(per_group);
         let messages = &self.messages[..self.count];

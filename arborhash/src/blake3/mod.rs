@@ -17,6 +17,9 @@ mod avx512;
 mod hash;
 mod hasher;
 pub mod hazmat;
+#[cfg(feature = "std")]
+#[doc(hidden)]
+pub mod kernel_bench;
 #[cfg(all(test, feature = "std", target_arch = "x86_64"))]
 mod kernel_tests;
 pub(crate) mod kernels;
@@ -27,19 +30,22 @@ mod portable;
 mod simd;
 #[cfg(target_arch = "x86_64")]
 mod sse41;
-#[cfg(all(test, feature = "std", target_arch = "x86_64"))]
-mod timing;
 mod tree;
 
 pub use hash::Hash;
 pub use hasher::Hasher;
 pub use output::OutputReader;
 
-use crate::blake2s::IV;
 use crate::platform::Platform;
 use tree::{
     root_hash_all, words_from_le, Params, DERIVE_KEY_CONTEXT, DERIVE_KEY_MATERIAL, KEYED_HASH,
 };
+
+/// The initialization vector: the first 32 bits of the fractional parts of the square roots of
+/// the first eight primes (the SHA-256 IV, which BLAKE2s uses too).
+pub(crate) const IV: [u32; 8] = [
+    0x6A09E667, 0xBB67AE85, 0x3C6EF372, 0xA54FF53A, 0x510E527F, 0x9B05688C, 0x1F83D9AB, 0x5BE0CD19,
+];
 
 /// Bytes in the default output.
 pub const OUT_LEN: usize = 32;

@@ -1,8 +1,8 @@
 //! BLAKE3 in plain Rust: the fallback backend and the kernel every other backend is checked
 //! against.
 
-use super::kernels::{Lane, BLOCK_LEN};
-use crate::blake2s::IV;
+use super::kernels::{Group, Kernels, Lane, BLOCK_LEN, EMPTY_LANE};
+use super::IV;
 
 pub(super) const MSG_PERMUTATION: [usize; 16] =
     [2, 6, 3, 10, 7, 0, 4, 13, 1, 11, 12, 5, 9, 14, 15, 8];
@@ -111,6 +111,42 @@ pub(crate) fn compress_xof(
     out
 }
 
+/// The portable backend: one lane at a time, no vectors.
+pub(crate) struct Portable;
+
+impl Kernels for Portable {
+    const DEGREE: usize = 1;
+
+    unsafe fn compress_in_place(
+        cv: &mut [u32; 8],
+        blocks: &[[u8; BLOCK_LEN]],
+        block_len: u8,
+        counter: u64,
+        flags: u8,
+        flags_start: u8,
+    ) {
+        compress_in_place(cv, blocks, block_len, counter, flags, flags_start)
+    }
+
+    unsafe fn hash_many(group: Group<'_, '_>, out: &mut [[u8; 32]]) {
+        let mut scratch = [EMPTY_LANE; 16];
+        let (lanes, blocks, flags) = group.to_lanes(&mut scratch);
+        hash_lanes(lanes, blocks, flags, out)
+    }
+
+    unsafe fn xof_many(
+        cv: &[u32; 8],
+        block: &[u8; BLOCK_LEN],
+        block_len: u8,
+        counter: u64,
+        flags: u8,
+        out: &mut [u8],
+    ) {
+        xof_many(cv, block, block_len, counter, flags, out)
+    }
+}
+
+/// Each lane's blocks compressed one after another, the chaining value to `out`.
 pub(crate) fn hash_lanes(lanes: &[Lane<'_>], blocks: usize, flags: u8, out: &mut [[u8; 32]]) {
     for (lane, out) in lanes.iter().zip(out.iter_mut()) {
         let mut cv = lane.cv;

@@ -28,10 +28,10 @@
 
 use core::arch::x86_64::*;
 
-use super::kernels::{Lane, Run, BLOCK_LEN};
+use super::kernels::{Group, Lane, Run, BLOCK_LEN};
 use super::portable::{block_words, MSG_PERMUTATION};
 use super::tree::CHUNK_LEN;
-use crate::blake2s::IV;
+use super::IV;
 
 /// `MSG_SCHEDULE[r][i]` is the index in the original block of message word `i` in round `r`.
 pub(super) const MSG_SCHEDULE: [[usize; 16]; 7] = {
@@ -93,27 +93,6 @@ macro_rules! asm_row_consts {
     };
 }
 pub(super) use asm_row_consts;
-
-/// `asm!` of a block copy from `[{src}]` to `[{dst}]` through vector registers 0-1 (the
-/// template), ending in `vzeroupper`, with every register it clears declared clobbered: the
-/// incremental hasher's copy of a block-sized write, inlined into the caller's code (see
-/// `avx512::copy_block`, which says why assembly and why `vzeroupper`).
-macro_rules! copy_block_asm {
-    ($($template:literal),+; $src:expr, $dst:expr) => {
-        core::arch::asm!(
-            $($template),+,
-            "vzeroupper",
-            src = in(reg) $src,
-            dst = in(reg) $dst,
-            out("xmm0") _, out("xmm1") _, out("xmm2") _, out("xmm3") _,
-            out("xmm4") _, out("xmm5") _, out("xmm6") _, out("xmm7") _,
-            out("xmm8") _, out("xmm9") _, out("xmm10") _, out("xmm11") _,
-            out("xmm12") _, out("xmm13") _, out("xmm14") _, out("xmm15") _,
-            options(nostack, preserves_flags),
-        )
-    };
-}
-pub(super) use copy_block_asm;
 
 /// Defines `$name`, the 4x4 word transpose within each 128-bit lane of four vectors of type `$t`
 /// (word `j` of row `i` becomes word `i` of row `j`), from that type's unpack intrinsics.
@@ -209,10 +188,9 @@ pub(super) unsafe fn store128(p: *mut u8, x: __m128i) {
 /// Every function requires the CPU features of its implementation: that is the safety contract
 /// of each `unsafe fn` below.
 pub(super) trait Rotate<V> {
-    /// Whether [`compress_group`] keeps one copy of the block in its loop, hiding the block
-    /// index from LLVM's peeling of the first and last blocks (see [`opaque_index`]): for a
-    /// block in assembly (AVX2's `Shuffles`), whose copies are large. Elsewhere the peeled
-    /// copies save the selections in every block (SSE4.1: 1.7 % more instructions without).
+    /// Whether [`compress_group`] keeps one copy of the block in its loop (see
+    /// `crate::opaque::index`): worth it where the block is large assembly (AVX2's `Shuffles`);
+    /// elsewhere the peeled copies save a selection in every block.
     const ONE_BLOCK_COPY: bool = false;
 
     unsafe fn rot16(x: V) -> V;
@@ -447,10 +425,8 @@ unsafe fn initial_state<V: LaneWords>(
 }
 
 /// A local that makes the function holding it align its stack frame to 64 bytes, as long as
-/// its address escapes (`black_box`): without one, LLVM keeps the frame 16-byte aligned and
-/// spills 256-bit registers with unaligned moves, a quarter of which then straddle two cache
-/// lines. The transposed kernels spill in every round (64 KiB through the 8-lane kernel: about
-/// 4 % faster aligned, measured min-of-runs beside the unaligned build).
+/// its address escapes (`black_box`), so that the transposed kernels' spills of wide registers
+/// never straddle two cache lines.
 #[repr(align(64))]
 struct StackAligned<T>(T);
 
@@ -485,6 +461,59 @@ unsafe fn counter_words<V: LaneWords>(first: u64, step: u64) -> [V; 2] {
     }
 }
 
+/// Hashes the 1 to `V::LANES` lanes of `group` transposed, one lane per vector lane, lane `i`
+/// into `out[i]`.
+///
+/// # Safety
+/// `V`'s and `R`'s features must be enabled and present; `group` has 1 to `V::LANES` whole lanes
+/// and `out` holds at least as many values.
+#[inline(always)]
+pub(super) unsafe fn hash_transposed<V: LaneWords, R: Rotate<V>>(
+    group: Group<'_, '_>,
+    out: &mut [[u8; 32]],
+) {
+    // SAFETY: forwarded from the caller; each shape's kernel takes what the caller promises.
+    unsafe {
+        match group {
+            Group::Lanes {
+                lanes,
+                blocks,
+                flags,
+            } => hash_group::<V, R>(lanes, blocks, flags, out),
+            Group::Run(run) | Group::ChunkRuns(&[run]) => hash_run_group::<V, R>(run, out),
+            Group::ChunkRuns(runs) => hash_chunk_runs_group::<V, R>(runs, out),
+        }
+    }
+}
+
+/// Hashes the 1 to `N * V::ROW_LANES` lanes of `group` in `N` interleaved row states, lane `i`
+/// into `out[i]` (at most four lanes: one run of four chunks).
+///
+/// # Safety
+/// `V`'s and `R`'s features must be enabled and present; `group` has 1 to `N * V::ROW_LANES`
+/// whole lanes and `out` holds at least as many values.
+#[inline(always)]
+pub(super) unsafe fn hash_in_rows<V: RowWords, R: Rotate<V>, const N: usize>(
+    group: Group<'_, '_>,
+    out: &mut [[u8; 32]],
+) {
+    // SAFETY: forwarded from the caller; each shape's kernel takes what the caller promises.
+    unsafe {
+        match group {
+            Group::Lanes {
+                lanes,
+                blocks,
+                flags,
+            } => hash_rows::<V, R, N>(lanes, blocks, flags, out),
+            Group::Run(run) => hash_run_rows::<V, R, N>(run, out),
+            Group::ChunkRuns(runs) => {
+                debug_assert_eq!(runs.len(), 1);
+                hash_run_rows::<V, R, N>(runs[0], out)
+            }
+        }
+    }
+}
+
 /// Hashes 1 to `V::LANES` lanes at once: the transposed form of `portable::hash_lanes`. The
 /// vector slots beyond `lanes.len()` hash lane 0 again, and their results are dropped.
 ///
@@ -492,7 +521,7 @@ unsafe fn counter_words<V: LaneWords>(first: u64, step: u64) -> [V; 2] {
 /// `V`'s and `R`'s features must be enabled and present; `1 <= lanes.len() <= V::LANES`,
 /// `out.len() >= lanes.len()` and every lane's input is `blocks * BLOCK_LEN` bytes.
 #[inline(always)]
-pub(super) unsafe fn hash_group<V: LaneWords, R: Rotate<V>>(
+unsafe fn hash_group<V: LaneWords, R: Rotate<V>>(
     lanes: &[Lane<'_>],
     blocks: usize,
     flags: u8,
@@ -508,12 +537,9 @@ pub(super) unsafe fn hash_group<V: LaneWords, R: Rotate<V>>(
     // A single block is the first and the last.
     let single = |lane: &Lane<'_>| if blocks == 1 { lane.flags_end } else { 0 };
     // The lanes of a one-block group (parents, 64-byte messages of the batch API) usually
-    // differ only in their input: then every parameter vector is a broadcast (plus a constant,
-    // for consecutive counters), built in registers. Gathered lane by lane they go through
-    // memory, and a vector load of sixteen separate stores cannot be forwarded from them: it
-    // waits until they reach the cache, which delays the only block's first round (16 parents:
-    // 19.1 -> 17.6 ns a block, crate 14.8). Longer groups amortise the gather, and there the
-    // check costs more than it saves.
+    // differ only in their input: then every parameter vector is a broadcast built in
+    // registers, where a gather through memory would wait for store forwarding before the only
+    // block's first round. Longer groups amortise the gather and skip the check.
     let step = lanes
         .get(1)
         .map_or(0, |l| l.counter.wrapping_sub(lane0.counter));
@@ -576,7 +602,7 @@ pub(super) unsafe fn hash_group<V: LaneWords, R: Rotate<V>>(
 /// `V`'s and `R`'s features must be enabled and present; every run is four whole chunks, all
 /// with the first run's key and flags; `out` holds four values a run.
 #[inline(always)]
-pub(super) unsafe fn hash_chunk_runs_group<V: LaneWords, R: Rotate<V>>(
+unsafe fn hash_chunk_runs_group<V: LaneWords, R: Rotate<V>>(
     runs: &[Run<'_>],
     out: &mut [[u8; 32]],
 ) {
@@ -624,10 +650,7 @@ pub(super) unsafe fn hash_chunk_runs_group<V: LaneWords, R: Rotate<V>>(
 /// `V`'s and `R`'s features must be enabled and present; `run` has 1 to `V::LANES` lanes and
 /// `out` holds at least as many values.
 #[inline(always)]
-pub(super) unsafe fn hash_run_group<V: LaneWords, R: Rotate<V>>(
-    run: Run<'_>,
-    out: &mut [[u8; 32]],
-) {
+unsafe fn hash_run_group<V: LaneWords, R: Rotate<V>>(run: Run<'_>, out: &mut [[u8; 32]]) {
     let lane_len = run.blocks * BLOCK_LEN;
     let n = run.len();
     debug_assert!(n >= 1 && n <= V::LANES && out.len() >= n && run.input.len() == n * lane_len);
@@ -656,7 +679,7 @@ pub(super) unsafe fn hash_run_group<V: LaneWords, R: Rotate<V>>(
             // lane's input at a constant offset from `run.input`, so that each load and
             // prefetch addresses it from one register, rather than from eight or sixteen
             // pointers that do not fit in registers beside the rest and are reloaded every
-            // block. Four do fit: for SSE4.1 this copy measured the same as the general loop.
+            // block (four do fit: SSE4.1 takes the general loop).
             let inputs = lane_inputs(base, CHUNK_BLOCKS * BLOCK_LEN, V::LANES);
             compress_group::<V, R>(
                 &inputs,
@@ -729,22 +752,17 @@ unsafe fn compress_group<V: LaneWords, R: Rotate<V>>(
         let middle_flags = V::splat(u32::from(flags));
         let full_len = V::splat(BLOCK_LEN as u32);
         let lane_len = blocks * BLOCK_LEN;
-        // Never the whole next block ahead: kept across the previous block's rounds beside
-        // their 32 vectors of state and message, it made LLVM spill and copy vectors in every
-        // round (AVX-512 16-lane block loop: 1014 instructions, 960 loading none ahead; the
-        // crate's has 945). It won in the fastest calls (one-shot 16-64 KiB 0.99-1.01 of the
-        // crate against 0.95-0.99) and lost in typical ones (median per-round ratio 0.94-0.97
-        // against 0.97-0.99), which is what callers see on this VM. Half a block ahead costs
-        // eight vectors and kept both (AVX-512's `FIRST_HALF_AHEAD`, avx512.rs).
+        // Half the next block is loaded ahead where `FIRST_HALF_AHEAD` says so; a whole block,
+        // live beside the 32 vectors of state and message, makes LLVM spill in every round.
         let mut next_first = [V::splat(0); 8];
         if V::FIRST_HALF_AHEAD && blocks > 0 {
             next_first = V::load_transposed::<8>(inputs, 0);
         }
         for j in 0..blocks {
-            // With `ONE_BLOCK_COPY`, through `opaque_index`, so that LLVM keeps these choices
+            // With `ONE_BLOCK_COPY`, through `crate::opaque::index`, so that LLVM keeps these choices
             // selections (`cmov`) rather than peeling the first or the last block off the loop.
             let index = if R::ONE_BLOCK_COPY {
-                opaque_index(j)
+                crate::opaque::index(j)
             } else {
                 j
             };
@@ -787,21 +805,6 @@ unsafe fn compress_group<V: LaneWords, R: Rotate<V>>(
     }
 }
 
-/// `i`, hidden from the optimiser: comparing the block index with 0 or the last through it
-/// keeps LLVM from peeling the first or the last block off the block loop, which copied the
-/// whole block (for AVX2 about 1100 instructions, 6 KiB of code in assembly) once or twice
-/// more in each of `hash_run_group`'s loops.
-#[inline(always)]
-fn opaque_index(i: usize) -> usize {
-    let mut i = i;
-    // SAFETY: the template is empty: nothing runs, no memory, stack or flags are touched, and
-    // `i` stays in its register unchanged.
-    unsafe {
-        core::arch::asm!("/* {0} */", inout(reg) i, options(pure, nomem, nostack, preserves_flags))
-    };
-    i
-}
-
 /// The transposed block at offset `at` of every lane (each `lane_len` bytes), for
 /// [`compress_group`]. This prefetches `V::PREFETCH_AHEAD` bytes ahead within each lane; once
 /// that runs past a lane's end, into the lane after it, it prefetches the same offset in the
@@ -838,8 +841,8 @@ unsafe fn load_block<V: LaneWords, R: Rotate<V>>(
         // One cache line of each lane's input a few blocks ahead (see `PREFETCH_AHEAD`), and
         // with a `prefetch_offset` (which then takes the place of the group that follows,
         // above) the line as far from that; a prefetch never faults, so running past a lane's
-        // end, or anywhere, is harmless. Its own line is still prefetched then: without it the
-        // hasher's 1 MiB in 64-byte writes, in the L2 cache, ran 1-2 % slower (AVX-512).
+        // end, or anywhere, is harmless. Its own line is still prefetched then, which helps
+        // the hasher's buffer, already in the L2 cache.
         V::prefetch(inputs, ahead);
         if prefetch_offset != 0 {
             V::prefetch(inputs, ahead.wrapping_add(prefetch_offset));
@@ -912,12 +915,9 @@ pub(super) unsafe fn xof_group<V: LaneWords, R: Rotate<V>>(
         let mut words = v;
         for i in 0..8 {
             words[i] = v[i].xor(v[i + 8]);
-            // The key words are read again here instead of kept in `cv_v`: 8 more vectors live
-            // through the rounds beside the 16 of the state and the 16 of the message made LLVM
-            // spill 66 times per AVX-512 group (32 registers), the `blake3` crate none. A
-            // volatile read is one LLVM cannot merge with the first, so `cv_v` dies after the
-            // first round (46 spills). It reads a `&u32`, which is valid and aligned.
-            words[i + 8] = v[i + 8].xor(V::splat(core::ptr::read_volatile(&cv[i])));
+            // The key words are read again rather than kept in `cv_v` through the rounds,
+            // where 8 more live vectors made LLVM spill.
+            words[i + 8] = v[i + 8].xor(V::splat(crate::opaque::reload(&cv[i])));
         }
         let base = out.as_mut_ptr();
         let mut dst = [base; 16];
@@ -1165,8 +1165,8 @@ pub(super) unsafe fn compress_rows_in_place<R: Rotate<__m128i>>(
                 *row = load128(block[16 * i..].as_ptr());
             }
             // Two 64-bit moves and an unpack: `_mm_setr_epi32` of the four words compiles to
-            // a move and two `pinsrd` (two µops and about three cycles each), a chain that
-            // delays the first G, which needs this row after two additions.
+            // a move and two `pinsrd`, a longer chain that delays the first G, which needs this
+            // row after two additions.
             let len_flags = u64::from(block_len) | (u64::from(block_flags) << 32);
             let last_row = _mm_unpacklo_epi64(counter_row, _mm_cvtsi64_si128(len_flags as i64));
             let r = rounds_one_state::<__m128i, R>(cv_rows, natural, last_row);
@@ -1254,14 +1254,13 @@ unsafe fn shared_row3<V: RowWords>(counter: u64, block_len: u8, flags: u8) -> V 
 /// Slots beyond `lanes.len()` repeat the last lane, and their result is dropped.
 ///
 /// For a few lanes this beats the transposed kernel, which runs all its slots whatever the
-/// count and spills its 32 vectors of state and message; four lanes as two `__m256i` row
-/// states take about 60 % of the instructions of one 4-lane transposed pass.
+/// count and spills its 32 vectors of state and message.
 ///
 /// # Safety
 /// `V`'s and `R`'s features must be enabled and present; `1 <= lanes.len() <= N *
 /// V::ROW_LANES`, `out.len() >= lanes.len()` and every lane's input holds `blocks` blocks.
 #[inline(always)]
-pub(super) unsafe fn hash_rows<V: RowWords, R: Rotate<V>, const N: usize>(
+unsafe fn hash_rows<V: RowWords, R: Rotate<V>, const N: usize>(
     lanes: &[Lane<'_>],
     blocks: usize,
     flags: u8,
@@ -1352,7 +1351,7 @@ pub(super) unsafe fn hash_rows<V: RowWords, R: Rotate<V>, const N: usize>(
 /// `V`'s and `R`'s features must be enabled and present; `run` has 1 to `N * V::ROW_LANES`
 /// lanes and `out` holds at least as many values.
 #[inline(always)]
-pub(super) unsafe fn hash_run_rows<V: RowWords, R: Rotate<V>, const N: usize>(
+unsafe fn hash_run_rows<V: RowWords, R: Rotate<V>, const N: usize>(
     run: Run<'_>,
     out: &mut [[u8; 32]],
 ) {

@@ -12,28 +12,28 @@
 
 use core::arch::x86_64::*;
 
-use super::kernels::{Lane, Run, BLOCK_LEN};
+use super::kernels::{Group, Kernels, BLOCK_LEN};
 use super::simd::{self, load128, store128, transpose4_fn, LaneWords, Rotate, RowWords};
 
-/// A byte shuffle mask for 16 or 32 bytes, read with a volatile load (`ByteMask::get`).
+/// A byte shuffle mask for 16 or 32 bytes, reloaded where used (`ByteMask::get`).
 #[repr(align(32))]
 pub(super) struct ByteMask(pub(super) [u8; 32]);
 
 impl ByteMask {
-    /// The mask as a vector of 16 or 32 bytes, loaded where it is used. Volatile, so that LLVM
+    /// The mask as a vector of 16 or 32 bytes, loaded afresh where it is used
+    /// (`crate::opaque::reload`), so that LLVM
     /// neither rewrites the rotation by 16 from the known constant (`pshuflw` + `pshufhw`, two
     /// shuffles on port 5 instead of one) nor keeps the mask in a register across the
     /// transposed rounds, where the sixteen state words already fill the sixteen registers and
-    /// LLVM spills: a `vpshufb` with a memory operand costs a load, not a register. Measured
-    /// for the rotation by 8 (16 KiB, callgrind): AVX2 45.7 -> 44.6 k instructions a hash,
-    /// SSE4.1 96.5 -> 93.2 k.
+    /// LLVM spills: a `vpshufb` with a memory operand costs a load, not a register.
     ///
     /// # Safety
     /// `V` is `__m128i` or `__m256i` (at most the 32 bytes of the mask).
     #[inline(always)]
-    pub(super) unsafe fn get<V>(&self) -> V {
-        // SAFETY: the mask is 32-byte aligned and 32 bytes, as much as `V` reads.
-        unsafe { core::ptr::read_volatile(self.0.as_ptr().cast::<V>()) }
+    pub(super) unsafe fn get<V: Copy>(&self) -> V {
+        // SAFETY: the mask is 32-byte aligned and 32 bytes, as much as `V` reads, and any bytes
+        // are a valid vector.
+        crate::opaque::reload(unsafe { &*self.0.as_ptr().cast::<V>() })
     }
 }
 
@@ -198,92 +198,75 @@ impl RowWords for __m128i {
     simd::opaque_fn!("sse2", xmm_reg);
 }
 
-/// Compresses `blocks` into `cv`, one after another: the SSE4.1 form of
-/// `portable::compress_in_place`.
-///
-/// # Safety
-/// The CPU must support SSE4.1.
-#[target_feature(enable = "sse4.1")]
-pub(crate) unsafe fn compress_in_place(
-    cv: &mut [u32; 8],
-    blocks: &[[u8; BLOCK_LEN]],
-    block_len: u8,
-    counter: u64,
-    flags: u8,
-    flags_start: u8,
-) {
-    // SAFETY: SSE4.1 is enabled here and present (our contract).
-    unsafe {
-        simd::compress_rows_in_place::<Shuffles>(cv, blocks, block_len, counter, flags, flags_start)
-    }
-}
+/// The SSE4.1 backend.
+pub(crate) struct Sse41;
 
-/// Hashes every lane, four at a time: the SSE4.1 form of `portable::hash_lanes`. A last group of
-/// one to three lanes runs in the row form, its states interleaved.
-///
-/// # Safety
-/// The CPU must support SSE4.1; `out.len() >= lanes.len()` and every lane's input is
-/// `blocks * BLOCK_LEN` bytes (as `kernels::hash_lanes` checks).
-#[target_feature(enable = "sse4.1")]
-pub(crate) unsafe fn hash_lanes(
-    lanes: &[Lane<'_>],
-    blocks: usize,
-    flags: u8,
-    out: &mut [[u8; 32]],
-) {
-    // SAFETY: SSE4.1 is enabled here and present; the lengths are our contract, and each group
-    // is within its kernel's lane count.
-    unsafe {
-        for (group, out) in lanes.chunks(4).zip(out.chunks_mut(4)) {
+impl Kernels for Sse41 {
+    const DEGREE: usize = 4;
+
+    /// Compresses `blocks` into `cv`, one after another: the SSE4.1 form of
+    /// `portable::compress_in_place`.
+    ///
+    /// # Safety
+    /// The CPU must support SSE4.1.
+    #[target_feature(enable = "sse4.1")]
+    unsafe fn compress_in_place(
+        cv: &mut [u32; 8],
+        blocks: &[[u8; BLOCK_LEN]],
+        block_len: u8,
+        counter: u64,
+        flags: u8,
+        flags_start: u8,
+    ) {
+        // SAFETY: SSE4.1 is enabled here and present (our contract).
+        unsafe {
+            simd::compress_rows_in_place::<Shuffles>(
+                cv,
+                blocks,
+                block_len,
+                counter,
+                flags,
+                flags_start,
+            )
+        }
+    }
+
+    /// Hashes the 0 to 4 lanes of `group`, lane `i` into `out[i]`: four transposed, one to three
+    /// in rows, one interleaved state each.
+    ///
+    /// # Safety
+    /// The CPU must support SSE4.1; the group and `out` are as `Kernels::hash_many` requires.
+    #[target_feature(enable = "sse4.1")]
+    unsafe fn hash_many(group: Group<'_, '_>, out: &mut [[u8; 32]]) {
+        // SAFETY: SSE4.1 is enabled here and present; each kernel gets a lane count it takes.
+        unsafe {
             match group.len() {
-                1 => simd::hash_rows::<__m128i, Shuffles, 1>(group, blocks, flags, out),
-                2 => simd::hash_rows::<__m128i, Shuffles, 2>(group, blocks, flags, out),
-                3 => simd::hash_rows::<__m128i, Shuffles, 3>(group, blocks, flags, out),
-                _ => simd::hash_group::<__m128i, Shuffles>(group, blocks, flags, out),
+                4 => simd::hash_transposed::<__m128i, Shuffles>(group, out),
+                3 => simd::hash_in_rows::<__m128i, Shuffles, 3>(group, out),
+                2 => simd::hash_in_rows::<__m128i, Shuffles, 2>(group, out),
+                1 => simd::hash_in_rows::<__m128i, Shuffles, 1>(group, out),
+                // An empty group (the kernel tests pass one): nothing to hash.
+                _ => {}
             }
         }
     }
-}
 
-/// Hashes the 1 to 4 lanes of `run` (see `kernels::Run`), lane `i` into `out[i]`, as
-/// [`hash_lanes`] would group them: four run transposed with parameters built from broadcasts;
-/// one to three run in rows from the run's parameters (one interleaved state each), with no
-/// `Lane` built for each.
-///
-/// # Safety
-/// The CPU must support SSE4.1; `run.input` is 1 to 4 whole lanes of at least one block and
-/// `out` holds at least one value per lane (as `kernels::hash_run` checks).
-#[target_feature(enable = "sse4.1")]
-pub(crate) unsafe fn hash_run(run: Run<'_>, out: &mut [[u8; 32]]) {
-    // SAFETY: SSE4.1 is enabled here and present; the lengths are our contract and within each
-    // kernel's lane count.
-    unsafe {
-        match run.len() {
-            4 => simd::hash_run_group::<__m128i, Shuffles>(run, out),
-            3 => simd::hash_run_rows::<__m128i, Shuffles, 3>(run, out),
-            2 => simd::hash_run_rows::<__m128i, Shuffles, 2>(run, out),
-            1 => simd::hash_run_rows::<__m128i, Shuffles, 1>(run, out),
-            // An empty run (the kernel tests pass one): nothing to hash.
-            _ => {}
-        }
+    /// Extended output, four blocks at a time: the SSE4.1 form of `portable::xof_many`.
+    ///
+    /// # Safety
+    /// The CPU must support SSE4.1; `out.len()` must be a multiple of `BLOCK_LEN`.
+    #[target_feature(enable = "sse4.1")]
+    unsafe fn xof_many(
+        cv: &[u32; 8],
+        block: &[u8; BLOCK_LEN],
+        block_len: u8,
+        counter: u64,
+        flags: u8,
+        out: &mut [u8],
+    ) {
+        // SAFETY: SSE4.1 is enabled here and present (our contract).
+        unsafe { xof_many_from(cv, block, block_len, counter, flags, out) }
     }
-}
-
-/// Extended output, four blocks at a time: the SSE4.1 form of `portable::xof_many`.
-///
-/// # Safety
-/// The CPU must support SSE4.1; `out.len()` must be a multiple of `BLOCK_LEN`.
-#[target_feature(enable = "sse4.1")]
-pub(crate) unsafe fn xof_many(
-    cv: &[u32; 8],
-    block: &[u8; BLOCK_LEN],
-    block_len: u8,
-    counter: u64,
-    flags: u8,
-    out: &mut [u8],
-) {
-    // SAFETY: SSE4.1 is enabled here and present (our contract).
-    unsafe { xof_many_from(cv, block, block_len, counter, flags, out) }
 }
 
 /// The tail of `xof_many` shared with AVX2: groups of four output blocks, then single ones.
@@ -322,50 +305,9 @@ pub(super) unsafe fn xof_many_from(
 }
 
 #[cfg(all(test, feature = "std"))]
-pub(super) fn kernels() -> super::kernel_tests::Kernels {
-    super::kernel_tests::Kernels {
-        name: "sse41",
-        supported: is_x86_feature_detected!("sse4.1"),
-        degree: 4,
-        compress_in_place,
-        hash_lanes,
-        xof_many,
-        hash_run,
-        hash_chunk_runs: None,
-    }
-}
-
-#[cfg(all(test, feature = "std"))]
 mod tests {
     #[test]
     fn sse41_matches_portable() {
-        super::super::kernel_tests::check(&super::kernels());
-    }
-}
-
-#[cfg(all(test, feature = "std"))]
-mod timing {
-    //! Ours beside the crate's SSE4.1 kernels, per block and in trees built level by level
-    //! (whole hashes beside the crate's AVX2: the probe). Run with `cargo test --release -p
-    //! arborhash --lib --all-features sse41::timing -- --ignored --nocapture`.
-    use super::super::timing::{print_times, Ours, Peer};
-    use crate::Backend;
-
-    #[test]
-    #[ignore]
-    fn print_times_beside_crate() {
-        let Some(platform) = blake3::platform::Platform::sse41() else {
-            return;
-        };
-        print_times(
-            &[Ours {
-                kernels: super::kernels(),
-                backend: Backend::Sse41,
-            }],
-            &Peer {
-                platform,
-                hash: None,
-            },
-        );
+        super::super::kernel_tests::check::<super::Sse41>(crate::Backend::Sse41);
     }
 }

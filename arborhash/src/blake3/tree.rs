@@ -30,31 +30,24 @@ pub(crate) const DERIVE_KEY_MATERIAL: u8 = 1 << 6;
 const BATCH_CHUNKS: usize = 32;
 
 /// Inputs at least this long are hashed on several threads by the rayon variants; shorter ones
-/// on the calling thread. On the 2-vCPU AMD EPYC (Zen 3) development VM, waking rayon's pool
-/// after serial work costs about 100 µs: both this crate's and the `blake3` crate's
-/// `update_rayon` took 2 to 2.7 times as long as hashing on one thread at 256 KiB, 1.8 times at
-/// 512 KiB and 1.3 times at 1 MiB, and were level to 1.2 times faster at 4 and 16 MiB; with the
-/// pool still awake from a call just before, threads were level at 512 KiB and 1.1-1.2 times
-/// faster at 1 MiB. 1 MiB keeps inputs below it on one thread, where threads lose either
-/// way (probe of `update_rayon` against `update`, session 10; `benches/blake3.rs`, group
-/// `blake3/rayon_threshold`, measures the warm case).
+/// on the calling thread, where waking rayon's pool costs more than threads gain
+/// (`benches/blake3.rs`, group `blake3/rayon_threshold`).
 #[cfg(feature = "rayon")]
 pub(crate) const PARALLEL_MIN_INPUT: usize = 1 << 20;
 
 /// Once an input is hashed on several threads, its subtrees are split into tasks of at least
-/// this size. Tasks of 32 and 64 KiB, which let work stealing even out a late thread's share,
-/// measured no better on the development VM at 1-16 MiB, within its noise.
+/// this size; smaller tasks, which let work stealing even out a late thread's share, measured
+/// no better.
 #[cfg(feature = "rayon")]
 const PARALLEL_TASK: usize = 128 * 1024;
 
 /// Chunk CVs a [`Tree`] holds back unreduced when chunks arrive [`WIDE`] at a time (the
 /// incremental hasher's buffer): reducing each group of `WIDE` on its own runs its upper parent
-/// levels 8, 4, 2 and 1 lanes wide and merges it into the stack one parent at a time, which cost
-/// about 10 % of hashing 1 KiB writes against one-shot. Held back, they become one subtree of
-/// 128 chunks whose levels run `WIDE` lanes wide. Its `WIDE` top nodes are held back in turn, one
-/// level up, up to `PENDING` of them (1024 chunks), so that only every 1 MiB the last levels run
-/// narrow, as in one-shot hashing of 1 MiB: reducing every 128 chunks to two cost 3-5 % of
-/// 16 KiB writes against one-shot.
+/// levels 8, 4, 2 and 1 lanes wide and merges it into the stack one parent at a time, which
+/// showed in 1 KiB writes against one-shot. Held back, they become one subtree of 128 chunks
+/// whose levels run `WIDE` lanes wide. Its `WIDE` top nodes are held back in turn, one level up,
+/// up to `PENDING` of them (1024 chunks), so that only every 1 MiB the last levels run narrow,
+/// as in one-shot hashing of 1 MiB.
 const PENDING: usize = 8 * WIDE;
 
 /// Chunks under each node of the upper held-back level: `PENDING` chunk CVs reduce to `WIDE`.
@@ -170,8 +163,7 @@ pub(crate) fn chunk_output(p: Platform, chunk: &[u8], counter: u64, params: Para
     let mut input_cv = params.key;
     // One kernel call for the blocks before the last, as one lane, the chaining value kept in
     // registers: `kernels::hash_lanes` or `hash_run` for a single lane cost about a compression
-    // to set up, which 2- to 8-block messages felt (0.81-0.96 of the blake3 crate through
-    // `hash_lanes`, Sapphire Rapids; 128 bytes 168 ns through `hash_run` against 140, Zen 3).
+    // to set up, which 2- to 8-block messages feel.
     let (whole, _) = chunk[..prefix].as_chunks::<BLOCK_LEN>();
     if !whole.is_empty() {
         kernels::compress_in_place(
@@ -205,8 +197,8 @@ pub(crate) fn chunk_output(p: Platform, chunk: &[u8], counter: u64, params: Para
 /// `bytes` and stored 16 bytes at a time, where the kernels load it. Copied into a zeroed
 /// block, its bytes arrive in stores of other sizes and places (`memcpy`'s overlapping pieces
 /// over the zeroing), and a load that spans more than one store is not forwarded from them: it
-/// waits for them to reach the cache. On the Zen 3 VM a one-block hash of 1 to 63 bytes took
-/// about 86 ns that way against 63 ns for a whole block.
+/// waits for them to reach the cache, which made a one-block hash of 1 to 63 bytes a third
+/// slower than one of a whole block.
 #[inline(always)]
 pub(crate) fn padded_block(bytes: &[u8]) -> [u8; BLOCK_LEN] {
     debug_assert!(bytes.len() < BLOCK_LEN);
@@ -450,7 +442,7 @@ fn subtree_wide(
     }
     if n <= (2 * width).min(WIDE) {
         // Up to two calls' worth of chunks in one call, then their parents in one: as the
-        // halves would, without splitting (16 KiB on AVX2 was 0.5-0.7 % slower split).
+        // halves would, without splitting.
         let mut cvs = [[0u8; 32]; WIDE];
         let n = chunk_level(p, input, counter, params, &mut cvs);
         return parent_level(p, &cvs[..n], params, out);
@@ -591,9 +583,8 @@ pub(crate) struct Tree {
 ///
 /// Aligned to a cache line, so that the copy [`Pending::copy_from`] makes (a `memcpy`, which
 /// glibc makes with `rep movsb` from 2112 bytes, 66 nodes) always has its destination a multiple
-/// of 64 bytes from its source: on Zen 3 `rep movsb` moves about a byte a cycle when that
-/// distance is 1 to 31 bytes modulo 4 KiB (see `hasher::REP_MOVSB_MIN`). Unaligned, only where
-/// the clone happened to land kept it off that.
+/// of 64 bytes from its source, never the distance at which `rep movsb` crawls (see
+/// `hasher::REP_MOVSB_MIN`).
 #[repr(C, align(64))]
 struct Pending {
     nodes: [MaybeUninit<CvBytes>; PENDING],
@@ -618,12 +609,8 @@ impl Clone for Tree {
         copy.chunks = chunks;
         copy.stack[..depth].copy_from_slice(&stack[..depth]);
         copy.depth = depth;
-        // In place, initialised nodes only: cloning the array built each 4 KiB `Pending` on the
-        // stack and moved it whole, a `memcpy` that glibc makes with `rep movsb`, which on Zen 3
-        // runs at about a byte a cycle when the destination is 1 to 31 bytes past the source
-        // modulo 4 KiB, as it was there. Hashing 64 KiB in 1 KiB writes took 1.7 times as long
-        // as one-shot that way, 1.1-1.15 times in place (fastest calls 62 600 -> 40 900 cycles,
-        // one-shot 37 200).
+        // In place, initialised nodes only: cloning the array would build each 4 KiB `Pending`
+        // on the stack and move it whole with `rep movsb` (see `hasher::REP_MOVSB_MIN`).
         for (to, from) in copy.pending.iter_mut().zip(pending) {
             to.copy_from(from);
         }
@@ -852,9 +839,7 @@ impl Tree {
             // A full buffer of the incremental hasher (an input of a multiple of 16 KiB): held
             // back like the ones before it, it completes the held-back levels, whose parents
             // then run full width as in one-shot hashing, instead of each level's subtrees and
-            // the tail being reduced to two nodes apiece with narrow calls (`finalize` after
-            // 1 MiB in 64-byte writes, fastest call: AVX-512 10.3 -> 7.6 µs, AVX2 16.0 ->
-            // 13.7-15.5 µs, against 225 and 430 µs for hashing 1 MiB).
+            // the tail being reduced to two nodes apiece with narrow calls.
             self.push_chunks(p, tail, false);
             tail = &[];
         }
