@@ -46,7 +46,8 @@ struct Buffer {
     bytes: [MaybeUninit<u8>; BUF_LEN],
     /// The number of bytes held (the low bits, [`LEN_MASK`]) plus the tag of how block-sized
     /// writes are copied (the top two bits): [`COPY_512`], [`COPY_256`] or [`COPY_128`], chosen
-    /// by [`Buffer::new`] from the platform the hasher was made on and never changed.
+    /// by [`Buffer::new`] from the platform the hasher was made on and never changed, and the
+    /// bit below them, [`LIMITED`], for subtree hashers with a length limit.
     ///
     /// One word, so that a block-sized write reads nothing but it: on Zen 5 every further load
     /// in the write's path (a platform byte, or a limit beside the length) cost about a cycle a
@@ -57,8 +58,15 @@ struct Buffer {
 
 /// The bit where [`Buffer::state`]'s copy tag starts.
 const TAG_SHIFT: u32 = usize::BITS - 2;
+/// Set in [`Buffer::state`] of a subtree hasher with a limited length (`set_input_offset` with
+/// a nonzero offset): [`Buffer::append_small`] then reads the state as a length far beyond the
+/// buffer, and sends every write to `Hasher::update_with`, which checks the limit. The check
+/// thus costs other hashers nothing.
+const LIMITED: usize = 1 << (TAG_SHIFT - 1);
 /// The bits of [`Buffer::state`] that count the bytes held.
-const LEN_MASK: usize = (1 << TAG_SHIFT) - 1;
+const LEN_MASK: usize = LIMITED - 1;
+/// The bits of [`Buffer::state`] that hold the copy tag.
+const TAG_MASK: usize = !((1 << TAG_SHIFT) - 1);
 /// Tag: the platform has AVX-512F, blocks are copied with one 64-byte move. Zero, so that the
 /// state of such a hasher is its length.
 const COPY_512: usize = 0;
@@ -141,18 +149,19 @@ impl Buffer {
                 return true;
             }
         }
-        let len = state & LEN_MASK;
-        // SAFETY: the length never exceeds BUF_LEN: it grows only by what fits, and is otherwise
-        // set to 0. Telling the compiler saves the bounds check below.
-        unsafe { core::hint::assert_unchecked(len <= BUF_LEN) };
+        // The length, and `LIMITED` if set (which fails the test below).
+        let len = state & (LEN_MASK | LIMITED);
         // The new length, compared with the buffer's: the sum is needed anyway, where testing
         // the room left (`BUF_LEN - len`) took two more instructions a write. It cannot wrap:
-        // a slice holds at most `isize::MAX` bytes.
+        // `len` is below 2^(BITS-2) and a slice holds at most `isize::MAX` bytes.
         let end = len + input.len();
         if end >= BUF_LEN {
             return false;
         }
-        copy(state & !LEN_MASK, input, &mut self.bytes[len..end]);
+        // SAFETY: `len <= end < BUF_LEN`, as just tested. Telling the compiler saves the bounds
+        // check below.
+        unsafe { core::hint::assert_unchecked(len <= BUF_LEN) };
+        copy(state & TAG_MASK, input, &mut self.bytes[len..end]);
         self.state = state + input.len();
         true
     }
@@ -160,7 +169,7 @@ impl Buffer {
     /// Appends as much of `input` as fits; returns how much that was.
     fn push(&mut self, input: &[u8]) -> usize {
         let (len, take) = (self.len(), input.len().min(self.free()));
-        let tag = self.state & !LEN_MASK;
+        let tag = self.state & TAG_MASK;
         copy(tag, &input[..take], &mut self.bytes[len..len + take]);
         self.set_len(len + take);
         take
@@ -268,35 +277,49 @@ impl Hasher {
         }
     }
 
-    pub(crate) fn for_subtree(params: Params, first_chunk: u64) -> Hasher {
-        Hasher::from_tree(Tree::new(params, first_chunk))
+    pub(crate) fn from_params(params: Params) -> Hasher {
+        Hasher::from_tree(Tree::new(params, 0))
     }
 
-    pub(crate) fn first_chunk(&self) -> u64 {
-        self.tree.first_chunk()
+    /// Makes an empty hasher hash the subtree starting at chunk `first_chunk`, whose length is
+    /// then limited (see [`LIMITED`]) unless it starts the input.
+    pub(crate) fn set_first_chunk(&mut self, first_chunk: u64) {
+        debug_assert_eq!(self.count(), 0);
+        self.tree = Tree::new(self.tree.params(), first_chunk);
+        let limited = if first_chunk == 0 { 0 } else { LIMITED };
+        self.buf.state = self.buf.state & !LIMITED | limited;
+    }
+
+    /// The most bytes this hasher may take: a subtree starting at chunk `N > 0` holds at most
+    /// `2^(trailing zeros of N)` chunks.
+    fn max_count(&self) -> Option<u64> {
+        let first_chunk = self.tree.first_chunk();
+        (first_chunk != 0).then(|| (CHUNK_LEN as u64) << first_chunk.trailing_zeros())
     }
 
     /// A hasher for the default hash function.
     pub fn new() -> Hasher {
-        Hasher::from_tree(Tree::new(Params::HASH, 0))
+        Hasher::from_params(Params::HASH)
     }
 
     /// A hasher for the keyed hash function (a MAC or PRF with a 32-byte key).
     pub fn new_keyed(key: &[u8; KEY_LEN]) -> Hasher {
-        Hasher::from_tree(Tree::new(Params::keyed(key), 0))
+        Hasher::from_params(Params::keyed(key))
     }
 
     /// A hasher for the key derivation function: `context` should be hardcoded, globally unique
     /// and application-specific; the key material is the input.
     pub fn new_derive_key(context: &str) -> Hasher {
         let context_key = context_key(Platform::current(), context);
-        Hasher::from_tree(Tree::new(Params::derive_key_material(&context_key), 0))
+        Hasher::from_params(Params::derive_key_material(&context_key))
     }
 
-    /// Forgets all input, keeping the mode and key.
+    /// Forgets all input, keeping the mode and key: the same as a new hasher (also the input
+    /// offset of [`HasherExt::set_input_offset`](super::hazmat::HasherExt::set_input_offset)
+    /// goes back to 0).
     pub fn reset(&mut self) -> &mut Hasher {
-        self.tree = Tree::new(self.tree.params(), self.tree.first_chunk());
         self.buf.set_len(0);
+        self.set_first_chunk(0);
         self
     }
 
@@ -315,6 +338,14 @@ impl Hasher {
 
     #[inline(never)]
     fn update_with(&mut self, p: Platform, mut input: &[u8], parallel: bool) {
+        if let Some(max) = self.max_count() {
+            let offset = self.tree.first_chunk() * CHUNK_LEN as u64;
+            assert!(
+                input.len() as u64 <= max - self.count(),
+                "the subtree starting at {offset} contains at most {max} bytes (found {})",
+                input.len(),
+            );
+        }
         if self.buf.len() > 0 {
             input = &input[self.buf.push(input)..];
             if input.is_empty() {
@@ -347,7 +378,7 @@ impl Hasher {
         assert_eq!(
             self.tree.first_chunk(),
             0,
-            "a subtree hasher (nonzero offset) is finished with hazmat::finalize_subtree"
+            "set_input_offset must be used with finalize_non_root"
         );
         self.top_node(p)
     }
@@ -366,6 +397,28 @@ impl Hasher {
     /// Bytes of input so far.
     pub fn count(&self) -> u64 {
         self.tree.chunks() * CHUNK_LEN as u64 + self.buf.len() as u64
+    }
+
+    /// Adds everything `reader` yields until its end, read in 64 KiB pieces (a piece fills the
+    /// widest kernel four times over, where `std::io::copy`'s 8 KiB would not fill it once);
+    /// reads interrupted by a signal are retried. On an error, the input read before it stays
+    /// added.
+    #[cfg(feature = "std")]
+    pub fn update_reader(
+        &mut self,
+        mut reader: impl std::io::Read,
+    ) -> std::io::Result<&mut Hasher> {
+        let mut piece = [0u8; 64 * 1024];
+        loop {
+            match reader.read(&mut piece) {
+                Ok(0) => return Ok(self),
+                Ok(n) => {
+                    self.update(&piece[..n]);
+                }
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(e),
+            }
+        }
     }
 
     /// Like [`update`](Hasher::update), but hashes a large input on several threads (rayon's
@@ -423,6 +476,20 @@ impl Hasher {
             std::io::copy(&mut file, self)?;
         }
         Ok(self)
+    }
+}
+
+/// Wipes the key and all input held; the hasher is then as a new one with an all-zero key and no
+/// mode flags, which is no BLAKE3 function: make a new one to hash again.
+#[cfg(feature = "zeroize")]
+impl zeroize::Zeroize for Hasher {
+    fn zeroize(&mut self) {
+        let tag = self.buf.state & TAG_MASK;
+        // SAFETY: a `Hasher` holds only integers, arrays of them and `MaybeUninit`s, for which
+        // all-zero bytes are valid values.
+        unsafe { zeroize::zeroize_flat_type(self) };
+        // A zero tag would claim AVX-512 (`Buffer::state`): keep the platform's.
+        self.buf.state = tag;
     }
 }
 
