@@ -281,10 +281,11 @@ impl Hasher {
         Hasher::from_tree(Tree::new(params, 0))
     }
 
-    /// Makes an empty hasher hash the subtree starting at chunk `first_chunk`, whose length is
-    /// then limited (see [`LIMITED`]) unless it starts the input.
+    /// Makes a hasher with an empty buffer hash the subtree starting at chunk `first_chunk`,
+    /// forgetting what its tree held; the length is then limited (see [`LIMITED`]) unless the
+    /// subtree starts the input.
     pub(crate) fn set_first_chunk(&mut self, first_chunk: u64) {
-        debug_assert_eq!(self.count(), 0);
+        debug_assert_eq!(self.buf.len(), 0);
         self.tree = Tree::new(self.tree.params(), first_chunk);
         let limited = if first_chunk == 0 { 0 } else { LIMITED };
         self.buf.state = self.buf.state & !LIMITED | limited;

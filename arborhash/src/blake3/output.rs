@@ -71,10 +71,11 @@ impl zeroize::Zeroize for OutputReader {
 
 impl fmt::Debug for OutputReader {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        // The root node is secret-derived in keyed modes; show only where we are.
+        // The root node is secret-derived in keyed modes; show only where we are, in the
+        // `blake3` crate's form.
         f.debug_struct("OutputReader")
             .field("position", &self.position)
-            .finish_non_exhaustive()
+            .finish()
     }
 }
 
