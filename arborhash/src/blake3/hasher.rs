@@ -158,9 +158,9 @@ impl Buffer {
         if end >= BUF_LEN {
             return false;
         }
-        // SAFETY: `len <= end < BUF_LEN`, as just tested. Telling the compiler saves the bounds
-        // check below.
-        unsafe { core::hint::assert_unchecked(len <= BUF_LEN) };
+        // SAFETY: the sum did not wrap (above), and `end < BUF_LEN` was just tested. Telling the
+        // compiler saves the bounds checks below.
+        unsafe { core::hint::assert_unchecked(len <= end) };
         copy(state & TAG_MASK, input, &mut self.bytes[len..end]);
         self.state = state + input.len();
         true
