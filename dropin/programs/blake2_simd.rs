@@ -47,7 +47,13 @@ pub fn run() -> String {
         for part in data.chunks(77) {
             state.update(part);
         }
-        writeln!(out, "{len} state {} count {}", state.finalize() == tuned, state.count()).unwrap();
+        writeln!(
+            out,
+            "{len} state {} count {}",
+            state.finalize() == tuned,
+            state.count()
+        )
+        .unwrap();
         let mut state = State::new();
         state.write_all(&data).unwrap();
         writeln!(out, "{len} io::Write {}", state.finalize() == hash).unwrap();
@@ -58,10 +64,22 @@ pub fn run() -> String {
         bp.hash_length(OUTBYTES / 2 + 1).key(b"bp key");
         let mut bp_state = bp.to_state();
         bp_state.update(&data[..len / 3]).update(&data[len / 3..]);
-        writeln!(out, "{len} parallel keyed {} {} count {}", bp.hash(&data).to_hex(), bp_state.finalize() == bp.hash(&data), bp_state.count()).unwrap();
+        writeln!(
+            out,
+            "{len} parallel keyed {} {} count {}",
+            bp.hash(&data).to_hex(),
+            bp_state.finalize() == bp.hash(&data),
+            bp_state.count()
+        )
+        .unwrap();
         let mut bp_default = blake2p::State::new();
         bp_default.update(&data);
-        writeln!(out, "{len} parallel state {}", bp_default.finalize() == blake2p_hash(&data)).unwrap();
+        writeln!(
+            out,
+            "{len} parallel state {}",
+            bp_default.finalize() == blake2p_hash(&data)
+        )
+        .unwrap();
     }
     hash_type(&mut out);
     many(&mut out);
@@ -78,28 +96,60 @@ fn hash_type(out: &mut String) {
     assert_eq!(hash.to_hex(), *expected);
     assert!(*expected == hash.to_hex() && hash.to_hex() == *expected);
     let hex = hash.to_hex();
-    writeln!(out, "hex {} {} {}", hex.len(), &hex[..16], hex.as_str() == expected).unwrap();
+    writeln!(
+        out,
+        "hex {} {} {}",
+        hex.len(),
+        &hex[..16],
+        hex.as_str() == expected
+    )
+    .unwrap();
     let array: [u8; OUTBYTES] = *hash.as_array();
     writeln!(out, "From<[u8; OUTBYTES]> {}", Hash::from(array) == hash).unwrap();
     writeln!(out, "From<&[u8; OUTBYTES]> {}", Hash::from(&array) == hash).unwrap();
     let converted: Hash = array.into();
     writeln!(out, "Into {:?}", converted).unwrap();
-    writeln!(out, "== [u8] {} as_ref {}", hash == array[..], hash.as_ref() == &array[..]).unwrap();
+    writeln!(
+        out,
+        "== [u8] {} as_ref {}",
+        hash == array[..],
+        hash.as_ref() == &array[..]
+    )
+    .unwrap();
     let short = Params::new().hash_length(16).hash(b"abc");
     writeln!(out, "short {} {:?}", short.as_bytes().len(), short).unwrap();
-    writeln!(out, "short as_array panics {}", panics(|| *short.as_array())).unwrap();
+    writeln!(
+        out,
+        "short as_array panics {}",
+        panics(|| *short.as_array())
+    )
+    .unwrap();
     writeln!(out, "short != long {}", short != hash).unwrap();
 }
 
 fn many(out: &mut String) {
-    writeln!(out, "MAX_DEGREE >= degree {}", blake2_simd::many::MAX_DEGREE >= blake2_simd::many::degree()).unwrap();
+    writeln!(
+        out,
+        "MAX_DEGREE >= degree {}",
+        blake2_simd::many::MAX_DEGREE >= blake2_simd::many::degree()
+    )
+    .unwrap();
     let inputs: Vec<Vec<u8>> = (0..9).map(|i| input(i * 300)).collect();
     let mut params = Params::new();
     params.hash_length(24);
-    let mut jobs: Vec<HashManyJob> = inputs.iter().map(|data| HashManyJob::new(&params, data)).collect();
+    let mut jobs: Vec<HashManyJob> = inputs
+        .iter()
+        .map(|data| HashManyJob::new(&params, data))
+        .collect();
     hash_many(jobs.iter_mut());
     for (job, data) in jobs.iter().zip(&inputs) {
-        writeln!(out, "hash_many {} {}", job.to_hash().to_hex(), job.to_hash() == params.hash(data)).unwrap();
+        writeln!(
+            out,
+            "hash_many {} {}",
+            job.to_hash().to_hex(),
+            job.to_hash() == params.hash(data)
+        )
+        .unwrap();
     }
     let mut states: Vec<State> = (0..9).map(|_| params.to_state()).collect();
     update_many(states.iter_mut().zip(&inputs));
@@ -111,33 +161,45 @@ fn many(out: &mut String) {
 }
 
 fn bad_params(out: &mut String) {
-    let cases: [(&str, Box<dyn Fn()>); 7] = [
-        ("hash_length 0", Box::new(|| {
-            Params::new().hash_length(0);
-        })),
-        ("hash_length too long", Box::new(|| {
-            Params::new().hash_length(OUTBYTES + 1);
-        })),
-        ("key too long", Box::new(|| {
-            Params::new().key(&[0; KEYBYTES + 1]);
-        })),
-        ("salt too long", Box::new(|| {
-            Params::new().salt(&[0; SALTBYTES + 1]);
-        })),
-        ("personal too long", Box::new(|| {
-            Params::new().personal(&[0; PERSONALBYTES + 1]);
-        })),
-        ("inner_hash_length too long", Box::new(|| {
-            Params::new().inner_hash_length(OUTBYTES + 1);
-        })),
-        ("parallel hash_length 0", Box::new(|| {
-            blake2p::Params::new().hash_length(0);
-        })),
-    ];
-    for (name, case) in cases {
-        writeln!(out, "{name} panics {}", panics(case)).unwrap();
-    }
+    let panicked = panics(|| {
+        Params::new().hash_length(0);
+    });
+    writeln!(out, "hash_length 0 panics {panicked}").unwrap();
+    let panicked = panics(|| {
+        Params::new().hash_length(OUTBYTES + 1);
+    });
+    writeln!(out, "hash_length too long panics {panicked}").unwrap();
+    let panicked = panics(|| {
+        Params::new().key(&[0; KEYBYTES + 1]);
+    });
+    writeln!(out, "key too long panics {panicked}").unwrap();
+    let panicked = panics(|| {
+        Params::new().salt(&[0; SALTBYTES + 1]);
+    });
+    writeln!(out, "salt too long panics {panicked}").unwrap();
+    let panicked = panics(|| {
+        Params::new().personal(&[0; PERSONALBYTES + 1]);
+    });
+    writeln!(out, "personal too long panics {panicked}").unwrap();
+    let panicked = panics(|| {
+        Params::new().inner_hash_length(OUTBYTES + 1);
+    });
+    writeln!(out, "inner_hash_length too long panics {panicked}").unwrap();
+    let panicked = panics(|| {
+        blake2p::Params::new().hash_length(0);
+    });
+    writeln!(out, "parallel hash_length 0 panics {panicked}").unwrap();
     // Short keys, salts and personalisations are padded.
-    writeln!(out, "full key {}", Params::new().key(&[1; KEYBYTES]).hash(b"x").to_hex()).unwrap();
-    writeln!(out, "salt 3 {}", Params::new().salt(&[1; 3]).hash(b"x").to_hex()).unwrap();
+    writeln!(
+        out,
+        "full key {}",
+        Params::new().key(&[1; KEYBYTES]).hash(b"x").to_hex()
+    )
+    .unwrap();
+    writeln!(
+        out,
+        "salt 3 {}",
+        Params::new().salt(&[1; 3]).hash(b"x").to_hex()
+    )
+    .unwrap();
 }

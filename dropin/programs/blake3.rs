@@ -15,7 +15,9 @@ use blake3::{Hash, Hasher, HexError, OutputReader};
 use zeroize::Zeroize;
 
 /// Lengths around the block, chunk and buffer boundaries.
-const LENGTHS: [usize; 12] = [0, 1, 63, 64, 65, 1023, 1024, 1025, 4096, 16385, 65536, 300_000];
+const LENGTHS: [usize; 12] = [
+    0, 1, 63, 64, 65, 1023, 1024, 1025, 4096, 16385, 65536, 300_000,
+];
 const KEY: &[u8; blake3::KEY_LEN] = b"whats the Elvish word for friend";
 const CONTEXT: &str = "arborhash dropin 2026-11-26 program test context";
 
@@ -92,7 +94,13 @@ fn extended_output(out: &mut String) {
     reader.set_position(130);
     let mut part = [0u8; 70];
     reader.fill(&mut part);
-    writeln!(out, "xof seek {} {}", part == long[130..200], reader.position()).unwrap();
+    writeln!(
+        out,
+        "xof seek {} {}",
+        part == long[130..200],
+        reader.position()
+    )
+    .unwrap();
     writeln!(out, "xof tail {:?}", &long[990..]).unwrap();
     writeln!(out, "xof {:?}", reader).unwrap();
 }
@@ -127,8 +135,18 @@ fn io_traits(out: &mut String) {
     let mut again = [0u8; 40];
     reader.read_exact(&mut again).unwrap();
     writeln!(out, "Read+Seek {at} {}", again == first[60..]).unwrap();
-    writeln!(out, "seek from end {:?}", reader.seek(SeekFrom::End(0)).unwrap_err().kind()).unwrap();
-    writeln!(out, "seek before start {:?}", reader.seek(SeekFrom::Current(-1000)).unwrap_err().kind()).unwrap();
+    writeln!(
+        out,
+        "seek from end {:?}",
+        reader.seek(SeekFrom::End(0)).unwrap_err().kind()
+    )
+    .unwrap();
+    writeln!(
+        out,
+        "seek before start {:?}",
+        reader.seek(SeekFrom::Current(-1000)).unwrap_err().kind()
+    )
+    .unwrap();
 }
 
 fn hash_type(out: &mut String) {
@@ -139,16 +157,48 @@ fn hash_type(out: &mut String) {
     writeln!(out, "Hash bytes {:?} {}", bytes, array == &bytes).unwrap();
     writeln!(out, "Hash from_bytes {}", Hash::from_bytes(bytes) == hash).unwrap();
     writeln!(out, "Hash as_slice {}", hash.as_slice() == &bytes[..]).unwrap();
-    writeln!(out, "Hash from_slice {:?}", Hash::from_slice(&bytes).map(|h| h == hash)).unwrap();
-    writeln!(out, "Hash from_slice short {}", Hash::from_slice(&bytes[1..]).is_err()).unwrap();
-    writeln!(out, "Hash == [u8; 32] {} == [u8] {}", hash == bytes, hash == bytes[..]).unwrap();
+    writeln!(
+        out,
+        "Hash from_slice {:?}",
+        Hash::from_slice(&bytes).map(|h| h == hash)
+    )
+    .unwrap();
+    writeln!(
+        out,
+        "Hash from_slice short {}",
+        Hash::from_slice(&bytes[1..]).is_err()
+    )
+    .unwrap();
+    writeln!(
+        out,
+        "Hash == [u8; 32] {} == [u8] {}",
+        hash == bytes,
+        hash == bytes[..]
+    )
+    .unwrap();
     let hex = hash.to_hex();
     let parsed: Hash = hex.parse().unwrap();
-    writeln!(out, "Hash parse {} from_hex {}", parsed == hash, Hash::from_hex(hex.as_bytes()).unwrap() == hash).unwrap();
-    writeln!(out, "Hash upper {}", Hash::from_hex(hex.to_uppercase()).unwrap() == hash).unwrap();
+    writeln!(
+        out,
+        "Hash parse {} from_hex {}",
+        parsed == hash,
+        Hash::from_hex(hex.as_bytes()).unwrap() == hash
+    )
+    .unwrap();
+    writeln!(
+        out,
+        "Hash upper {}",
+        Hash::from_hex(hex.to_uppercase()).unwrap() == hash
+    )
+    .unwrap();
     let mut set = std::collections::HashSet::new();
     set.insert(hash);
-    writeln!(out, "Hash in a set {}", set.contains(&blake3::hash(b"foobarbaz"))).unwrap();
+    writeln!(
+        out,
+        "Hash in a set {}",
+        set.contains(&blake3::hash(b"foobarbaz"))
+    )
+    .unwrap();
     for bad in ["", "abc", &"g".repeat(64), &format!("{}é", &hex[..62])] {
         let error: HexError = Hash::from_hex(bad).unwrap_err();
         let as_dyn: &dyn std::error::Error = &error;
@@ -175,15 +225,26 @@ fn hex_type(out: &mut String) {
     fn as_ref_str(s: impl AsRef<str>) -> String {
         s.as_ref().to_uppercase()
     }
-    writeln!(out, "hex deref {} {} {}", takes_str(&hex), &hex[..8], hex.starts_with("6437")).unwrap();
+    writeln!(
+        out,
+        "hex deref {} {} {}",
+        takes_str(&hex),
+        &hex[..8],
+        hex.starts_with("6437")
+    )
+    .unwrap();
     writeln!(out, "hex as_ref {}", as_ref_str(hex)).unwrap();
     let mut by_hex = HashMap::new();
     by_hex.insert(hash.to_hex(), "abc");
     writeln!(out, "hex Borrow<str> lookup {:?}", by_hex.get(expected)).unwrap();
-    let sorted: BTreeSet<_> = [b"b", b"a", b"c"].iter().map(|m| blake3::hash(*m).to_hex()).collect();
+    let sorted: BTreeSet<_> = [b"b", b"a", b"c"]
+        .iter()
+        .map(|m| blake3::hash(*m).to_hex())
+        .collect();
     let firsts: Vec<&str> = sorted.iter().map(|h| &h[..4]).collect();
     writeln!(out, "hex Ord {firsts:?} {}", sorted.contains(expected)).unwrap();
-    writeln!(out, "hex Display {} to_string {}", hex, hex.to_string() == expected).unwrap();
+    let string: String = hex.to_string();
+    writeln!(out, "hex Display {hex} to_string {}", string == expected).unwrap();
     writeln!(out, "hex Debug {hex:?}").unwrap();
     let copy = hex;
     writeln!(out, "hex Copy, Eq {}", copy == hex).unwrap();
@@ -200,7 +261,10 @@ fn hasher_for(mode: Mode<'_>) -> Hasher {
 /// The chaining value of `data`, a valid subtree at `offset`, split in half again while long.
 fn subtree(mode: Mode<'_>, offset: u64, data: &[u8]) -> ChainingValue {
     if data.len() <= 4 * blake3::CHUNK_LEN {
-        return hasher_for(mode).set_input_offset(offset).update(data).finalize_non_root();
+        return hasher_for(mode)
+            .set_input_offset(offset)
+            .update(data)
+            .finalize_non_root();
     }
     let split = left_subtree_len(data.len() as u64);
     let left = subtree(mode, offset, &data[..split as usize]);
@@ -213,19 +277,38 @@ fn subtrees(out: &mut String) {
     writeln!(out, "context key {:?}", context_key).unwrap();
     for len in LENGTHS.into_iter().filter(|&len| len > blake3::CHUNK_LEN) {
         let data = input(len);
-        for mode in [Mode::Hash, Mode::KeyedHash(KEY), Mode::DeriveKeyMaterial(&context_key)] {
+        for mode in [
+            Mode::Hash,
+            Mode::KeyedHash(KEY),
+            Mode::DeriveKeyMaterial(&context_key),
+        ] {
             let split = left_subtree_len(len as u64);
             let left = subtree(mode, 0, &data[..split as usize]);
             let right = subtree(mode, split, &data[split as usize..]);
             let root = merge_subtrees_root(&left, &right, mode);
             let mut xof = [0u8; 80];
             merge_subtrees_root_xof(&left, &right, mode).fill(&mut xof);
-            writeln!(out, "{len} {mode:?} split {split} root {root} xof {}", Hash::from_slice(&xof[..32]).unwrap() == root).unwrap();
+            writeln!(
+                out,
+                "{len} {mode:?} split {split} root {root} xof {}",
+                Hash::from_slice(&xof[..32]).unwrap() == root
+            )
+            .unwrap();
         }
-        writeln!(out, "{len} derived {:?}", blake3::derive_key(CONTEXT, &data)).unwrap();
+        writeln!(
+            out,
+            "{len} derived {:?}",
+            blake3::derive_key(CONTEXT, &data)
+        )
+        .unwrap();
     }
     for offset in [1024u64, 2048, 3072, 4096, 6144, 1 << 20, 1 << 40] {
-        writeln!(out, "max_subtree_len {offset} {:?}", max_subtree_len(offset)).unwrap();
+        writeln!(
+            out,
+            "max_subtree_len {offset} {:?}",
+            max_subtree_len(offset)
+        )
+        .unwrap();
     }
     writeln!(out, "max_subtree_len 0 {:?}", max_subtree_len(0)).unwrap();
     for len in [1025u64, 2048, 2049, 4096, 4097, 1 << 30] {
@@ -241,43 +324,51 @@ fn subtrees(out: &mut String) {
 }
 
 fn subtree_panics(out: &mut String) {
-    let cases: [(&str, Box<dyn Fn()>); 8] = [
-        ("empty subtree", Box::new(|| {
-            let _ = Hasher::new().finalize_non_root();
-        })),
-        ("unaligned offset", Box::new(|| {
-            let _ = Hasher::new().set_input_offset(1);
-        })),
-        ("offset after input", Box::new(|| {
-            let _ = Hasher::new().update(b"x").set_input_offset(0);
-        })),
-        ("overgrown subtree", Box::new(|| {
-            let _ = Hasher::new().set_input_offset(1024).update(&[0; 1025]);
-        })),
-        ("overgrown in small writes", Box::new(|| {
-            let mut hasher = Hasher::new();
-            hasher.set_input_offset(1024);
-            for _ in 0..17 {
-                hasher.update(&[0; 64]);
-            }
-        })),
-        ("finalize of a subtree", Box::new(|| {
-            let _ = Hasher::new().set_input_offset(1024).update(b"x").finalize();
-        })),
-        ("finalize_xof of a subtree", Box::new(|| {
-            let _ = Hasher::new().set_input_offset(1024).finalize_xof();
-        })),
-        ("max_subtree_len unaligned", Box::new(|| {
-            let _ = max_subtree_len(1000);
-        })),
-    ];
-    for (name, case) in cases {
-        writeln!(out, "{name} panics {}", panics(case)).unwrap();
-    }
+    let panicked = panics(|| {
+        let _ = Hasher::new().finalize_non_root();
+    });
+    writeln!(out, "empty subtree panics {panicked}").unwrap();
+    let panicked = panics(|| {
+        let _ = Hasher::new().set_input_offset(1);
+    });
+    writeln!(out, "unaligned offset panics {panicked}").unwrap();
+    let panicked = panics(|| {
+        let _ = Hasher::new().update(b"x").set_input_offset(0);
+    });
+    writeln!(out, "offset after input panics {panicked}").unwrap();
+    let panicked = panics(|| {
+        let _ = Hasher::new().set_input_offset(1024).update(&[0; 1025]);
+    });
+    writeln!(out, "overgrown subtree panics {panicked}").unwrap();
+    let panicked = panics(|| {
+        let mut hasher = Hasher::new();
+        hasher.set_input_offset(1024);
+        for _ in 0..17 {
+            hasher.update(&[0; 64]);
+        }
+    });
+    writeln!(out, "overgrown in small writes panics {panicked}").unwrap();
+    let panicked = panics(|| {
+        let _ = Hasher::new().set_input_offset(1024).update(b"x").finalize();
+    });
+    writeln!(out, "finalize of a subtree panics {panicked}").unwrap();
+    let panicked = panics(|| {
+        let _ = Hasher::new().set_input_offset(1024).finalize_xof();
+    });
+    writeln!(out, "finalize_xof of a subtree panics {panicked}").unwrap();
+    let panicked = panics(|| {
+        let _ = max_subtree_len(1000);
+    });
+    writeln!(out, "max_subtree_len unaligned panics {panicked}").unwrap();
     // Offset 0 is a whole input: no limit, and finalize works.
     let mut hasher = Hasher::new();
     hasher.set_input_offset(0).update(&input(5000));
-    writeln!(out, "offset 0 {}", hasher.finalize() == blake3::hash(&input(5000))).unwrap();
+    writeln!(
+        out,
+        "offset 0 {}",
+        hasher.finalize() == blake3::hash(&input(5000))
+    )
+    .unwrap();
 }
 
 fn serde_form(out: &mut String) {
@@ -287,7 +378,12 @@ fn serde_form(out: &mut String) {
     writeln!(out, "serde json {json} {}", back == hash).unwrap();
     let value = serde_json::to_value(hash).unwrap();
     writeln!(out, "serde value {}", value.as_array().map_or(0, Vec::len)).unwrap();
-    writeln!(out, "serde short {}", serde_json::from_str::<Hash>("[1,2,3]").is_err()).unwrap();
+    writeln!(
+        out,
+        "serde short {}",
+        serde_json::from_str::<Hash>("[1,2,3]").is_err()
+    )
+    .unwrap();
 }
 
 fn zeroizing(out: &mut String) {
@@ -314,11 +410,19 @@ fn digest_traits(out: &mut String) {
     Digest::reset(&mut hasher);
     Digest::update(&mut hasher, &data);
     let mut xof = [0u8; 100];
-    XofReader::read(&mut ExtendableOutput::finalize_xof(hasher.clone()), &mut xof);
+    XofReader::read(
+        &mut ExtendableOutput::finalize_xof(hasher.clone()),
+        &mut xof,
+    );
     writeln!(out, "XofReader {:?}", &xof[90..]).unwrap();
     let first = hasher.finalize_fixed_reset();
     Digest::update(&mut hasher, &data);
-    writeln!(out, "FixedOutputReset {}", first == hasher.finalize_fixed_reset()).unwrap();
+    writeln!(
+        out,
+        "FixedOutputReset {}",
+        first == hasher.finalize_fixed_reset()
+    )
+    .unwrap();
     let mut mac = <Hasher as KeyInit>::new(&(*KEY).into());
     Mac::update(&mut mac, &data);
     let tag = Mac::finalize(mac).into_bytes();
