@@ -4,6 +4,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# Every feature but those limiting the backends (pure, no_sse41, no_avx2, no_avx512), with which
+# the backend tests would run the portable code only; scripts/test-features.sh tests those.
+FEATURES="arborhash/std,arborhash/rayon,arborhash/mmap,arborhash/serde,arborhash/zeroize"
+FEATURES+=",arborhash/traits-preview,arborhash/neon"
+
 echo "== rust: fmt, clippy"
 cargo fmt --all --check
 cargo clippy --workspace --all-targets --all-features -- -D warnings
@@ -17,19 +22,24 @@ else
 fi
 
 echo "== rust: tests (every backend is forced inside the tests)"
-cargo test --workspace --all-features
+cargo test --workspace --features "$FEATURES"
 
 echo "== rust: kernel tests optimised as dependent crates build them (16 codegen units, no LTO)"
 # The workspace's own release profile (one codegen unit, thin LTO) is not what a crate depending
 # on arborhash gets; an optimiser-dependent fault in a kernel (a misaligned spill was seen once in
 # a 16-unit build) shows up only there. A separate target directory keeps the release build.
 CARGO_PROFILE_RELEASE_CODEGEN_UNITS=16 CARGO_PROFILE_RELEASE_LTO=false \
-  CARGO_TARGET_DIR=target/release-default cargo test -q -p arborhash --release --all-features --lib
+  CARGO_TARGET_DIR=target/release-default cargo test -q -p arborhash --release --features "$FEATURES" --lib
 
 echo "== rust: the ARBORHASH_BACKEND override, once per backend"
 for backend in portable sse41 avx2 avx512; do
-  ARBORHASH_BACKEND=$backend cargo test -p arborhash --all-features --test backend_env -q
+  ARBORHASH_BACKEND=$backend cargo test -p arborhash --features "$FEATURES" --test backend_env -q
 done
+
+# --- drop-in (issue 22): the backend-limiting features, one build each ---
+echo "== rust: the features limiting the backends, one build each"
+./scripts/test-features.sh
+# --- end drop-in ---
 
 # --- go (scripts/test-go.sh) ---
 if [ -d go ]; then

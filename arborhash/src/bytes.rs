@@ -74,6 +74,49 @@ impl<const N: usize> PartialEq<&str> for HexString<N> {
     }
 }
 
+impl<const N: usize> PartialEq<HexString<N>> for str {
+    fn eq(&self, other: &HexString<N>) -> bool {
+        self == other.as_str()
+    }
+}
+
+impl<const N: usize> PartialEq<HexString<N>> for &str {
+    fn eq(&self, other: &HexString<N>) -> bool {
+        *self == other.as_str()
+    }
+}
+
+impl<const N: usize> PartialOrd for HexString<N> {
+    fn partial_cmp(&self, other: &Self) -> Option<core::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl<const N: usize> Ord for HexString<N> {
+    fn cmp(&self, other: &Self) -> core::cmp::Ordering {
+        self.as_str().cmp(other.as_str())
+    }
+}
+
+/// Hashes as the `str` it holds, as [`Borrow<str>`](core::borrow::Borrow) requires.
+impl<const N: usize> core::hash::Hash for HexString<N> {
+    fn hash<H: core::hash::Hasher>(&self, state: &mut H) {
+        self.as_str().hash(state)
+    }
+}
+
+impl<const N: usize> AsRef<str> for HexString<N> {
+    fn as_ref(&self) -> &str {
+        self.as_str()
+    }
+}
+
+impl<const N: usize> core::borrow::Borrow<str> for HexString<N> {
+    fn borrow(&self) -> &str {
+        self.as_str()
+    }
+}
+
 /// Why a hex string could not be decoded.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum HexError {
@@ -96,16 +139,15 @@ pub enum HexError {
 impl fmt::Display for HexError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {
+            // The texts of the `blake3` crate's `HexError`, so that messages stay the same for
+            // programs switching from it.
             HexError::InvalidLength { found, expected } => {
-                write!(f, "expected {expected} hex characters, found {found}")
+                write!(f, "expected {expected} hex bytes, received {found}")
             }
-            HexError::InvalidChar { index, byte } => {
-                write!(
-                    f,
-                    "invalid hex character {:?} at index {index}",
-                    byte as char
-                )
+            HexError::InvalidChar { byte, .. } if byte.is_ascii() => {
+                write!(f, "invalid hex character: {:?}", byte as char)
             }
+            HexError::InvalidChar { byte, .. } => write!(f, "invalid hex character: 0x{byte:x}"),
         }
     }
 }
@@ -170,6 +212,8 @@ mod tests {
         let bytes = [0x00, 0x01, 0xab, 0xff];
         let hex = HexString::<8>::encode(&bytes);
         assert_eq!(hex, "0001abff");
+        assert_eq!("0001abff", hex);
+        assert_eq!(*"0001abff", hex);
         assert_eq!(decode_hex::<4>("0001ABff"), Ok(bytes));
         assert_eq!(
             decode_hex::<4>("0001abf"),

@@ -12,6 +12,9 @@
 //! - [`with_backend`] (with `std`), for the calling thread during one closure, which is what the
 //!   tests use to exercise each backend while running in parallel.
 //!
+//! The Cargo features `pure` (portable only), `no_sse41`, `no_avx2` (which also excludes AVX-512)
+//! and `no_avx512` remove backends from the choice at compile time, as if the CPU lacked them.
+//!
 //! Asking for a backend the CPU lacks never reaches its code: the request falls back to the best
 //! available backend, and [`selection`] reports both what was asked for and what is used.
 //!
@@ -67,7 +70,7 @@ impl Backend {
             })
     }
 
-    /// Whether the running CPU can execute this backend.
+    /// Whether the running CPU can execute this backend (and the crate's features allow it).
     pub fn is_supported(self) -> bool {
         match self {
             Backend::Portable => true,
@@ -111,29 +114,29 @@ impl Selection {
 }
 
 #[cfg(all(target_arch = "x86_64", feature = "std"))]
-fn sse41_detected() -> bool {
+fn cpu_has_sse41() -> bool {
     std::is_x86_feature_detected!("sse4.1")
 }
 #[cfg(all(target_arch = "x86_64", feature = "std"))]
-fn avx2_detected() -> bool {
+fn cpu_has_avx2() -> bool {
     std::is_x86_feature_detected!("avx2")
 }
 #[cfg(all(target_arch = "x86_64", feature = "std"))]
-fn avx512_detected() -> bool {
+fn cpu_has_avx512() -> bool {
     std::is_x86_feature_detected!("avx512f")
         && std::is_x86_feature_detected!("avx512vl")
-        && avx2_detected()
+        && cpu_has_avx2()
 }
 #[cfg(all(target_arch = "x86_64", not(feature = "std")))]
-fn sse41_detected() -> bool {
+fn cpu_has_sse41() -> bool {
     cfg!(target_feature = "sse4.1")
 }
 #[cfg(all(target_arch = "x86_64", not(feature = "std")))]
-fn avx2_detected() -> bool {
+fn cpu_has_avx2() -> bool {
     cfg!(target_feature = "avx2")
 }
 #[cfg(all(target_arch = "x86_64", not(feature = "std")))]
-fn avx512_detected() -> bool {
+fn cpu_has_avx512() -> bool {
     cfg!(all(
         target_feature = "avx512f",
         target_feature = "avx512vl",
@@ -141,16 +144,33 @@ fn avx512_detected() -> bool {
     ))
 }
 #[cfg(not(target_arch = "x86_64"))]
+fn cpu_has_sse41() -> bool {
+    false
+}
+#[cfg(not(target_arch = "x86_64"))]
+fn cpu_has_avx2() -> bool {
+    false
+}
+#[cfg(not(target_arch = "x86_64"))]
+fn cpu_has_avx512() -> bool {
+    false
+}
+
+// The Cargo features `pure`, `no_sse41`, `no_avx2` and `no_avx512` switch backends off at
+// compile time: they are never selected, as if the CPU lacked them. `no_avx2` takes AVX-512 with
+// it, since that backend runs the AVX2 kernels of algorithms without AVX-512 kernels.
+const SSE41_ALLOWED: bool = !cfg!(any(feature = "pure", feature = "no_sse41"));
+const AVX2_ALLOWED: bool = !cfg!(any(feature = "pure", feature = "no_avx2"));
+const AVX512_ALLOWED: bool = AVX2_ALLOWED && !cfg!(feature = "no_avx512");
+
 fn sse41_detected() -> bool {
-    false
+    SSE41_ALLOWED && cpu_has_sse41()
 }
-#[cfg(not(target_arch = "x86_64"))]
 fn avx2_detected() -> bool {
-    false
+    AVX2_ALLOWED && cpu_has_avx2()
 }
-#[cfg(not(target_arch = "x86_64"))]
 fn avx512_detected() -> bool {
-    false
+    AVX512_ALLOWED && cpu_has_avx512()
 }
 
 /// The best backend the running CPU supports, ignoring any override.

@@ -1,13 +1,13 @@
 //! The subtree API (`blake3::hazmat`) on every backend: splitting inputs at random valid
 //! boundaries (recursively, down to single chunks) and merging gives the one-shot hash in every
-//! mode; invalid offsets and lengths are errors.
+//! mode; invalid offsets and lengths are errors, or panics where the `blake3` crate panics.
 
 #[path = "reference/blake3.rs"]
 mod reference;
 
 use arborhash::blake3::{
     self,
-    hazmat::{self, ChainingValue, Mode, SubtreeError},
+    hazmat::{self, ChainingValue, HasherExt, Mode, SubtreeError},
     CHUNK_LEN,
 };
 use arborhash::platform::{with_backend, Backend};
@@ -15,6 +15,17 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 const KEY: [u8; 32] = [7; 32];
+
+/// An incremental hasher for the subtree at `offset` in `mode`.
+fn subtree_hasher(mode: Mode<'_>, offset: u64) -> blake3::Hasher {
+    let mut hasher = match mode {
+        Mode::Hash => blake3::Hasher::new(),
+        Mode::KeyedHash(key) => blake3::Hasher::new_keyed(key),
+        Mode::DeriveKeyMaterial(context_key) => blake3::Hasher::new_from_context_key(context_key),
+    };
+    hasher.set_input_offset(offset);
+    hasher
+}
 
 /// The chaining value of `input` (a valid subtree at `offset`), computed either directly or by
 /// splitting it at its left subtree boundary and merging, chosen at random.
@@ -24,14 +35,14 @@ fn split_cv(rng: &mut ChaCha8Rng, mode: Mode<'_>, offset: u64, input: &[u8]) -> 
             return hazmat::hash_subtree(mode, offset, input).unwrap();
         }
         // Incrementally, in random pieces.
-        let mut hasher = hazmat::subtree_hasher(mode, offset).unwrap();
+        let mut hasher = subtree_hasher(mode, offset);
         let mut rest = input;
         while !rest.is_empty() {
             let n = rng.gen_range(1..=rest.len().min(3000));
             hasher.update(&rest[..n]);
             rest = &rest[n..];
         }
-        return hazmat::finalize_subtree(&hasher, offset).unwrap();
+        return hasher.finalize_non_root();
     }
     let split = hazmat::left_subtree_len(input.len() as u64) as usize;
     let left = split_cv(rng, mode, offset, &input[..split]);
@@ -130,22 +141,10 @@ fn invalid_subtrees_are_errors() {
         assert_eq!(hazmat::max_subtree_len(offset), Some(max));
     }
     assert_eq!(hazmat::max_subtree_len(0), None);
-    assert_eq!(hazmat::max_subtree_len(100), Some(0));
     assert!(hazmat::hash_subtree(Mode::Hash, 0, &data).is_ok());
     assert_eq!(
         hazmat::single_chunk_root(Mode::Hash, &data[..1025]).unwrap_err(),
         SubtreeError::NotSingleChunk { len: 1025 }
-    );
-    assert!(hazmat::subtree_hasher(Mode::Hash, 512).is_err());
-    let mut hasher = hazmat::subtree_hasher(Mode::Hash, 2048).unwrap();
-    hasher.update(&data[..2049]);
-    assert_eq!(
-        hazmat::finalize_subtree(&hasher, 2048),
-        Err(SubtreeError::TooLong {
-            offset: 2048,
-            len: 2049,
-            max: 2048
-        })
     );
     let message = SubtreeError::TooLong {
         offset: 2048,
@@ -159,13 +158,98 @@ fn invalid_subtrees_are_errors() {
     assert_eq!(hazmat::left_subtree_len(4097), 4096);
 }
 
+/// A call expected to panic.
+type Misuse = Box<dyn FnOnce() + std::panic::UnwindSafe>;
+
+/// The panics of the `blake3` crate's subtree hashers, with its messages.
 #[test]
-#[should_panic(expected = "hazmat::finalize_subtree")]
-fn root_finalize_of_subtree_hasher_panics() {
-    hazmat::subtree_hasher(Mode::Hash, 1024)
-        .unwrap()
-        .update(b"x")
-        .finalize();
+fn subtree_hasher_misuse_panics() {
+    fn panic_message(f: impl FnOnce() + std::panic::UnwindSafe) -> String {
+        let payload = std::panic::catch_unwind(f).expect_err("should panic");
+        payload
+            .downcast_ref::<String>()
+            .cloned()
+            .or_else(|| payload.downcast_ref::<&str>().map(|s| s.to_string()))
+            .unwrap_or_default()
+    }
+    let cases: [(&str, Misuse); 8] = [
+        (
+            "empty subtrees are never valid",
+            Box::new(|| {
+                blake3::Hasher::new().finalize_non_root();
+            }),
+        ),
+        (
+            "must be a chunk boundary",
+            Box::new(|| {
+                blake3::Hasher::new().set_input_offset(1);
+            }),
+        ),
+        (
+            "hasher has already accepted input",
+            Box::new(|| {
+                blake3::Hasher::new().update(b"x").set_input_offset(0);
+            }),
+        ),
+        (
+            "contains at most 1024 bytes",
+            Box::new(|| {
+                blake3::Hasher::new()
+                    .set_input_offset(CHUNK_LEN as u64)
+                    .update(&[0; CHUNK_LEN + 1]);
+            }),
+        ),
+        // Small writes reach the limit check too, at the write that oversteps.
+        (
+            "contains at most 2048 bytes",
+            Box::new(|| {
+                let mut hasher = blake3::Hasher::new();
+                hasher.set_input_offset(2048);
+                for _ in 0..32 {
+                    hasher.update(&[1; 64]);
+                }
+                hasher.update(&[1]);
+            }),
+        ),
+        (
+            "set_input_offset must be used with finalize_non_root",
+            Box::new(|| {
+                blake3::Hasher::new()
+                    .set_input_offset(CHUNK_LEN as u64)
+                    .update(b"x")
+                    .finalize();
+            }),
+        ),
+        (
+            "set_input_offset must be used with finalize_non_root",
+            Box::new(|| {
+                blake3::Hasher::new()
+                    .set_input_offset(CHUNK_LEN as u64)
+                    .finalize_xof();
+            }),
+        ),
+        (
+            "is not a multiple of the chunk length",
+            Box::new(|| {
+                hazmat::max_subtree_len(100);
+            }),
+        ),
+    ];
+    for (want, case) in cases {
+        let message = panic_message(case);
+        assert!(message.contains(want), "{message:?} lacks {want:?}");
+    }
+    // Filling a subtree exactly is no misuse; nor is `reset`, which forgets the offset.
+    let mut hasher = blake3::Hasher::new();
+    hasher.set_input_offset(2048).update(&[1; 2048]);
+    assert_eq!(
+        hasher.finalize_non_root(),
+        hazmat::hash_subtree(Mode::Hash, 2048, &[1; 2048]).unwrap()
+    );
+    assert_eq!(
+        hasher.reset().update(b"abc").finalize(),
+        blake3::hash(b"abc")
+    );
 }
 
 /// Subtree hashers at nonzero offsets fed large writes, hashed straight from the caller's
@@ -192,20 +276,20 @@ fn subtree_hasher_large_writes_match_reference() {
                     "{backend} hash_subtree at chunk {index}, {} bytes",
                     part.len()
                 );
-                let mut hasher = hazmat::subtree_hasher(Mode::Hash, offset).unwrap();
+                let mut hasher = subtree_hasher(Mode::Hash, offset);
                 hasher.update(part);
                 assert_eq!(
-                    hazmat::finalize_subtree(&hasher, offset).unwrap(),
+                    hasher.finalize_non_root(),
                     want,
                     "{backend} subtree hasher at chunk {index}, {} bytes",
                     part.len()
                 );
                 #[cfg(feature = "rayon")]
                 {
-                    let mut hasher = hazmat::subtree_hasher(Mode::Hash, offset).unwrap();
+                    let mut hasher = subtree_hasher(Mode::Hash, offset);
                     hasher.update(&part[..100]).update_rayon(&part[100..]);
                     assert_eq!(
-                        hazmat::finalize_subtree(&hasher, offset).unwrap(),
+                        hasher.finalize_non_root(),
                         want,
                         "{backend} rayon subtree hasher at chunk {index}"
                     );

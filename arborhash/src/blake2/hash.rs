@@ -2,7 +2,7 @@
 
 use core::fmt;
 
-use super::variant::{Variant, Word};
+use super::variant::{Blake2b, Blake2s, Variant, Word};
 use crate::bytes::constant_time_eq;
 
 /// A BLAKE2 hash of 1 to `OUTBYTES` bytes (the `Hash` of `blake2b_simd` / `blake2s_simd`).
@@ -95,3 +95,26 @@ impl<V: Variant> fmt::Debug for Hash<V> {
         write!(f, "Hash(0x{})", self.to_hex())
     }
 }
+
+/// `From<[u8; OUTBYTES]>` and `From<&[u8; OUTBYTES]>` (a full-length hash), as the peer crates
+/// have them.
+macro_rules! from_array {
+    ($variant:ty, $outbytes:literal) => {
+        impl From<[u8; $outbytes]> for Hash<$variant> {
+            fn from(bytes: [u8; $outbytes]) -> Self {
+                Hash {
+                    bytes,
+                    len: $outbytes,
+                }
+            }
+        }
+
+        impl From<&[u8; $outbytes]> for Hash<$variant> {
+            fn from(bytes: &[u8; $outbytes]) -> Self {
+                Hash::from(*bytes)
+            }
+        }
+    };
+}
+from_array!(Blake2b, 64);
+from_array!(Blake2s, 32);

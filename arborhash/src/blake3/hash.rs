@@ -9,7 +9,11 @@ use crate::bytes::{constant_time_eq, decode_hex, HexError, HexString};
 ///
 /// Equality (`==` with another `Hash`, a `[u8; 32]` or a byte slice) runs in constant time, so
 /// comparing a computed MAC with a received one leaks nothing through timing.
+///
+/// With the `serde` feature it serializes as the `blake3` crate's `Hash` does (a newtype struct
+/// `Hash` of 32 bytes, a list of 32 numbers in JSON), and with `zeroize` it can be wiped.
 #[derive(Clone, Copy)]
+#[cfg_attr(feature = "serde", derive(serde::Deserialize, serde::Serialize))]
 pub struct Hash([u8; OUT_LEN]);
 
 impl Hash {
@@ -60,6 +64,13 @@ impl core::str::FromStr for Hash {
     type Err = HexError;
     fn from_str(s: &str) -> Result<Hash, HexError> {
         Hash::from_hex(s)
+    }
+}
+
+#[cfg(feature = "zeroize")]
+impl zeroize::Zeroize for Hash {
+    fn zeroize(&mut self) {
+        self.0.zeroize();
     }
 }
 

@@ -46,6 +46,10 @@ struct Buffer {
     bytes: [MaybeUninit<u8>; BUF_LEN],
     /// Bytes held.
     len: usize,
+    /// Writes that would bring the length to this take `Hasher::update_with`: `BUF_LEN`, or 0
+    /// for a subtree hasher with a limited length, whose every write is checked there; one
+    /// compare with a field beside the length, so that other hashers pay nothing more.
+    room: usize,
     /// Whether long writes are copied with 32-byte moves ([`kernels::wide_copies`] of the
     /// platform the hasher was made on).
     wide: bool,
@@ -61,6 +65,7 @@ impl Buffer {
             // SAFETY: an array of `MaybeUninit` needs no initialisation.
             bytes: unsafe { bytes.assume_init() },
             len: 0,
+            room: BUF_LEN,
             wide: kernels::wide_copies(p),
         }
     }
@@ -98,9 +103,11 @@ impl Buffer {
         unsafe { core::hint::assert_unchecked(len <= BUF_LEN) };
         // It cannot wrap: a slice holds at most `isize::MAX` bytes.
         let end = len + input.len();
-        if end >= BUF_LEN {
+        if end >= self.room {
             return false;
         }
+        // SAFETY: `room` is `BUF_LEN` or 0. Telling the compiler saves the bounds check below.
+        unsafe { core::hint::assert_unchecked(end < BUF_LEN) };
         copy(self.wide, input, &mut self.bytes[len..end]);
         self.len = end;
         true
@@ -178,35 +185,49 @@ impl Hasher {
         }
     }
 
-    pub(crate) fn for_subtree(params: Params, first_chunk: u64) -> Hasher {
-        Hasher::from_tree(Tree::new(params, first_chunk))
+    pub(crate) fn from_params(params: Params) -> Hasher {
+        Hasher::from_tree(Tree::new(params, 0))
     }
 
-    pub(crate) fn first_chunk(&self) -> u64 {
-        self.tree.first_chunk()
+    /// Makes a hasher with an empty buffer hash the subtree starting at chunk `first_chunk`,
+    /// forgetting what its tree held; the length is then limited (see [`Buffer::room`]) unless
+    /// the subtree starts the input.
+    pub(crate) fn set_first_chunk(&mut self, first_chunk: u64) {
+        debug_assert_eq!(self.buf.len(), 0);
+        self.tree = Tree::new(self.tree.params(), first_chunk);
+        self.buf.room = if first_chunk == 0 { BUF_LEN } else { 0 };
+    }
+
+    /// The most bytes this hasher may take: a subtree starting at chunk `N > 0` holds at most
+    /// `2^(trailing zeros of N)` chunks.
+    fn max_count(&self) -> Option<u64> {
+        let first_chunk = self.tree.first_chunk();
+        (first_chunk != 0).then(|| (CHUNK_LEN as u64) << first_chunk.trailing_zeros())
     }
 
     /// A hasher for the default hash function.
     pub fn new() -> Hasher {
-        Hasher::from_tree(Tree::new(Params::HASH, 0))
+        Hasher::from_params(Params::HASH)
     }
 
     /// A hasher for the keyed hash function (a MAC or PRF with a 32-byte key).
     pub fn new_keyed(key: &[u8; KEY_LEN]) -> Hasher {
-        Hasher::from_tree(Tree::new(Params::keyed(key), 0))
+        Hasher::from_params(Params::keyed(key))
     }
 
     /// A hasher for the key derivation function: `context` should be hardcoded, globally unique
     /// and application-specific; the key material is the input.
     pub fn new_derive_key(context: &str) -> Hasher {
         let context_key = context_key(Platform::current(), context);
-        Hasher::from_tree(Tree::new(Params::derive_key_material(&context_key), 0))
+        Hasher::from_params(Params::derive_key_material(&context_key))
     }
 
-    /// Forgets all input, keeping the mode and key.
+    /// Forgets all input, keeping the mode and key: the same as a new hasher (also the input
+    /// offset of [`HasherExt::set_input_offset`](super::hazmat::HasherExt::set_input_offset)
+    /// goes back to 0).
     pub fn reset(&mut self) -> &mut Hasher {
-        self.tree = Tree::new(self.tree.params(), self.tree.first_chunk());
         self.buf.set_len(0);
+        self.set_first_chunk(0);
         self
     }
 
@@ -225,6 +246,14 @@ impl Hasher {
 
     #[inline(never)]
     fn update_with(&mut self, p: Platform, mut input: &[u8], parallel: bool) {
+        if let Some(max) = self.max_count() {
+            let offset = self.tree.first_chunk() * CHUNK_LEN as u64;
+            assert!(
+                input.len() as u64 <= max - self.count(),
+                "the subtree starting at {offset} contains at most {max} bytes (found {})",
+                input.len(),
+            );
+        }
         if self.buf.len() > 0 {
             input = &input[self.buf.push(input)..];
             if input.is_empty() {
@@ -257,7 +286,7 @@ impl Hasher {
         assert_eq!(
             self.tree.first_chunk(),
             0,
-            "a subtree hasher (nonzero offset) is finished with hazmat::finalize_subtree"
+            "set_input_offset must be used with finalize_non_root"
         );
         self.top_node(p)
     }
@@ -276,6 +305,28 @@ impl Hasher {
     /// Bytes of input so far.
     pub fn count(&self) -> u64 {
         self.tree.chunks() * CHUNK_LEN as u64 + self.buf.len() as u64
+    }
+
+    /// Adds everything `reader` yields until its end, read in 64 KiB pieces (a piece fills the
+    /// widest kernel four times over, where `std::io::copy`'s 8 KiB would not fill it once);
+    /// reads interrupted by a signal are retried. On an error, the input read before it stays
+    /// added.
+    #[cfg(feature = "std")]
+    pub fn update_reader(
+        &mut self,
+        mut reader: impl std::io::Read,
+    ) -> std::io::Result<&mut Hasher> {
+        let mut piece = [0u8; 64 * 1024];
+        loop {
+            match reader.read(&mut piece) {
+                Ok(0) => return Ok(self),
+                Ok(n) => {
+                    self.update(&piece[..n]);
+                }
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(e),
+            }
+        }
     }
 
     /// Like [`update`](Hasher::update), but hashes a large input on several threads (rayon's
@@ -360,5 +411,20 @@ impl std::io::Write for Hasher {
 
     fn flush(&mut self) -> std::io::Result<()> {
         Ok(())
+    }
+}
+
+/// Wipes the key and all input held; the hasher is then as a new one with an all-zero key and no
+/// mode flags, which is no BLAKE3 function: make a new one to hash again.
+#[cfg(feature = "zeroize")]
+impl zeroize::Zeroize for Hasher {
+    fn zeroize(&mut self) {
+        let wide = self.buf.wide;
+        // SAFETY: a `Hasher` holds only integers, arrays of them and `MaybeUninit`s, for which
+        // all-zero bytes are valid values.
+        unsafe { zeroize::zeroize_flat_type(self) };
+        // Zero would make every write take the slow path: keep the buffer's set-up.
+        self.buf.room = BUF_LEN;
+        self.buf.wide = wide;
     }
 }

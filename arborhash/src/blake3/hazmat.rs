@@ -1,6 +1,8 @@
 //! Subtrees: hashing parts of one input separately (on other threads or machines) and merging
-//! their chaining values into the hash of the whole. Names follow the `blake3` crate's `hazmat`
-//! module.
+//! their chaining values into the hash of the whole, with the API of the `blake3` crate's
+//! `hazmat` module ([`HasherExt`], the `merge_subtrees_*` functions, [`max_subtree_len`],
+//! [`left_subtree_len`], [`hash_derive_key_context`]), plus one-shot subtrees on the wide
+//! kernels ([`hash_subtree`]) and roots of single-chunk inputs ([`single_chunk_root`]).
 //!
 //! # Which subtrees are valid
 //!
@@ -15,20 +17,27 @@
 //! - unless it is the last part of the input, it holds a power-of-two number of whole chunks;
 //!   the last part may end with a partial chunk, but holds at least one byte.
 //!
-//! [`hash_subtree`] checks what it can (the first two rules, and non-emptiness) and returns a
-//! [`SubtreeError`] otherwise; the third depends on what comes after and cannot be checked.
-//! Two sibling chaining values merge with [`merge_subtrees_non_root`], and the root's two
-//! children with [`merge_subtrees_root`] or [`merge_subtrees_root_xof`]. An input of at most one
-//! chunk has no parents: its root comes from [`single_chunk_root`]. [`left_subtree_len`] says
-//! where the root (or any parent over `len` bytes) splits.
+//! A [`Hasher`] made a subtree hasher by [`HasherExt::set_input_offset`] panics, as the crate's
+//! does, when an offset breaks the first rule, when an `update` breaks the second, and when
+//! [`HasherExt::finalize_non_root`] finds it empty. [`hash_subtree`] checks the same and returns
+//! a [`SubtreeError`] instead. The third rule depends on what comes after and cannot be
+//! checked. Two sibling chaining values merge with [`merge_subtrees_non_root`], and the root's
+//! two children with [`merge_subtrees_root`] or [`merge_subtrees_root_xof`]. An input of at most
+//! one chunk has no parents: its root comes from [`single_chunk_root`], or from a plain
+//! `Hasher`. [`left_subtree_len`] says where the root (or any parent over `len` bytes) splits.
 //!
 //! ```
-//! use arborhash::blake3::{self, hazmat::{self, Mode}};
+//! use arborhash::blake3::{self, hazmat::{self, HasherExt, Mode}};
 //! let input = vec![7u8; 5000];
-//! let split = hazmat::left_subtree_len(input.len() as u64) as usize; // 4096
-//! let left = hazmat::hash_subtree(Mode::Hash, 0, &input[..split]).unwrap();
-//! let right = hazmat::hash_subtree(Mode::Hash, split as u64, &input[split..]).unwrap();
+//! let split = hazmat::left_subtree_len(input.len() as u64); // 4096
+//! let left = blake3::Hasher::new().update(&input[..split as usize]).finalize_non_root();
+//! let right = blake3::Hasher::new()
+//!     .set_input_offset(split)
+//!     .update(&input[split as usize..])
+//!     .finalize_non_root();
 //! assert_eq!(hazmat::merge_subtrees_root(&left, &right, Mode::Hash), blake3::hash(&input));
+//! // The same subtree in one call, on the kernels `blake3::hash` uses.
+//! assert_eq!(hazmat::hash_subtree(Mode::Hash, split, &input[split as usize..]), Ok(right));
 //! ```
 //!
 //! Mistakes that pass these checks (merging subtrees that are not siblings, a short subtree that
@@ -66,6 +75,47 @@ impl Mode<'_> {
             Mode::KeyedHash(key) => Params::keyed(key),
             Mode::DeriveKeyMaterial(context_key) => Params::derive_key_material(context_key),
         }
+    }
+}
+
+/// The subtree methods of [`Hasher`], as the `blake3` crate has them.
+pub trait HasherExt {
+    /// A hasher for the key-material stage of [`derive_key`](super::derive_key), from a context
+    /// key hashed once by [`hash_derive_key_context`].
+    fn new_from_context_key(context_key: &ContextKey) -> Self;
+
+    /// Makes the hasher hash the subtree starting `offset` bytes into the whole input; finish
+    /// it with [`finalize_non_root`](HasherExt::finalize_non_root). Later `update`s panic if
+    /// the subtree grows past [`max_subtree_len`]`(offset)`, and `finalize` and `finalize_xof`
+    /// panic if `offset` is not 0. Panics if the hasher has taken input, or if `offset` is not a
+    /// multiple of [`CHUNK_LEN`].
+    fn set_input_offset(&mut self, offset: u64) -> &mut Self;
+
+    /// The chaining value of the subtree hashed so far, to merge with
+    /// [`merge_subtrees_non_root`], [`merge_subtrees_root`] or [`merge_subtrees_root_xof`].
+    /// Panics if no input was added: empty subtrees are never valid.
+    fn finalize_non_root(&self) -> ChainingValue;
+}
+
+impl HasherExt for Hasher {
+    fn new_from_context_key(context_key: &ContextKey) -> Hasher {
+        Hasher::from_params(Params::derive_key_material(context_key))
+    }
+
+    fn set_input_offset(&mut self, offset: u64) -> &mut Hasher {
+        assert_eq!(self.count(), 0, "hasher has already accepted input");
+        assert!(
+            offset.is_multiple_of(CHUNK_LEN as u64),
+            "offset ({offset}) must be a chunk boundary (divisible by {CHUNK_LEN})"
+        );
+        self.set_first_chunk(offset / CHUNK_LEN as u64);
+        self
+    }
+
+    fn finalize_non_root(&self) -> ChainingValue {
+        assert_ne!(self.count(), 0, "empty subtrees are never valid");
+        let p = Platform::current();
+        self.top_node(p).chaining_value(p)
     }
 }
 
@@ -124,15 +174,16 @@ impl fmt::Display for SubtreeError {
 impl std::error::Error for SubtreeError {}
 
 /// The most bytes a subtree starting at `input_offset` can hold: `None` for offset 0 (no
-/// limit), `CHUNK_LEN * 2^(trailing zeros of offset / CHUNK_LEN)` otherwise, and `Some(0)` for
-/// an offset that is not a multiple of `CHUNK_LEN` (no subtree starts there).
+/// limit), `CHUNK_LEN * 2^(trailing zeros of offset / CHUNK_LEN)` otherwise. Panics if the
+/// offset is not a multiple of [`CHUNK_LEN`] (no subtree starts there).
 pub fn max_subtree_len(input_offset: u64) -> Option<u64> {
     if input_offset == 0 {
         return None;
     }
-    if !input_offset.is_multiple_of(CHUNK_LEN as u64) {
-        return Some(0);
-    }
+    assert!(
+        input_offset.is_multiple_of(CHUNK_LEN as u64),
+        "subtree offset {input_offset} is not a multiple of the chunk length {CHUNK_LEN}"
+    );
     let chunk_index = input_offset / CHUNK_LEN as u64;
     Some((CHUNK_LEN as u64) << chunk_index.trailing_zeros())
 }
@@ -180,30 +231,6 @@ pub fn hash_subtree(
     let first_chunk = check_subtree(input_offset, input.len() as u64)?;
     let p = Platform::current();
     Ok(hash_all(p, input, mode.params(), first_chunk).chaining_value(p))
-}
-
-/// An incremental hasher for the subtree starting at `input_offset`; finish it with
-/// [`finalize_subtree`], not `finalize`.
-pub fn subtree_hasher(mode: Mode<'_>, input_offset: u64) -> Result<Hasher, SubtreeError> {
-    // Check the offset alone; the length is checked when finishing.
-    check_subtree(input_offset, 1)?;
-    Ok(Hasher::for_subtree(
-        mode.params(),
-        input_offset / CHUNK_LEN as u64,
-    ))
-}
-
-/// The chaining value of the subtree fed to `hasher`, which came from [`subtree_hasher`] with
-/// `input_offset` (the offset is checked again against the length hashed).
-pub fn finalize_subtree(hasher: &Hasher, input_offset: u64) -> Result<ChainingValue, SubtreeError> {
-    check_subtree(input_offset, hasher.count())?;
-    assert_eq!(
-        hasher.first_chunk(),
-        input_offset / CHUNK_LEN as u64,
-        "finalize_subtree: input_offset differs from the one the hasher was made with"
-    );
-    let p = Platform::current();
-    Ok(hasher.top_node(p).chaining_value(p))
 }
 
 /// The chaining value of the parent of two sibling subtrees, below the root.

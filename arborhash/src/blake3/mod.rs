@@ -2,6 +2,10 @@
 //! crate (1.x), so that switching is a change of import; plus batch hashing of many messages
 //! ([`many`]) and a subtree API for splitting work ([`hazmat`]).
 //!
+//! With the `traits-preview` feature, [`Hasher`] and [`OutputReader`] implement the RustCrypto
+//! `digest` traits as the `blake3` crate's do (`traits` re-exports that crate as
+//! `traits::digest`).
+//!
 //! ```
 //! use arborhash::blake3;
 //! let hash = blake3::hash(b"foobarbaz");
@@ -30,8 +34,11 @@ mod portable;
 mod simd;
 #[cfg(target_arch = "x86_64")]
 mod sse41;
+#[cfg(feature = "traits-preview")]
+pub mod traits;
 mod tree;
 
+pub use crate::bytes::HexError;
 pub use hash::Hash;
 pub use hasher::Hasher;
 pub use output::OutputReader;

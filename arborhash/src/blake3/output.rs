@@ -59,12 +59,23 @@ impl OutputReader {
     }
 }
 
+/// Wipes the root node and the position.
+#[cfg(feature = "zeroize")]
+impl zeroize::Zeroize for OutputReader {
+    fn zeroize(&mut self) {
+        // SAFETY: an `OutputReader` holds only integers and arrays of them, for which all-zero
+        // bytes are valid values.
+        unsafe { zeroize::zeroize_flat_type(self) };
+    }
+}
+
 impl fmt::Debug for OutputReader {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        // The root node is secret-derived in keyed modes; show only where we are.
+        // The root node is secret-derived in keyed modes; show only where we are, in the
+        // `blake3` crate's form.
         f.debug_struct("OutputReader")
             .field("position", &self.position)
-            .finish_non_exhaustive()
+            .finish()
     }
 }
 
