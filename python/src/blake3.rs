@@ -4,6 +4,7 @@ use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
+use arborhash::blake3::hazmat::{self, ChainingValue, HasherExt, SubtreeError};
 use arborhash::blake3::{self, Hasher, KEY_LEN, OUT_LEN};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -115,8 +116,12 @@ struct State {
     mode: Mode,
     small: Vec<u8>,
     hasher: Option<Box<Hasher>>,
-    /// The hasher is of a subtree (`hazmat.subtree_hasher`), never to be reused for another.
-    subtree: bool,
+    /// The offset of the subtree this hasher is of (`hazmat.subtree_hasher`), never to be
+    /// reused for another.
+    subtree: Option<u64>,
+    /// The length a write would have brought the subtree to, past its limit: the write was not
+    /// taken, and `hazmat.finalize_subtree` reports it.
+    too_long: Option<u64>,
 }
 
 impl State {
@@ -125,7 +130,8 @@ impl State {
             mode,
             small: Vec::new(),
             hasher: None,
-            subtree: false,
+            subtree: None,
+            too_long: None,
         }
     }
 
@@ -150,6 +156,13 @@ impl State {
     }
 
     fn update(&mut self, input: &[u8], parallel: bool) {
+        if let (Some(offset), Some(hasher)) = (self.subtree, &self.hasher) {
+            let len = hasher.count() + input.len() as u64;
+            if hazmat::max_subtree_len(offset).is_some_and(|max| len > max) {
+                self.too_long.get_or_insert(len);
+                return;
+            }
+        }
         if self.hasher.is_none() && self.small.len() + input.len() <= SMALL_INPUT {
             self.small.extend_from_slice(input);
         } else if parallel {
@@ -173,15 +186,19 @@ impl State {
 
     fn reset(&mut self) {
         self.small.clear();
+        self.too_long = None;
         if let Some(hasher) = &mut self.hasher {
             hasher.reset();
+            if let Some(offset) = self.subtree {
+                hasher.set_input_offset(offset);
+            }
         }
     }
 }
 
 impl Drop for State {
     fn drop(&mut self) {
-        if let (Mode::Hash, false, Some(hasher)) = (&self.mode, self.subtree, self.hasher.take()) {
+        if let (Mode::Hash, None, Some(hasher)) = (&self.mode, self.subtree, self.hasher.take()) {
             let mut spare = lock(&SPARE_HASHERS);
             if spare.len() < SPARE_MAX {
                 spare.push(hasher);
@@ -232,7 +249,8 @@ impl Blake3 {
                 mode: Mode::Hash,
                 small: Vec::new(),
                 hasher: Some(Box::new(hasher)),
-                subtree: true,
+                subtree: Some(input_offset),
+                too_long: None,
             }),
             threads: Threads::One,
             subtree_offset: Some(input_offset),
@@ -243,13 +261,22 @@ impl Blake3 {
         self.subtree_offset
     }
 
-    /// Runs `f` on the hasher, made first if the input is still short.
-    pub fn with_hasher<T: Send>(
+    /// The chaining value of the subtree hashed so far (see `hazmat.subtree_hasher`).
+    pub fn subtree_chaining_value(
         &self,
         py: Python<'_>,
-        f: impl FnOnce(&mut Hasher) -> T + Send,
-    ) -> T {
-        self.state.with(py, false, |state| f(state.hasher()))
+        offset: u64,
+    ) -> Result<ChainingValue, SubtreeError> {
+        self.state.with(py, false, |state| {
+            if let (Some(len), Some(max)) = (state.too_long, hazmat::max_subtree_len(offset)) {
+                return Err(SubtreeError::TooLong { offset, len, max });
+            }
+            let hasher = state.hasher();
+            if hasher.count() == 0 {
+                return Err(SubtreeError::Empty);
+            }
+            Ok(hasher.finalize_non_root())
+        })
     }
 
     fn output(&self, py: Python<'_>, length: usize, seek: u64) -> PyResult<Vec<u8>> {

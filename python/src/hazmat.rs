@@ -1,8 +1,8 @@
 //! `arborhash.hazmat`: BLAKE3 subtrees, hashed apart (on other threads or machines) and merged
 //! into the hash of the whole input; a thin layer over `arborhash::blake3::hazmat`.
 
-use arborhash::blake3::hazmat::{self, ChainingValue, ContextKey, Mode, SubtreeError};
-use arborhash::blake3::{CHUNK_LEN, KEY_LEN};
+use arborhash::blake3::hazmat::{self, ChainingValue, ContextKey, HasherExt, Mode, SubtreeError};
+use arborhash::blake3::{Hasher, CHUNK_LEN, KEY_LEN};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
@@ -88,8 +88,18 @@ fn subtree_hasher(
     key: Option<Bytes<'_>>,
     derive_key_context: Option<&str>,
 ) -> PyResult<Blake3> {
-    let mode = OwnedMode::new(key, derive_key_context)?;
-    let hasher = hazmat::subtree_hasher(mode.mode(), input_offset).map_err(subtree_error)?;
+    if !input_offset.is_multiple_of(CHUNK_LEN as u64) {
+        let offset = input_offset;
+        return Err(subtree_error(SubtreeError::OffsetNotChunkAligned {
+            offset,
+        }));
+    }
+    let mut hasher = match OwnedMode::new(key, derive_key_context)? {
+        OwnedMode::Hash => Hasher::new(),
+        OwnedMode::Keyed(key) => Hasher::new_keyed(&key),
+        OwnedMode::DeriveKey(context_key) => Hasher::new_from_context_key(&context_key),
+    };
+    hasher.set_input_offset(input_offset);
     Ok(Blake3::for_subtree(hasher, input_offset))
 }
 
@@ -105,7 +115,7 @@ fn finalize_subtree<'py>(
     })?;
     let cv = hasher
         .get()
-        .with_hasher(py, |h| hazmat::finalize_subtree(h, offset))
+        .subtree_chaining_value(py, offset)
         .map_err(subtree_error)?;
     Ok(PyBytes::new(py, &cv))
 }
