@@ -16,6 +16,8 @@ pub mod platform;
 pub use bytes::{HexError, HexString};
 pub use platform::Backend;
 
+#[cfg(feature = "std")]
+pub mod bao;
 mod blake2;
 pub mod blake2b;
 pub mod blake2bp;

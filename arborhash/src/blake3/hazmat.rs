@@ -36,7 +36,8 @@
 
 use core::fmt;
 
-use super::tree::{chunk_output, hash_all, left_len, parent_output, Params};
+use super::kernels::hash_run;
+use super::tree::{chunk_output, chunk_run, hash_all, left_len, parent_output, Params};
 use super::{context_key, Hash, Hasher, OutputReader, CHUNK_LEN, KEY_LEN};
 use crate::platform::Platform;
 
@@ -245,4 +246,13 @@ pub fn single_chunk_root(mode: Mode<'_>, input: &[u8]) -> Result<OutputReader, S
     }
     let p = Platform::current();
     Ok(OutputReader::new(chunk_output(p, input, 0, mode.params())))
+}
+
+/// The chaining values of the whole chunks `input` (a multiple of [`CHUNK_LEN`]), the first with
+/// index `first_chunk`, one per chunk into `out`, in wide kernel calls: Bao's outboard stores
+/// every chunk's value, which [`hash_subtree`] merges away.
+pub(crate) fn chunk_chaining_values(input: &[u8], first_chunk: u64, out: &mut [ChainingValue]) {
+    let key = Params::HASH.key;
+    let run = chunk_run(input, &key, first_chunk, Params::HASH.flags);
+    hash_run(Platform::current(), run, out);
 }

@@ -1,0 +1,414 @@
+//! Encoding: one-shot into memory (on all cores with the `rayon` feature), and the streaming
+//! [`Encoder`], which writes the tree in post-order and turns it into pre-order at the end.
+
+use super::tree::Layout;
+use super::{encoded_size, outboard_size, GroupLog, HEADER_LEN, PARENT_LEN};
+use crate::blake3::hazmat::{self, ChainingValue, Mode};
+use crate::blake3::{self, Hash, CHUNK_LEN};
+use std::io::{self, Read, Seek, SeekFrom, Write};
+
+/// Bytes of the subtrees whose leaves' chaining values are hashed in one batch (wide kernel
+/// calls over all their chunks), before their parents are written.
+const BATCH_LEN: usize = 64 * CHUNK_LEN;
+/// Subtrees from this size are split across two rayon tasks.
+const PARALLEL_MIN: usize = 128 * 1024;
+
+/// The combined encoding of `input` and its hash.
+pub fn encode(input: &[u8], group_log: GroupLog) -> (Vec<u8>, Hash) {
+    let size = encoded_size(input.len() as u64, group_log).expect("a slice's encoding fits u64");
+    let mut encoded = vec![0; size as usize];
+    let hash = encode_into(input, group_log, &mut encoded);
+    (encoded, hash)
+}
+
+/// The outboard encoding of `input` and its hash.
+pub fn outboard(input: &[u8], group_log: GroupLog) -> (Vec<u8>, Hash) {
+    let mut encoded = vec![0; outboard_size(input.len() as u64, group_log) as usize];
+    let hash = outboard_into(input, group_log, &mut encoded);
+    (encoded, hash)
+}
+
+/// Writes the combined encoding of `input` into `out` (for example a mapped file) and returns
+/// the hash. Panics unless `out` is [`encoded_size`] bytes.
+pub fn encode_into(input: &[u8], group_log: GroupLog, out: &mut [u8]) -> Hash {
+    encode_with_header(input, Layout::new(group_log, false), out)
+}
+
+/// Writes the outboard encoding of `input` into `out` and returns the hash. Panics unless `out`
+/// is [`outboard_size`] bytes.
+pub fn outboard_into(input: &[u8], group_log: GroupLog, out: &mut [u8]) -> Hash {
+    encode_with_header(input, Layout::new(group_log, true), out)
+}
+
+fn encode_with_header(input: &[u8], layout: Layout, out: &mut [u8]) -> Hash {
+    let len = input.len() as u64;
+    assert_eq!(
+        out.len() as u64,
+        HEADER_LEN as u64 + layout.subtree_size(len),
+        "the output must be exactly the encoding's size"
+    );
+    let (header, tree) = out.split_at_mut(HEADER_LEN);
+    header.copy_from_slice(&len.to_le_bytes());
+    Hash::from(write_subtree(layout, input, 0, true, tree))
+}
+
+/// Writes the encoding of the subtree over `input` (starting `start` bytes into the whole
+/// input) into `out`, and returns its chaining value (the hash, for the root).
+pub(crate) fn write_subtree(
+    layout: Layout,
+    input: &[u8],
+    start: u64,
+    root: bool,
+    out: &mut [u8],
+) -> ChainingValue {
+    let len = input.len();
+    if layout.is_leaf(len as u64) {
+        if !layout.outboard {
+            out.copy_from_slice(input);
+        }
+        return leaf_cv(input, start, root);
+    }
+    if len <= BATCH_LEN.max(layout.group_len as usize) {
+        let mut cvs = [[0u8; 32]; BATCH_LEN / CHUNK_LEN];
+        let leaves = leaf_cvs(layout, input, start, &mut cvs);
+        return write_from_cvs(layout, input, &cvs[..leaves], root, out);
+    }
+    let left_len = hazmat::left_subtree_len(len as u64);
+    let (left, right) = input.split_at(left_len as usize);
+    let (parent, children) = out.split_at_mut(PARENT_LEN);
+    let (left_out, right_out) = children.split_at_mut(layout.subtree_size(left_len) as usize);
+    let (left_cv, right_cv) = crate::threads::join(
+        len >= PARALLEL_MIN,
+        || write_subtree(layout, left, start, false, left_out),
+        || write_subtree(layout, right, start + left_len, false, right_out),
+    );
+    write_parent(parent, &left_cv, &right_cv, root)
+}
+
+/// Stores a parent node and returns its chaining value (or the hash).
+fn write_parent(
+    out: &mut [u8],
+    left: &ChainingValue,
+    right: &ChainingValue,
+    root: bool,
+) -> ChainingValue {
+    out[..32].copy_from_slice(left);
+    out[32..PARENT_LEN].copy_from_slice(right);
+    merge(left, right, root)
+}
+
+pub(crate) fn merge(left: &ChainingValue, right: &ChainingValue, root: bool) -> ChainingValue {
+    if root {
+        *hazmat::merge_subtrees_root(left, right, Mode::Hash).as_bytes()
+    } else {
+        hazmat::merge_subtrees_non_root(left, right, Mode::Hash)
+    }
+}
+
+/// The chaining value of one leaf, or the hash if it is the root.
+pub(crate) fn leaf_cv(group: &[u8], start: u64, root: bool) -> ChainingValue {
+    if root {
+        *blake3::hash(group).as_bytes()
+    } else {
+        hazmat::hash_subtree(Mode::Hash, start, group).expect("a group is a valid subtree")
+    }
+}
+
+/// The chaining values of the leaves of `input` (at most a batch), into `out`; returns how many.
+/// Groups of fewer than 16 chunks (AVX-512's lanes) have all their chunks hashed in one wide call
+/// and then merged, where each group's own call would leave lanes empty.
+fn leaf_cvs(layout: Layout, input: &[u8], start: u64, out: &mut [ChainingValue]) -> usize {
+    let group_len = layout.group_len as usize;
+    let leaves = input.len().div_ceil(group_len);
+    if group_len >= 16 * CHUNK_LEN {
+        for (i, group) in input.chunks(group_len).enumerate() {
+            out[i] = leaf_cv(group, start + (i * group_len) as u64, false);
+        }
+        return leaves;
+    }
+    let mut chunk_cvs = [[0u8; 32]; BATCH_LEN / CHUNK_LEN];
+    let whole = input.len() / CHUNK_LEN;
+    let chunks = input.len().div_ceil(CHUNK_LEN);
+    let (whole_chunks, partial) = input.split_at(whole * CHUNK_LEN);
+    if whole > 0 {
+        let first_chunk = start / CHUNK_LEN as u64;
+        hazmat::chunk_chaining_values(whole_chunks, first_chunk, &mut chunk_cvs[..whole]);
+    }
+    if !partial.is_empty() {
+        chunk_cvs[whole] = leaf_cv(partial, start + whole_chunks.len() as u64, false);
+    }
+    let per_group = group_len / CHUNK_LEN;
+    for (i, cvs) in chunk_cvs[..chunks].chunks_mut(per_group).enumerate() {
+        out[i] = reduce(cvs);
+    }
+    leaves
+}
+
+/// Merges the chaining values of consecutive chunks into their subtree's, level by level (an
+/// odd last value is carried up, which is BLAKE3's left-balanced split).
+fn reduce(cvs: &mut [ChainingValue]) -> ChainingValue {
+    let mut n = cvs.len();
+    while n > 1 {
+        for i in 0..n / 2 {
+            cvs[i] = merge(&cvs[2 * i], &cvs[2 * i + 1], false);
+        }
+        if n % 2 == 1 {
+            cvs[n / 2] = cvs[n - 1];
+        }
+        n = n.div_ceil(2);
+    }
+    cvs[0]
+}
+
+/// Writes the subtree over `input` in pre-order from its leaves' chaining values.
+fn write_from_cvs(
+    layout: Layout,
+    input: &[u8],
+    cvs: &[ChainingValue],
+    root: bool,
+    out: &mut [u8],
+) -> ChainingValue {
+    if cvs.len() == 1 {
+        if !layout.outboard {
+            out.copy_from_slice(input);
+        }
+        return cvs[0];
+    }
+    let left_len = hazmat::left_subtree_len(input.len() as u64);
+    let (left, right) = input.split_at(left_len as usize);
+    let (left_cvs, right_cvs) = cvs.split_at((left_len / layout.group_len) as usize);
+    let (parent, children) = out.split_at_mut(PARENT_LEN);
+    let (left_out, right_out) = children.split_at_mut(layout.subtree_size(left_len) as usize);
+    let left_cv = write_from_cvs(layout, left, left_cvs, false, left_out);
+    let right_cv = write_from_cvs(layout, right, right_cvs, false, right_out);
+    write_parent(parent, &left_cv, &right_cv, root)
+}
+
+/// A streaming encoder: bytes written to it are encoded into `file` (from its position when the
+/// encoder was made), combined or outboard. The tree is written in post-order as the input
+/// arrives, and [`finalize`](Encoder::finalize) turns it into pre-order in place, which is why
+/// the file must be readable and seekable.
+pub struct Encoder<F: Read + Write + Seek> {
+    file: F,
+    layout: Layout,
+    /// Where the encoding starts in `file`.
+    origin: u64,
+    /// Input not yet written as leaves: at most a batch, which is written only once more input
+    /// proves that it does not hold the last leaf.
+    pending: Vec<u8>,
+    /// The chaining values of the complete subtrees so far, the largest first.
+    stack: Vec<ChainingValue>,
+    leaves: u64,
+    len: u64,
+}
+
+impl<F: Read + Write + Seek> Encoder<F> {
+    /// An encoder of the combined encoding into `file`.
+    pub fn new(file: F, group_log: GroupLog) -> io::Result<Encoder<F>> {
+        Self::with_layout(file, Layout::new(group_log, false))
+    }
+
+    /// An encoder of the outboard encoding into `file`.
+    pub fn new_outboard(file: F, group_log: GroupLog) -> io::Result<Encoder<F>> {
+        Self::with_layout(file, Layout::new(group_log, true))
+    }
+
+    fn with_layout(mut file: F, layout: Layout) -> io::Result<Encoder<F>> {
+        let origin = file.stream_position()?;
+        file.write_all(&[0; HEADER_LEN])?;
+        Ok(Encoder {
+            file,
+            layout,
+            origin,
+            pending: Vec::new(),
+            stack: Vec::new(),
+            leaves: 0,
+            len: 0,
+        })
+    }
+
+    fn batch_len(&self) -> usize {
+        BATCH_LEN.max(self.layout.group_len as usize)
+    }
+
+    /// Writes the leaves of `input` (whole groups, none of them the last) and the parents they
+    /// complete, in post-order.
+    fn write_leaves(&mut self, input: &[u8]) -> io::Result<()> {
+        let mut cvs = [[0u8; 32]; BATCH_LEN / CHUNK_LEN];
+        let start = self.leaves * self.layout.group_len;
+        let count = leaf_cvs(self.layout, input, start, &mut cvs);
+        let mut out = Vec::with_capacity(input.len() + count * PARENT_LEN);
+        for (cv, group) in cvs[..count]
+            .iter()
+            .zip(input.chunks(self.layout.group_len as usize))
+        {
+            if !self.layout.outboard {
+                out.extend_from_slice(group);
+            }
+            self.stack.push(*cv);
+            self.leaves += 1;
+            // Each complete subtree ending here gets its parent, now that more input follows.
+            let mut done = self.leaves;
+            while done % 2 == 0 {
+                let right = self.stack.pop().expect("two subtrees");
+                let left = self.stack.pop().expect("two subtrees");
+                out.extend_from_slice(&left);
+                out.extend_from_slice(&right);
+                self.stack.push(merge(&left, &right, false));
+                done /= 2;
+            }
+        }
+        self.file.write_all(&out)
+    }
+
+    /// Writes the rest of the tree, reorders it into pre-order and writes the header; returns
+    /// the hash and the file, positioned at the end of the encoding.
+    pub fn finalize(mut self) -> io::Result<(Hash, F)> {
+        let pending = std::mem::take(&mut self.pending);
+        let group_len = self.layout.group_len as usize;
+        let last_start = pending.len().saturating_sub(1) / group_len * group_len;
+        let (full, last) = pending.split_at(last_start);
+        if !full.is_empty() {
+            self.write_leaves(full)?;
+        }
+        let start = self.leaves * self.layout.group_len;
+        let mut right = leaf_cv(last, start, self.stack.is_empty());
+        let mut out = Vec::new();
+        if !self.layout.outboard {
+            out.extend_from_slice(last);
+        }
+        while let Some(left) = self.stack.pop() {
+            out.extend_from_slice(&left);
+            out.extend_from_slice(&right);
+            right = merge(&left, &right, self.stack.is_empty());
+        }
+        self.file.write_all(&out)?;
+        let end = self.file.stream_position()?;
+        let tree_start = self.origin + HEADER_LEN as u64;
+        if self.layout.outboard {
+            // The outboard is small: reorder it in memory.
+            let mut tree = vec![0; (end - tree_start) as usize];
+            self.file.seek(SeekFrom::Start(tree_start))?;
+            self.file.read_exact(&mut tree)?;
+            let mut cursor = io::Cursor::new(tree);
+            to_pre_order(&mut cursor, self.layout, self.len)?;
+            self.file.seek(SeekFrom::Start(tree_start))?;
+            self.file.write_all(&cursor.into_inner())?;
+        } else {
+            let mut region = Region {
+                file: &mut self.file,
+                origin: tree_start,
+            };
+            to_pre_order(&mut region, self.layout, self.len)?;
+        }
+        self.file.seek(SeekFrom::Start(self.origin))?;
+        self.file.write_all(&self.len.to_le_bytes())?;
+        self.file.seek(SeekFrom::Start(end))?;
+        Ok((Hash::from(right), self.file))
+    }
+}
+
+impl<F: Read + Write + Seek> Write for Encoder<F> {
+    fn write(&mut self, mut input: &[u8]) -> io::Result<usize> {
+        let written = input.len();
+        let batch = self.batch_len();
+        while !input.is_empty() {
+            if self.pending.len() == batch {
+                let pending = std::mem::take(&mut self.pending);
+                self.write_leaves(&pending)?;
+                self.pending = pending;
+                self.pending.clear();
+            }
+            let take = input.len().min(batch - self.pending.len());
+            self.pending.extend_from_slice(&input[..take]);
+            self.len += take as u64;
+            input = &input[take..];
+        }
+        Ok(written)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.file.flush()
+    }
+}
+
+/// A file seen from `origin` on, so that the reordering works in offsets of the tree.
+struct Region<'a, F> {
+    file: &'a mut F,
+    origin: u64,
+}
+
+trait At {
+    fn read_at(&mut self, offset: u64, buf: &mut [u8]) -> io::Result<()>;
+    fn write_at(&mut self, offset: u64, buf: &[u8]) -> io::Result<()>;
+}
+
+impl<F: Read + Write + Seek> At for Region<'_, F> {
+    fn read_at(&mut self, offset: u64, buf: &mut [u8]) -> io::Result<()> {
+        self.file.seek(SeekFrom::Start(self.origin + offset))?;
+        self.file.read_exact(buf)
+    }
+    fn write_at(&mut self, offset: u64, buf: &[u8]) -> io::Result<()> {
+        self.file.seek(SeekFrom::Start(self.origin + offset))?;
+        self.file.write_all(buf)
+    }
+}
+
+impl At for io::Cursor<Vec<u8>> {
+    fn read_at(&mut self, offset: u64, buf: &mut [u8]) -> io::Result<()> {
+        self.set_position(offset);
+        self.read_exact(buf)
+    }
+    fn write_at(&mut self, offset: u64, buf: &[u8]) -> io::Result<()> {
+        self.set_position(offset);
+        self.write_all(buf)
+    }
+}
+
+/// Reorders a tree over `len` bytes from post-order into pre-order in place. Both orders have
+/// the same size; walking both from the end (a parent, its right subtree, its left subtree),
+/// every node is written at or after the place it was read from, so the only state is the
+/// parents on the path, whose bytes wait in the recursion until their subtrees are placed.
+fn to_pre_order(file: &mut impl At, layout: Layout, len: u64) -> io::Result<()> {
+    let size = layout.subtree_size(len);
+    let mut cursors = (size, size);
+    let mut buf = vec![0; 64 * 1024];
+    reorder(file, layout, len, &mut cursors, &mut buf)
+}
+
+/// Moves the subtree over `len` bytes that ends at `cursors.0` in post-order to end at
+/// `cursors.1` in pre-order, and moves both cursors to the subtree's starts.
+fn reorder(
+    file: &mut impl At,
+    layout: Layout,
+    len: u64,
+    cursors: &mut (u64, u64),
+    buf: &mut [u8],
+) -> io::Result<()> {
+    if layout.is_leaf(len) {
+        let mut left = layout.leaf_size(len);
+        let (read_end, write_end) = *cursors;
+        cursors.0 -= left;
+        cursors.1 -= left;
+        if read_end == write_end {
+            return Ok(());
+        }
+        // The destination is at or after the source: copy from the end down.
+        while left > 0 {
+            let n = left.min(buf.len() as u64);
+            let piece = &mut buf[..n as usize];
+            left -= n;
+            file.read_at(cursors.0 + left, piece)?;
+            file.write_at(cursors.1 + left, piece)?;
+        }
+        return Ok(());
+    }
+    let mut parent = [0u8; PARENT_LEN];
+    cursors.0 -= PARENT_LEN as u64;
+    file.read_at(cursors.0, &mut parent)?;
+    let left_len = hazmat::left_subtree_len(len);
+    reorder(file, layout, len - left_len, cursors, buf)?;
+    reorder(file, layout, left_len, cursors, buf)?;
+    cursors.1 -= PARENT_LEN as u64;
+    file.write_at(cursors.1, &parent)
+}
