@@ -2,6 +2,7 @@
 //!
 //! Invoked through a link named `b3sum` or `b2sum`, it is a drop-in for that tool.
 
+mod bao;
 mod bench;
 mod sum;
 
@@ -24,6 +25,8 @@ enum Command {
     /// Benchmark our hashes beside the reference crates.
     #[command(subcommand)]
     Bench(bench::BenchArgs),
+    /// Bao verified streaming: encode, decode and slice, with chunk groups.
+    Bao(bao::BaoArgs),
 }
 
 fn main() -> ExitCode {
@@ -37,6 +40,7 @@ fn main() -> ExitCode {
         Some("b2sum") => sum::dropin::b2sum(args),
         _ => match Cli::parse_from(args).command {
             Command::Sum(sum_args) => sum::run(sum_args.into_settings()),
+            Command::Bao(bao_args) => bao::run(bao_args),
             Command::Bench(bench_args) => match bench::run(bench_args) {
                 Ok(()) => ExitCode::SUCCESS,
                 Err(message) => {

@@ -2,8 +2,10 @@
 //! (`SliceDecoder`). Both release the bytes of a leaf only after it has been checked up to the
 //! root hash.
 
+use super::encode::{write_subtree, BATCH_LEN};
 use super::tree::{Layout, Node, Range, Walk};
 use super::{encoded_size, Error, GroupLog, HEADER_LEN, PARENT_LEN};
+use crate::blake3::hazmat;
 use crate::blake3::Hash;
 use std::io::{self, Read, Seek, SeekFrom};
 
@@ -48,6 +50,10 @@ struct Core<R, O> {
     buf: Vec<u8>,
     pos: usize,
     end: usize,
+    /// A small subtree's encoding as read, its parents, and its parents encoded again.
+    scratch: Vec<u8>,
+    parents: Vec<u8>,
+    check: Vec<u8>,
     /// The content offset of `buf[pos]` (or of the reader, after a seek past the end).
     position: u64,
     /// The final leaf has been verified, so the header's length is proven.
@@ -164,6 +170,9 @@ impl<R: Read, O: Read> Core<R, O> {
             slice,
             state: State::Header,
             buf: Vec::new(),
+            scratch: Vec::new(),
+            parents: Vec::new(),
+            check: Vec::new(),
             pos: 0,
             end: 0,
             position: 0,
@@ -255,6 +264,11 @@ impl<R: Read, O: Read> Core<R, O> {
         let layout = walk.layout;
         let range = walk.range;
         while let Some(node) = walk.next() {
+            let covered = range.start <= node.start && node.end() <= range.end;
+            if !layout.is_leaf(node.len) && node.len <= BATCH_LEN as u64 && covered {
+                self.load_subtree(&node, len, range)?;
+                return Ok(true);
+            }
             if !layout.is_leaf(node.len) {
                 let mut parent = [0u8; PARENT_LEN];
                 match &mut self.outboard {
@@ -293,6 +307,55 @@ impl<R: Read, O: Read> Core<R, O> {
         read_node(&mut self.input, &mut self.buf, node)?;
         self.consumed[0] += node.len;
         node.verify_leaf(&self.buf)?;
+        self.release(node, len, range);
+        Ok(())
+    }
+
+    /// Reads a whole small subtree and verifies it at once: its content is encoded again (the
+    /// chaining values of all its leaves in wide kernel calls) and the parents and value must
+    /// be the same as those read.
+    fn load_subtree(&mut self, node: &Node, len: u64, range: Range) -> Result<(), Error> {
+        let layout = self.layout();
+        self.pos = 0;
+        self.end = 0;
+        self.scratch
+            .resize(layout.subtree_size(node.len) as usize, 0);
+        self.buf.clear();
+        let parents = match &mut self.outboard {
+            Some(outboard) => {
+                read_node(outboard, &mut self.scratch, node)?;
+                self.consumed[1] += self.scratch.len() as u64;
+                self.buf.resize(node.len as usize, 0);
+                read_node(&mut self.input, &mut self.buf, node)?;
+                self.consumed[0] += node.len;
+                &self.scratch
+            }
+            None => {
+                read_node(&mut self.input, &mut self.scratch, node)?;
+                self.consumed[0] += self.scratch.len() as u64;
+                self.parents.clear();
+                split_combined(
+                    layout,
+                    node.len,
+                    &self.scratch,
+                    &mut self.buf,
+                    &mut self.parents,
+                );
+                &self.parents
+            }
+        };
+        let outboard = Layout::new(self.group_log, true);
+        self.check.resize(parents.len(), 0);
+        let cv = write_subtree(outboard, &self.buf, node.start, node.root, &mut self.check);
+        if self.check != *parents || Hash::from(cv) != node.cv {
+            return Err(node.mismatch());
+        }
+        self.release(node, len, range);
+        Ok(())
+    }
+
+    /// Releases the part of the verified node in `buf` that the range asks for.
+    fn release(&mut self, node: &Node, len: u64, range: Range) {
         if node.end() == len {
             self.len_verified = true;
         }
@@ -301,8 +364,27 @@ impl<R: Read, O: Read> Core<R, O> {
         self.pos = (from - node.start) as usize;
         self.end = (to - node.start) as usize;
         self.position = from;
-        Ok(())
     }
+}
+
+/// Splits the combined encoding of a subtree over `len` bytes into its content and its parents.
+fn split_combined(
+    layout: Layout,
+    len: u64,
+    encoded: &[u8],
+    content: &mut Vec<u8>,
+    parents: &mut Vec<u8>,
+) {
+    if layout.is_leaf(len) {
+        content.extend_from_slice(encoded);
+        return;
+    }
+    let (parent, children) = encoded.split_at(PARENT_LEN);
+    parents.extend_from_slice(parent);
+    let left_len = hazmat::left_subtree_len(len);
+    let (left, right) = children.split_at(layout.subtree_size(left_len) as usize);
+    split_combined(layout, left_len, left, content, parents);
+    split_combined(layout, len - left_len, right, content, parents);
 }
 
 impl<R: Read + Seek, O: Read + Seek> Core<R, O> {

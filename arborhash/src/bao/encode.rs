@@ -9,7 +9,7 @@ use std::io::{self, Read, Seek, SeekFrom, Write};
 
 /// Bytes of the subtrees whose leaves' chaining values are hashed in one batch (wide kernel
 /// calls over all their chunks), before their parents are written.
-const BATCH_LEN: usize = 64 * CHUNK_LEN;
+pub(crate) const BATCH_LEN: usize = 64 * CHUNK_LEN;
 /// Subtrees from this size are split across two rayon tasks.
 const PARALLEL_MIN: usize = 128 * 1024;
 
