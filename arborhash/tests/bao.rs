@@ -692,3 +692,31 @@ fn group_log_limit() {
     ));
     assert_eq!(g(4).group_len(), 16 * 1024);
 }
+
+/// Every backend, forced, on inputs below the multi-threading threshold (rayon's threads use
+/// the process-wide backend).
+#[test]
+fn every_backend_matches_reference() {
+    let mut rng = ChaCha8Rng::seed_from_u64(3);
+    for backend in arborhash::platform::Backend::ALL {
+        arborhash::platform::with_backend(backend, || {
+            for log in [0u8, 2, 4] {
+                let gl = g(log);
+                for len in [0, 1, 1025, 5000, 16 * 1024 + 1, 65 * 1024, 100_000] {
+                    let input = random_input(&mut rng, len);
+                    let (encoded, hash) = bao::encode(&input, gl);
+                    assert!(encoded == reference::encode(&input, log, false).0, "{backend}");
+                    let (outboard, _) = bao::outboard(&input, gl);
+                    assert!(outboard == reference::encode(&input, log, true).0, "{backend}");
+                    assert!(decode_all(&encoded, &hash, gl).unwrap() == input);
+                    let bad = flip(&encoded, encoded.len() / 2);
+                    assert!(!decode_checking_prefix(&bad, &hash, gl, &input));
+                    let start = len as u64 / 2;
+                    let slice = extract(&encoded, start, 3000, gl);
+                    let decoded = decode_slice(&slice, &hash, start, 3000, gl).unwrap();
+                    assert!(decoded == expected_slice(&input, start, 3000));
+                }
+            }
+        });
+    }
+}

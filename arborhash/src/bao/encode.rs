@@ -68,10 +68,10 @@ pub(crate) fn write_subtree(
         }
         return leaf_cv(input, start, root);
     }
-    if len <= BATCH_LEN.max(layout.group_len as usize) {
-        let mut cvs = [[0u8; 32]; BATCH_LEN / CHUNK_LEN];
-        let leaves = leaf_cvs(layout, input, start, &mut cvs);
-        return write_from_cvs(layout, input, &cvs[..leaves], root, out);
+    if len <= BATCH_LEN {
+        let batch = Batch::new(layout, input, start, root);
+        batch.write(layout, input, batch.levels - 1, 0, out);
+        return batch.top();
     }
     let left_len = hazmat::left_subtree_len(len as u64);
     let (left, right) = input.split_at(left_len as usize);
@@ -114,74 +114,123 @@ pub(crate) fn leaf_cv(group: &[u8], start: u64, root: bool) -> ChainingValue {
     }
 }
 
-/// The chaining values of the leaves of `input` (at most a batch), into `out`; returns how many.
-/// Groups of fewer than 16 chunks (AVX-512's lanes) have all their chunks hashed in one wide call
-/// and then merged, where each group's own call would leave lanes empty.
-fn leaf_cvs(layout: Layout, input: &[u8], start: u64, out: &mut [ChainingValue]) -> usize {
-    let group_len = layout.group_len as usize;
-    let leaves = input.len().div_ceil(group_len);
-    if group_len >= 16 * CHUNK_LEN {
-        for (i, group) in input.chunks(group_len).enumerate() {
-            out[i] = leaf_cv(group, start + (i * group_len) as u64, false);
-        }
-        return leaves;
-    }
-    let mut chunk_cvs = [[0u8; 32]; BATCH_LEN / CHUNK_LEN];
-    let whole = input.len() / CHUNK_LEN;
-    let chunks = input.len().div_ceil(CHUNK_LEN);
-    let (whole_chunks, partial) = input.split_at(whole * CHUNK_LEN);
-    if whole > 0 {
-        let first_chunk = start / CHUNK_LEN as u64;
-        hazmat::chunk_chaining_values(whole_chunks, first_chunk, &mut chunk_cvs[..whole]);
-    }
-    if !partial.is_empty() {
-        chunk_cvs[whole] = leaf_cv(partial, start + whole_chunks.len() as u64, false);
-    }
-    let per_group = group_len / CHUNK_LEN;
-    for (i, cvs) in chunk_cvs[..chunks].chunks_mut(per_group).enumerate() {
-        out[i] = reduce(cvs);
-    }
-    leaves
+/// Chunks in a batch.
+const BATCH_CHUNKS: usize = BATCH_LEN / CHUNK_LEN;
+
+/// The tree of one batch (at most [`BATCH_LEN`] bytes of whole groups, but for a partial last
+/// one), every node's chaining value, level by level: each level's values are hashed in one
+/// wide kernel call, leaves (chunks, or groups of 16 chunks or more) and parents alike. Node
+/// `i` of level `k` covers units `[i * 2^k, (i + 1) * 2^k)` of the level-0 unit (a chunk or a
+/// group); an odd last node is carried up to the next level unchanged, which is BLAKE3's
+/// left-balanced split.
+struct Batch {
+    cvs: [ChainingValue; 2 * BATCH_CHUNKS],
+    /// Where each level starts in `cvs`, and how many nodes it has.
+    starts: [usize; 8],
+    counts: [usize; 8],
+    levels: usize,
+    /// Bytes of a level-0 node (a chunk or a group), and the level of Bao's leaves.
+    unit: usize,
+    leaf_level: usize,
 }
 
-/// Merges the chaining values of consecutive chunks into their subtree's, level by level (an
-/// odd last value is carried up, which is BLAKE3's left-balanced split).
-fn reduce(cvs: &mut [ChainingValue]) -> ChainingValue {
-    let mut n = cvs.len();
-    while n > 1 {
-        for i in 0..n / 2 {
-            cvs[i] = merge(&cvs[2 * i], &cvs[2 * i + 1], false);
+impl Batch {
+    /// The tree over `input`, which starts `start` bytes into the whole input; with `root`,
+    /// the top node is finalised as the root.
+    fn new(layout: Layout, input: &[u8], start: u64, root: bool) -> Batch {
+        let group_len = layout.group_len as usize;
+        let (unit, leaf_level) = if group_len >= 16 * CHUNK_LEN {
+            (group_len, 0)
+        } else {
+            (CHUNK_LEN, group_len.trailing_zeros() as usize - 10)
+        };
+        let mut batch = Batch {
+            cvs: [[0; 32]; 2 * BATCH_CHUNKS],
+            starts: [0; 8],
+            counts: [0; 8],
+            levels: 1,
+            unit,
+            leaf_level,
+        };
+        let count = input.len().div_ceil(unit);
+        batch.counts[0] = count;
+        let whole = input.len() / unit;
+        if unit == CHUNK_LEN {
+            if whole > 0 {
+                let first_chunk = start / CHUNK_LEN as u64;
+                let (chunks, _) = input.split_at(whole * CHUNK_LEN);
+                hazmat::chunk_chaining_values(chunks, first_chunk, &mut batch.cvs[..whole]);
+            }
+        } else {
+            for (i, group) in input[..whole * unit].chunks(unit).enumerate() {
+                batch.cvs[i] = leaf_cv(group, start + (i * unit) as u64, false);
+            }
         }
-        if n % 2 == 1 {
-            cvs[n / 2] = cvs[n - 1];
+        if whole < count {
+            let offset = whole * unit;
+            batch.cvs[whole] = leaf_cv(&input[offset..], start + offset as u64, false);
         }
-        n = n.div_ceil(2);
+        while batch.counts[batch.levels - 1] > 1 {
+            let k = batch.levels;
+            let (below, above) = batch
+                .cvs
+                .split_at_mut(batch.starts[k - 1] + batch.counts[k - 1]);
+            let below = &below[batch.starts[k - 1]..];
+            let pairs = below.len() / 2;
+            if below.len() == 2 {
+                above[0] = merge(&below[0], &below[1], root);
+            } else {
+                hazmat::parent_chaining_values(
+                    below[..2 * pairs].as_flattened(),
+                    &mut above[..pairs],
+                );
+                if below.len() % 2 == 1 {
+                    above[pairs] = below[2 * pairs];
+                }
+            }
+            batch.starts[k] = batch.starts[k - 1] + batch.counts[k - 1];
+            batch.counts[k] = below.len().div_ceil(2);
+            batch.levels += 1;
+        }
+        batch
     }
-    cvs[0]
-}
 
-/// Writes the subtree over `input` in pre-order from its leaves' chaining values.
-fn write_from_cvs(
-    layout: Layout,
-    input: &[u8],
-    cvs: &[ChainingValue],
-    root: bool,
-    out: &mut [u8],
-) -> ChainingValue {
-    if cvs.len() == 1 {
-        if !layout.outboard {
-            out.copy_from_slice(input);
-        }
-        return cvs[0];
+    fn cv(&self, level: usize, i: usize) -> &ChainingValue {
+        &self.cvs[self.starts[level] + i]
     }
-    let left_len = hazmat::left_subtree_len(input.len() as u64);
-    let (left, right) = input.split_at(left_len as usize);
-    let (left_cvs, right_cvs) = cvs.split_at((left_len / layout.group_len) as usize);
-    let (parent, children) = out.split_at_mut(PARENT_LEN);
-    let (left_out, right_out) = children.split_at_mut(layout.subtree_size(left_len) as usize);
-    let left_cv = write_from_cvs(layout, left, left_cvs, false, left_out);
-    let right_cv = write_from_cvs(layout, right, right_cvs, false, right_out);
-    write_parent(parent, &left_cv, &right_cv, root)
+
+    /// The top node's chaining value (the hash, for the root).
+    fn top(&self) -> ChainingValue {
+        *self.cv(self.levels - 1, 0)
+    }
+
+    /// Bao's leaves: the values of the groups.
+    fn leaves(&self) -> &[ChainingValue] {
+        let level = self.leaf_level;
+        &self.cvs[self.starts[level]..self.starts[level] + self.counts[level]]
+    }
+
+    /// Writes the subtree of node `i` of `level` in pre-order; `input` is the batch's input.
+    fn write(&self, layout: Layout, input: &[u8], level: usize, i: usize, out: &mut [u8]) {
+        if level == self.leaf_level {
+            if !layout.outboard {
+                let from = i * (self.unit << level);
+                out.copy_from_slice(&input[from..from + out.len()]);
+            }
+            return;
+        }
+        if 2 * i + 1 >= self.counts[level - 1] {
+            // Carried up: the same node one level down.
+            return self.write(layout, input, level - 1, 2 * i, out);
+        }
+        let (parent, children) = out.split_at_mut(PARENT_LEN);
+        parent[..32].copy_from_slice(self.cv(level - 1, 2 * i));
+        parent[32..].copy_from_slice(self.cv(level - 1, 2 * i + 1));
+        let left_len = (self.unit << (level - 1)) as u64;
+        let (left_out, right_out) = children.split_at_mut(layout.subtree_size(left_len) as usize);
+        self.write(layout, input, level - 1, 2 * i, left_out);
+        self.write(layout, input, level - 1, 2 * i + 1, right_out);
+    }
 }
 
 /// A streaming encoder: bytes written to it are encoded into `file` (from its position when the
@@ -234,11 +283,11 @@ impl<F: Read + Write + Seek> Encoder<F> {
     /// Writes the leaves of `input` (whole groups, none of them the last) and the parents they
     /// complete, in post-order.
     fn write_leaves(&mut self, input: &[u8]) -> io::Result<()> {
-        let mut cvs = [[0u8; 32]; BATCH_LEN / CHUNK_LEN];
         let start = self.leaves * self.layout.group_len;
-        let count = leaf_cvs(self.layout, input, start, &mut cvs);
-        let mut out = Vec::with_capacity(input.len() + count * PARENT_LEN);
-        for (cv, group) in cvs[..count]
+        let batch = Batch::new(self.layout, input, start, false);
+        let mut out = Vec::with_capacity(input.len() + batch.leaves().len() * PARENT_LEN);
+        for (cv, group) in batch
+            .leaves()
             .iter()
             .zip(input.chunks(self.layout.group_len as usize))
         {

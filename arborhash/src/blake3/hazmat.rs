@@ -37,7 +37,7 @@
 use core::fmt;
 
 use super::kernels::hash_run;
-use super::tree::{chunk_output, chunk_run, hash_all, left_len, parent_output, Params};
+use super::tree::{chunk_output, chunk_run, hash_all, left_len, parent_output, parent_run, Params};
 use super::{context_key, Hash, Hasher, OutputReader, CHUNK_LEN, KEY_LEN};
 use crate::platform::Platform;
 
@@ -254,5 +254,13 @@ pub fn single_chunk_root(mode: Mode<'_>, input: &[u8]) -> Result<OutputReader, S
 pub(crate) fn chunk_chaining_values(input: &[u8], first_chunk: u64, out: &mut [ChainingValue]) {
     let key = Params::HASH.key;
     let run = chunk_run(input, &key, first_chunk, Params::HASH.flags);
+    hash_run(Platform::current(), run, out);
+}
+
+/// The non-root chaining values of the parent nodes `pairs` (64 bytes each: two children's
+/// values), one per node into `out`, in wide kernel calls: Bao's outboard stores every level.
+pub(crate) fn parent_chaining_values(pairs: &[u8], out: &mut [ChainingValue]) {
+    let key = Params::HASH.key;
+    let run = parent_run(pairs, &key, Params::HASH.flags);
     hash_run(Platform::current(), run, out);
 }
