@@ -705,9 +705,15 @@ fn every_backend_matches_reference() {
                 for len in [0, 1, 1025, 5000, 16 * 1024 + 1, 65 * 1024, 100_000] {
                     let input = random_input(&mut rng, len);
                     let (encoded, hash) = bao::encode(&input, gl);
-                    assert!(encoded == reference::encode(&input, log, false).0, "{backend}");
+                    assert!(
+                        encoded == reference::encode(&input, log, false).0,
+                        "{backend}"
+                    );
                     let (outboard, _) = bao::outboard(&input, gl);
-                    assert!(outboard == reference::encode(&input, log, true).0, "{backend}");
+                    assert!(
+                        outboard == reference::encode(&input, log, true).0,
+                        "{backend}"
+                    );
                     assert!(decode_all(&encoded, &hash, gl).unwrap() == input);
                     let bad = flip(&encoded, encoded.len() / 2);
                     assert!(!decode_checking_prefix(&bad, &hash, gl, &input));

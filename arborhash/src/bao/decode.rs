@@ -50,8 +50,7 @@ struct Core<R, O> {
     buf: Vec<u8>,
     pos: usize,
     end: usize,
-    /// A small subtree's encoding as read, its parents, and its parents encoded again.
-    scratch: Vec<u8>,
+    /// A small subtree's parents as read, and encoded again.
     parents: Vec<u8>,
     check: Vec<u8>,
     /// The content offset of `buf[pos]` (or of the reader, after a seek past the end).
@@ -170,7 +169,6 @@ impl<R: Read, O: Read> Core<R, O> {
             slice,
             state: State::Header,
             buf: Vec::new(),
-            scratch: Vec::new(),
             parents: Vec::new(),
             check: Vec::new(),
             pos: 0,
@@ -318,29 +316,24 @@ impl<R: Read, O: Read> Core<R, O> {
         let layout = self.layout();
         self.pos = 0;
         self.end = 0;
-        self.scratch
-            .resize(layout.subtree_size(node.len) as usize, 0);
-        self.buf.clear();
+        let parents_len = (layout.leaves(node.len) - 1) as usize * PARENT_LEN;
+        // Overwritten whole by the reads: resizing zeroes only growth.
+        self.buf.resize(node.len as usize, 0);
         let parents = match &mut self.outboard {
             Some(outboard) => {
-                read_node(outboard, &mut self.scratch, node)?;
-                self.consumed[1] += self.scratch.len() as u64;
-                self.buf.resize(node.len as usize, 0);
+                self.parents.resize(parents_len, 0);
+                read_node(outboard, &mut self.parents, node)?;
+                self.consumed[1] += parents_len as u64;
                 read_node(&mut self.input, &mut self.buf, node)?;
                 self.consumed[0] += node.len;
-                &self.scratch
+                &self.parents
             }
             None => {
-                read_node(&mut self.input, &mut self.scratch, node)?;
-                self.consumed[0] += self.scratch.len() as u64;
-                self.parents.clear();
-                split_combined(
-                    layout,
-                    node.len,
-                    &self.scratch,
-                    &mut self.buf,
-                    &mut self.parents,
-                );
+                // Leaves straight into the content, parents into their own buffer.
+                self.parents.resize(parents_len, 0);
+                let (buf, parents) = (&mut self.buf[..], &mut self.parents[..]);
+                read_split(&mut self.input, layout, node, buf, parents)?;
+                self.consumed[0] += (parents_len as u64) + node.len;
                 &self.parents
             }
         };
@@ -367,24 +360,26 @@ impl<R: Read, O: Read> Core<R, O> {
     }
 }
 
-/// Splits the combined encoding of a subtree over `len` bytes into its content and its parents.
-fn split_combined(
+/// Reads the combined encoding of the subtree `node`, its leaves into `content` and its parents
+/// into `parents`.
+fn read_split(
+    stream: &mut impl Read,
     layout: Layout,
-    len: u64,
-    encoded: &[u8],
-    content: &mut Vec<u8>,
-    parents: &mut Vec<u8>,
-) {
-    if layout.is_leaf(len) {
-        content.extend_from_slice(encoded);
-        return;
+    node: &Node,
+    content: &mut [u8],
+    parents: &mut [u8],
+) -> Result<(), Error> {
+    if layout.is_leaf(content.len() as u64) {
+        return read_node(stream, content, node);
     }
-    let (parent, children) = encoded.split_at(PARENT_LEN);
-    parents.extend_from_slice(parent);
-    let left_len = hazmat::left_subtree_len(len);
-    let (left, right) = children.split_at(layout.subtree_size(left_len) as usize);
-    split_combined(layout, left_len, left, content, parents);
-    split_combined(layout, len - left_len, right, content, parents);
+    let (parent, below) = parents.split_at_mut(PARENT_LEN);
+    read_node(stream, parent, node)?;
+    let left_len = hazmat::left_subtree_len(content.len() as u64);
+    let (left, right) = content.split_at_mut(left_len as usize);
+    let left_parents = (layout.leaves(left_len) - 1) as usize * PARENT_LEN;
+    let (left_below, right_below) = below.split_at_mut(left_parents);
+    read_split(stream, layout, node, left, left_below)?;
+    read_split(stream, layout, node, right, right_below)
 }
 
 impl<R: Read + Seek, O: Read + Seek> Core<R, O> {
