@@ -28,6 +28,11 @@ fn input(len: usize) -> Vec<u8> {
     (0..len).map(|i| (i * 7 + i / 251) as u8).collect()
 }
 
+/// Keeps a result from being optimised away.
+fn sink<T>(value: T) {
+    black_box(value);
+}
+
 fn time(f: &mut dyn FnMut()) -> Duration {
     let start = Instant::now();
     f();
@@ -93,36 +98,30 @@ fn main() {
             "encode / bao",
             len,
             rounds,
-            &mut || drop(black_box(bao::encode(&data, GroupLog::ZERO))),
-            &mut || drop(black_box(::bao::encode::encode(&data))),
+            &mut || sink(bao::encode(&data, GroupLog::ZERO)),
+            &mut || sink(::bao::encode::encode(&data)),
         );
         pair(
             "outboard / bao",
             len,
             rounds,
-            &mut || drop(black_box(bao::outboard(&data, GroupLog::ZERO))),
-            &mut || drop(black_box(::bao::encode::outboard(&data))),
+            &mut || sink(bao::outboard(&data, GroupLog::ZERO)),
+            &mut || sink(::bao::encode::outboard(&data)),
         );
         pair(
             "encode G=4 / bao",
             len,
             rounds,
-            &mut || drop(black_box(bao::encode(&data, g4))),
-            &mut || drop(black_box(::bao::encode::encode(&data))),
+            &mut || sink(bao::encode(&data, g4)),
+            &mut || sink(::bao::encode::encode(&data)),
         );
         let mut outboard = vec![0; bao::outboard_size(len as u64, GroupLog::ZERO) as usize];
         pair(
             "outboard_into / hash",
             len,
             rounds,
-            &mut || {
-                drop(black_box(bao::outboard_into(
-                    &data,
-                    GroupLog::ZERO,
-                    &mut outboard,
-                )))
-            },
-            &mut || drop(black_box(Hasher::new().update_rayon(&data).finalize())),
+            &mut || sink(bao::outboard_into(&data, GroupLog::ZERO, &mut outboard)),
+            &mut || sink(Hasher::new().update_rayon(&data).finalize()),
         );
         let (encoded, hash) = bao::encode(&data, GroupLog::ZERO);
         let (outboard, _) = bao::outboard(&data, GroupLog::ZERO);
@@ -132,7 +131,7 @@ fn main() {
             len,
             rounds,
             &mut || decode_all(&encoded, &hash, GroupLog::ZERO, &mut out),
-            &mut || drop(black_box(blake3::hash(&data))),
+            &mut || sink(blake3::hash(&data)),
         );
         drop(encoded);
         pair(
@@ -145,7 +144,7 @@ fn main() {
                     .read_to_end(&mut out)
                     .unwrap();
             },
-            &mut || drop(black_box(blake3::hash(&data))),
+            &mut || sink(blake3::hash(&data)),
         );
         let (encoded, hash) = bao::encode(&data, g4);
         pair(
@@ -153,7 +152,7 @@ fn main() {
             len,
             rounds,
             &mut || decode_all(&encoded, &hash, g4, &mut out),
-            &mut || drop(black_box(blake3::hash(&data))),
+            &mut || sink(blake3::hash(&data)),
         );
     }
 }

@@ -73,7 +73,7 @@ impl Update<'_> {
         out: &mut [u8],
     ) -> Result<ChainingValue, Error> {
         let groups = node.len / self.layout.group_len;
-        let complete = node.len % self.layout.group_len == 0 && groups.is_power_of_two();
+        let complete = node.len.is_multiple_of(self.layout.group_len) && groups.is_power_of_two();
         if complete && node.end() <= self.stable && !self.layout.is_leaf(node.len) {
             // A complete subtree of the old tree: its bytes, and its value from its top parent.
             let at = self.old_offset(node) as usize;

@@ -10,6 +10,8 @@ use std::io::{self, Read, Seek, SeekFrom, Write};
 /// Bytes of the subtrees whose leaves' chaining values are hashed in one batch (wide kernel
 /// calls over all their chunks), before their parents are written.
 pub(crate) const BATCH_LEN: usize = 64 * CHUNK_LEN;
+/// Input the streaming encoder gathers before hashing it (on all cores).
+const STREAM_PENDING: usize = 1 << 20;
 /// Subtrees from this size are split across two rayon tasks.
 const PARALLEL_MIN: usize = 128 * 1024;
 
@@ -184,7 +186,7 @@ impl Batch {
                     below[..2 * pairs].as_flattened(),
                     &mut above[..pairs],
                 );
-                if below.len() % 2 == 1 {
+                if !below.len().is_multiple_of(2) {
                     above[pairs] = below[2 * pairs];
                 }
             }
@@ -233,6 +235,23 @@ impl Batch {
     }
 }
 
+/// The batches of `input` (whole groups, `start` bytes into the whole input), `piece` bytes
+/// each, on several threads if large.
+fn batches(layout: Layout, input: &[u8], start: u64, piece: usize) -> Vec<Batch> {
+    if input.len() <= piece {
+        return vec![Batch::new(layout, input, start, false)];
+    }
+    let half = input.len().div_ceil(piece) / 2 * piece;
+    let (left, right) = input.split_at(half);
+    let (mut left, right) = crate::threads::join(
+        input.len() >= PARALLEL_MIN,
+        || batches(layout, left, start, piece),
+        || batches(layout, right, start + half as u64, piece),
+    );
+    left.extend(right);
+    left
+}
+
 /// A streaming encoder: bytes written to it are encoded into `file` (from its position when the
 /// encoder was made), combined or outboard. The tree is written in post-order as the input
 /// arrives, and [`finalize`](Encoder::finalize) turns it into pre-order in place, which is why
@@ -242,8 +261,8 @@ pub struct Encoder<F: Read + Write + Seek> {
     layout: Layout,
     /// Where the encoding starts in `file`.
     origin: u64,
-    /// Input not yet written as leaves: at most a batch, which is written only once more input
-    /// proves that it does not hold the last leaf.
+    /// Input not yet written as leaves, written only once more input proves that it does not
+    /// hold the last leaf.
     pending: Vec<u8>,
     /// The chaining values of the complete subtrees so far, the largest first.
     stack: Vec<ChainingValue>,
@@ -276,21 +295,20 @@ impl<F: Read + Write + Seek> Encoder<F> {
         })
     }
 
-    fn batch_len(&self) -> usize {
-        BATCH_LEN.max(self.layout.group_len as usize)
+    /// Input held before its leaves are written: several batches, hashed on all cores.
+    fn pending_len(&self) -> usize {
+        STREAM_PENDING.max(self.layout.group_len as usize)
     }
 
     /// Writes the leaves of `input` (whole groups, none of them the last) and the parents they
     /// complete, in post-order.
     fn write_leaves(&mut self, input: &[u8]) -> io::Result<()> {
         let start = self.leaves * self.layout.group_len;
-        let batch = Batch::new(self.layout, input, start, false);
-        let mut out = Vec::with_capacity(input.len() + batch.leaves().len() * PARENT_LEN);
-        for (cv, group) in batch
-            .leaves()
-            .iter()
-            .zip(input.chunks(self.layout.group_len as usize))
-        {
+        let group_len = self.layout.group_len as usize;
+        let batches = batches(self.layout, input, start, BATCH_LEN.max(group_len));
+        let leaves = batches.iter().flat_map(|batch| batch.leaves());
+        let mut out = Vec::with_capacity(input.len() + input.len() / group_len * PARENT_LEN);
+        for (cv, group) in leaves.zip(input.chunks(group_len)) {
             if !self.layout.outboard {
                 out.extend_from_slice(group);
             }
@@ -298,7 +316,7 @@ impl<F: Read + Write + Seek> Encoder<F> {
             self.leaves += 1;
             // Each complete subtree ending here gets its parent, now that more input follows.
             let mut done = self.leaves;
-            while done % 2 == 0 {
+            while done.is_multiple_of(2) {
                 let right = self.stack.pop().expect("two subtrees");
                 let left = self.stack.pop().expect("two subtrees");
                 out.extend_from_slice(&left);
@@ -360,7 +378,7 @@ impl<F: Read + Write + Seek> Encoder<F> {
 impl<F: Read + Write + Seek> Write for Encoder<F> {
     fn write(&mut self, mut input: &[u8]) -> io::Result<usize> {
         let written = input.len();
-        let batch = self.batch_len();
+        let batch = self.pending_len();
         while !input.is_empty() {
             if self.pending.len() == batch {
                 let pending = std::mem::take(&mut self.pending);
