@@ -24,6 +24,15 @@ pub struct SliceDecoder<R> {
     core: Core<R, io::Empty>,
 }
 
+/// What a step of the walk produced.
+enum Loaded {
+    /// A leaf or subtree in the buffer.
+    Buffered,
+    /// This many verified bytes in the caller's buffer.
+    Direct(usize),
+    End,
+}
+
 enum State {
     Header,
     Walking { len: u64, walk: Walk },
@@ -207,10 +216,14 @@ impl<R: Read, O: Read> Core<R, O> {
             if out.is_empty() || self.finished {
                 return Ok(0);
             }
-            let result = self.next_leaf();
-            if !self.guard(result)? {
-                self.finished = true;
-                return Ok(0);
+            let result = self.next_leaf(out);
+            match self.guard(result)? {
+                Loaded::Buffered => {}
+                Loaded::Direct(n) => return Ok(n),
+                Loaded::End => {
+                    self.finished = true;
+                    return Ok(0);
+                }
             }
         }
     }
@@ -254,7 +267,7 @@ impl<R: Read, O: Read> Core<R, O> {
 
     /// Reads and verifies nodes up to the next leaf of the range, and loads its released
     /// bytes; at the end, checks that no data follows and returns false.
-    fn next_leaf(&mut self) -> Result<bool, Error> {
+    fn next_leaf(&mut self, out: &mut [u8]) -> Result<Loaded, Error> {
         let len = self.header()?;
         let State::Walking { walk, .. } = &mut self.state else {
             unreachable!("header() leaves the decoder walking");
@@ -264,8 +277,18 @@ impl<R: Read, O: Read> Core<R, O> {
         while let Some(node) = walk.next() {
             let covered = range.start <= node.start && node.end() <= range.end;
             if !layout.is_leaf(node.len) && node.len <= BATCH_LEN as u64 && covered {
+                let released = range.out_start <= node.start && node.end() <= range.out_end;
+                if released && out.len() as u64 >= node.len {
+                    // Straight into the caller's buffer, which holds unverified bytes only if
+                    // this read fails.
+                    let n = node.len as usize;
+                    self.read_subtree(&node, &mut out[..n])?;
+                    self.position = node.end();
+                    self.len_verified |= node.end() == len;
+                    return Ok(Loaded::Direct(n));
+                }
                 self.load_subtree(&node, len, range)?;
-                return Ok(true);
+                return Ok(Loaded::Buffered);
             }
             if !layout.is_leaf(node.len) {
                 let mut parent = [0u8; PARENT_LEN];
@@ -283,7 +306,7 @@ impl<R: Read, O: Read> Core<R, O> {
                 continue;
             }
             self.load_leaf(&node, len, range)?;
-            return Ok(true);
+            return Ok(Loaded::Buffered);
         }
         if has_more(&mut self.input)? {
             return Err(Error::TrailingData);
@@ -293,7 +316,7 @@ impl<R: Read, O: Read> Core<R, O> {
                 return Err(Error::TrailingData);
             }
         }
-        Ok(false)
+        Ok(Loaded::End)
     }
 
     /// Reads and verifies a leaf from the input, releasing its part of the range.
@@ -309,41 +332,46 @@ impl<R: Read, O: Read> Core<R, O> {
         Ok(())
     }
 
-    /// Reads a whole small subtree and verifies it at once: its content is encoded again (the
-    /// chaining values of all its leaves in wide kernel calls) and the parents and value must
-    /// be the same as those read.
+    /// Reads a whole small subtree into `buf` and verifies it, releasing its part of the range.
     fn load_subtree(&mut self, node: &Node, len: u64, range: Range) -> Result<(), Error> {
-        let layout = self.layout();
         self.pos = 0;
         self.end = 0;
-        let parents_len = (layout.leaves(node.len) - 1) as usize * PARENT_LEN;
+        let mut buf = std::mem::take(&mut self.buf);
         // Overwritten whole by the reads: resizing zeroes only growth.
-        self.buf.resize(node.len as usize, 0);
-        let parents = match &mut self.outboard {
+        buf.resize(node.len as usize, 0);
+        let result = self.read_subtree(node, &mut buf);
+        self.buf = buf;
+        result?;
+        self.release(node, len, range);
+        Ok(())
+    }
+
+    /// Reads a whole small subtree, its content into `content`, and verifies it at once: the
+    /// content is encoded again (the chaining values of all its leaves and parents in wide
+    /// kernel calls) and the parents and value must be the same as those read.
+    fn read_subtree(&mut self, node: &Node, content: &mut [u8]) -> Result<(), Error> {
+        let layout = self.layout();
+        let parents_len = (layout.leaves(node.len) - 1) as usize * PARENT_LEN;
+        self.parents.resize(parents_len, 0);
+        match &mut self.outboard {
             Some(outboard) => {
-                self.parents.resize(parents_len, 0);
                 read_node(outboard, &mut self.parents, node)?;
+                read_node(&mut self.input, content, node)?;
                 self.consumed[1] += parents_len as u64;
-                read_node(&mut self.input, &mut self.buf, node)?;
-                self.consumed[0] += node.len;
-                &self.parents
             }
             None => {
                 // Leaves straight into the content, parents into their own buffer.
-                self.parents.resize(parents_len, 0);
-                let (buf, parents) = (&mut self.buf[..], &mut self.parents[..]);
-                read_split(&mut self.input, layout, node, buf, parents)?;
-                self.consumed[0] += (parents_len as u64) + node.len;
-                &self.parents
+                read_split(&mut self.input, layout, node, content, &mut self.parents)?;
+                self.consumed[0] += parents_len as u64;
             }
-        };
+        }
+        self.consumed[0] += node.len;
         let outboard = Layout::new(self.group_log, true);
-        self.check.resize(parents.len(), 0);
-        let cv = write_subtree(outboard, &self.buf, node.start, node.root, &mut self.check);
-        if self.check != *parents || Hash::from(cv) != node.cv {
+        self.check.resize(parents_len, 0);
+        let cv = write_subtree(outboard, content, node.start, node.root, &mut self.check);
+        if self.check != self.parents || Hash::from(cv) != node.cv {
             return Err(node.mismatch());
         }
-        self.release(node, len, range);
         Ok(())
     }
 
