@@ -9,7 +9,9 @@
 //!     cargo bench -p arborhash --features rayon --bench bao [-- SIZES_MIB...]
 //!
 //! Sizes default to 1, 64 and 1024 MiB. The rows:
-//! - `encode / bao`: our combined encoding (all cores) against `bao::encode::encode`;
+//! - `encode / bao`: our combined encoding (all cores) against `bao::encode::encode`, both
+//!   into a new vector (whose pages fault in as they are written); `encode_into / bao` ours into
+//!   a buffer written before;
 //! - `outboard / bao`: the same for the outboard;
 //! - `outboard / hash`: our outboard against our hash of the same bytes on all cores
 //!   (`Hasher::update_rayon`, what `arbor sum` runs), both in memory;
@@ -108,6 +110,15 @@ fn main() {
             &mut || sink(bao::outboard(&data, GroupLog::ZERO)),
             &mut || sink(::bao::encode::outboard(&data)),
         );
+        let mut encoded = vec![0; bao::encoded_size(len as u64, GroupLog::ZERO).unwrap() as usize];
+        pair(
+            "encode_into / bao",
+            len,
+            rounds,
+            &mut || sink(bao::encode_into(&data, GroupLog::ZERO, &mut encoded)),
+            &mut || sink(::bao::encode::encode(&data)),
+        );
+        drop(encoded);
         pair(
             "encode G=4 / bao",
             len,

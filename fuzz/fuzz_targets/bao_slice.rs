@@ -9,6 +9,9 @@ use arborhash::bao::{self, GroupLog, SliceDecoder, SliceExtractor};
 use libfuzzer_sys::fuzz_target;
 use std::io::{Cursor, Read};
 
+mod bao_common;
+use bao_common::{check, edit};
+
 fuzz_target!(|data: &[u8]| {
     if data.len() < 9 {
         return;
@@ -23,32 +26,10 @@ fuzz_target!(|data: &[u8]| {
     SliceExtractor::new(Cursor::new(&encoded), start, count, g)
         .read_to_end(&mut slice)
         .unwrap();
-    for e in data[7..].chunks_exact(3) {
-        let at = u16::from_le_bytes([e[0], e[1]]) as usize % (slice.len() + 2);
-        match (e[2], at < slice.len()) {
-            (0, _) => slice.truncate(at),
-            (x, true) => slice[at] ^= x,
-            (x, false) => slice.push(x),
-        }
-    }
+    edit(&mut slice, &data[7..]);
     let from = (start as usize).min(len);
     let expected = &content[from..(start.saturating_add(count) as usize).min(len)];
-    let mut decoder = SliceDecoder::new(&slice[..], &hash, start, count, g);
-    let mut got = 0;
-    let mut buf = [0u8; 2000];
-    loop {
-        match decoder.read(&mut buf) {
-            Ok(0) => {
-                assert_eq!(got, expected.len(), "EOF before the end of the range");
-                break;
-            }
-            Ok(n) => {
-                assert!(buf[..n] == expected[got..got + n], "a wrong byte was released");
-                got += n;
-            }
-            Err(_) => break,
-        }
-    }
+    check(SliceDecoder::new(&slice[..], &hash, start, count, g), expected);
 
     let mut sink = Vec::new();
     let _ = SliceDecoder::new(&data[7..], &hash, start, count, g).read_to_end(&mut sink);

@@ -275,7 +275,8 @@ fn copy_verified(
 ) -> Result<(), Failure> {
     let mut out = BufWriter::with_capacity(1 << 16, create(output)?);
     let name = if is_std(input) { None } else { input };
-    let mut buf = vec![0u8; 1 << 16];
+    // Large reads: the decoder verifies a buffer's worth of subtrees at once, on all cores.
+    let mut buf = vec![0u8; 1 << 22];
     loop {
         let n = match decoder.read(&mut buf) {
             Ok(0) => break,

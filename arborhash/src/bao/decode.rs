@@ -24,6 +24,9 @@ pub struct SliceDecoder<R> {
     core: Core<R, io::Empty>,
 }
 
+/// The largest subtree decoded straight into a caller's buffer (if it is that large).
+const DIRECT_MAX: u64 = 16 << 20;
+
 /// What a step of the walk produced.
 enum Loaded {
     /// A leaf or subtree in the buffer.
@@ -276,17 +279,25 @@ impl<R: Read, O: Read> Core<R, O> {
         let range = walk.range;
         while let Some(node) = walk.next() {
             let covered = range.start <= node.start && node.end() <= range.end;
-            if !layout.is_leaf(node.len) && node.len <= BATCH_LEN as u64 && covered {
-                let released = range.out_start <= node.start && node.end() <= range.out_end;
-                if released && out.len() as u64 >= node.len {
-                    // Straight into the caller's buffer, which holds unverified bytes only if
-                    // this read fails.
-                    let n = node.len as usize;
+            let released = range.out_start <= node.start && node.end() <= range.out_end;
+            let fits = out.len() as u64 >= node.len && node.len <= DIRECT_MAX;
+            // (Not the empty leaf: a read of 0 bytes would be taken for the end.)
+            if covered && released && fits && node.len > 0 {
+                // Straight into the caller's buffer, which holds unverified bytes only if this
+                // read fails; a large subtree is verified on all cores.
+                let n = node.len as usize;
+                if layout.is_leaf(node.len) {
+                    read_node(&mut self.input, &mut out[..n], &node)?;
+                    self.consumed[0] += node.len;
+                    node.verify_leaf(&out[..n])?;
+                } else {
                     self.read_subtree(&node, &mut out[..n])?;
-                    self.position = node.end();
-                    self.len_verified |= node.end() == len;
-                    return Ok(Loaded::Direct(n));
                 }
+                self.position = node.end();
+                self.len_verified |= node.end() == len;
+                return Ok(Loaded::Direct(n));
+            }
+            if !layout.is_leaf(node.len) && node.len <= BATCH_LEN as u64 && covered {
                 self.load_subtree(&node, len, range)?;
                 return Ok(Loaded::Buffered);
             }
