@@ -15,8 +15,9 @@
 //! - `outboard / bao`: the same for the outboard;
 //! - `outboard / hash`: our outboard against our hash of the same bytes on all cores
 //!   (`Hasher::update_rayon`, what `arbor sum` runs), both in memory;
-//! - `decode / hash`: decoding the combined encoding (one thread, reading in 64 KiB) against
-//!   our one-thread hash; `decode_outboard / hash` the same from the content and its outboard;
+//! - `decode / hash`: decoding the combined encoding in memory with `read_to_end` (subtrees of
+//!   up to 16 MiB that fit the read are verified on all cores) against our hash on all cores;
+//!   `decode_outboard / hash` the same from the content and its outboard;
 //! - `encode G=4 / bao` and `decode G=4 / hash`: the same with 16 KiB groups.
 
 use arborhash::bao::{self, Decoder, GroupLog};
@@ -142,7 +143,7 @@ fn main() {
             len,
             rounds,
             &mut || decode_all(&encoded, &hash, GroupLog::ZERO, &mut out),
-            &mut || sink(blake3::hash(&data)),
+            &mut || sink(Hasher::new().update_rayon(&data).finalize()),
         );
         drop(encoded);
         pair(
@@ -155,7 +156,7 @@ fn main() {
                     .read_to_end(&mut out)
                     .unwrap();
             },
-            &mut || sink(blake3::hash(&data)),
+            &mut || sink(Hasher::new().update_rayon(&data).finalize()),
         );
         let (encoded, hash) = bao::encode(&data, g4);
         pair(
@@ -163,7 +164,7 @@ fn main() {
             len,
             rounds,
             &mut || decode_all(&encoded, &hash, g4, &mut out),
-            &mut || sink(blake3::hash(&data)),
+            &mut || sink(Hasher::new().update_rayon(&data).finalize()),
         );
     }
 }

@@ -449,6 +449,9 @@ fn reference_every_group_log() {
             assert!(encoded == ref_encoded, "encode, G {log} len {len}");
             let (outboard, _) = bao::outboard(&input, gl);
             assert!(outboard == reference::encode(&input, log, true).0);
+            let mut combined = Vec::new();
+            bao::write_combined(&input, &outboard, gl, &mut combined).unwrap();
+            assert!(combined == encoded);
             assert_eq!(
                 outboard.len() as u64,
                 bao::outboard_size(len as u64, gl),

@@ -5,7 +5,7 @@ use arborhash::bao::{self, Decoder, GroupLog, SliceDecoder, SliceExtractor};
 use arborhash::blake3::{Hash, Hasher};
 use clap::{Args, Subcommand};
 use std::ffi::{OsStr, OsString};
-use std::fs::{File, OpenOptions};
+use std::fs::File;
 use std::io::{self, BufReader, BufWriter, Read, Write};
 use std::process::ExitCode;
 
@@ -232,39 +232,18 @@ fn encode(
 ) -> Result<(), Failure> {
     let content = Input::load(input)?;
     let content = content.bytes();
-    let len = content.len() as u64;
-    let (path, size) = match outboard {
-        Some(path) => (path, bao::outboard_size(len, g)),
-        None => {
-            let path = output.unwrap_or(OsStr::new("-"));
-            let size = bao::encoded_size(len, g).ok_or_else(|| fail(Some(input), "too large"))?;
-            (path, size)
-        }
+    let path = outboard.or(output).unwrap_or(OsStr::new("-"));
+    // The outboard first (on all cores), then one sequential write: cheaper than writing into a
+    // mapping of the output, whose pages fault in one by one.
+    let (tree, _) = bao::outboard(content, g);
+    let mut out = BufWriter::with_capacity(1 << 20, create(Some(path))?);
+    let written = match outboard {
+        Some(_) => out.write_all(&tree),
+        None => bao::write_combined(content, &tree, g, &mut out),
     };
-    let write = |out: &mut [u8]| match outboard {
-        Some(_) => bao::outboard_into(content, g, out),
-        None => bao::encode_into(content, g, out),
-    };
-    if path == "-" {
-        let mut out = vec![0; size as usize];
-        write(&mut out);
-        return io::stdout()
-            .lock()
-            .write_all(&out)
-            .map_err(|e| fail(None, e));
-    }
-    let file = OpenOptions::new()
-        .read(true)
-        .write(true)
-        .create(true)
-        .truncate(true)
-        .open(path)
-        .map_err(|e| fail(Some(path), e))?;
-    file.set_len(size).map_err(|e| fail(Some(path), e))?;
-    // SAFETY: a fresh file of our own, written through the mapping only.
-    let mut map = unsafe { memmap2::MmapMut::map_mut(&file) }.map_err(|e| fail(Some(path), e))?;
-    write(&mut map);
-    map.flush().map_err(|e| fail(Some(path), e))
+    written
+        .and_then(|()| out.flush())
+        .map_err(|e| fail(if is_std(Some(path)) { None } else { Some(path) }, e))
 }
 
 /// Copies verified bytes from a decoder to the output; a failure names the input.

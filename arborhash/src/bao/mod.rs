@@ -64,7 +64,7 @@ mod tree;
 
 pub use append::append_outboard;
 pub use decode::{Decoder, SliceDecoder};
-pub use encode::{encode, encode_into, outboard, outboard_into, Encoder};
+pub use encode::{encode, encode_into, outboard, outboard_into, write_combined, Encoder};
 pub use slice::SliceExtractor;
 
 use crate::blake3::Hash;
