@@ -729,3 +729,35 @@ fn every_backend_matches_reference() {
         });
     }
 }
+
+/// Encodings that start inside their streams (after other data, or after reads).
+#[test]
+fn streams_not_at_zero() {
+    let mut rng = ChaCha8Rng::seed_from_u64(17);
+    let gl = g(1);
+    let input = random_input(&mut rng, 50_000);
+    let (encoded, hash) = bao::encode(&input, gl);
+    let mut stream = b"junk!".to_vec();
+    stream.extend_from_slice(&encoded);
+    let mut cursor = Cursor::new(&stream);
+    cursor.seek(SeekFrom::Start(5)).unwrap();
+    let mut decoder = Decoder::new(cursor, &hash, gl);
+    let mut first = [0u8; 100];
+    decoder.read_exact(&mut first).unwrap();
+    assert!(first[..] == input[..100]);
+    assert_eq!(decoder.seek(SeekFrom::Current(900)).unwrap(), 1000);
+    let mut rest = Vec::new();
+    decoder.read_to_end(&mut rest).unwrap();
+    assert!(rest == input[1000..]);
+
+    let mut cursor = Cursor::new(&stream);
+    cursor.seek(SeekFrom::Start(5)).unwrap();
+    let slice = {
+        let mut out = Vec::new();
+        SliceExtractor::new(cursor, 20_000, 5000, gl)
+            .read_to_end(&mut out)
+            .unwrap();
+        out
+    };
+    assert!(slice == extract(&encoded, 20_000, 5000, gl));
+}
