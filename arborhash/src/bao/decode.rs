@@ -153,6 +153,11 @@ fn read_node(stream: &mut (impl Read + ?Sized), buf: &mut [u8], node: &Node) -> 
     })
 }
 
+/// An offset from a stream's base; past `u64` (a forged length) it is the end, where reads fail.
+fn at(base: u64, offset: u64) -> u64 {
+    base.saturating_add(offset)
+}
+
 /// Whether the stream has any byte left (it is read).
 fn has_more(stream: &mut impl Read) -> Result<bool, Error> {
     let mut byte = [0u8];
@@ -478,15 +483,17 @@ impl<R: Read + Seek, O: Read + Seek> Core<R, O> {
             let mut parent = [0u8; PARENT_LEN];
             match &mut self.outboard {
                 Some(outboard) => {
-                    outboard.seek(SeekFrom::Start(
-                        bases.outboard + HEADER_LEN as u64 + node.offset,
-                    ))?;
+                    outboard.seek(SeekFrom::Start(at(
+                        bases.outboard,
+                        HEADER_LEN as u64 + node.offset,
+                    )))?;
                     read_node(outboard, &mut parent, &node)?;
                 }
                 None => {
-                    self.input.seek(SeekFrom::Start(
-                        bases.input + HEADER_LEN as u64 + node.offset,
-                    ))?;
+                    self.input.seek(SeekFrom::Start(at(
+                        bases.input,
+                        HEADER_LEN as u64 + node.offset,
+                    )))?;
                     read_node(&mut self.input, &mut parent, &node)?;
                 }
             }
@@ -502,12 +509,13 @@ impl<R: Read + Seek, O: Read + Seek> Core<R, O> {
             Some(outboard) => {
                 // The walk goes on with the parents after this leaf, which a descent that
                 // turned right has not passed.
-                outboard.seek(SeekFrom::Start(
-                    bases.outboard + HEADER_LEN as u64 + node.offset,
-                ))?;
-                bases.input + node.start
+                outboard.seek(SeekFrom::Start(at(
+                    bases.outboard,
+                    HEADER_LEN as u64 + node.offset,
+                )))?;
+                at(bases.input, node.start)
             }
-            None => bases.input + HEADER_LEN as u64 + node.offset,
+            None => at(bases.input, HEADER_LEN as u64 + node.offset),
         };
         self.input.seek(SeekFrom::Start(leaf_at))?;
         self.load_leaf(&node, len, Range::all(len))?;

@@ -93,7 +93,7 @@ impl<R: Read + Seek, O: Read + Seek> SliceExtractor<R, O> {
                 Some(outboard) => (outboard as &mut dyn ReadSeek, *outboard_base),
                 None => (&mut self.input as &mut dyn ReadSeek, *input_base),
             };
-            stream.seek(SeekFrom::Start(at + header + node.offset))?;
+            stream.seek(SeekFrom::Start(at.saturating_add(header + node.offset)))?;
             stream
                 .read_exact(&mut self.buf)
                 .map_err(|e| truncated(e, node.start))?;
@@ -102,8 +102,8 @@ impl<R: Read + Seek, O: Read + Seek> SliceExtractor<R, O> {
             return Ok(true);
         }
         let at = match self.outboard {
-            Some(_) => *input_base + node.start,
-            None => *input_base + header + node.offset,
+            Some(_) => input_base.saturating_add(node.start),
+            None => input_base.saturating_add(header + node.offset),
         };
         // A leaf is at most a group (64 MiB at GroupLog::MAX).
         self.buf.resize(node.len as usize, 0);
