@@ -4,12 +4,16 @@
 #   decode (one thread) of the combined encoding to /dev/null, at 1 MiB, 64 MiB and 1 GiB.
 # Each round times one run of each command in turn; printed per size and command: the median
 # over rounds of time(arbor sum) / time(command) (above 0.8 meets the target), the lowest and
-# highest round's ratio, and the command's median time. Files go under $BENCH_DIR (default
-# /tmp/arbor-bench-bao); ROUNDS (default 15) and SIZES_MIB (default "1 64 1024") can be set.
+# highest round's ratio, and the command's median time. Files go under $BENCH_DIR (default: a
+# new temporary directory, removed at the end); ROUNDS (default 15) and SIZES_MIB (default
+# "1 64 1024") can be set.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-BENCH_DIR=${BENCH_DIR:-/tmp/arbor-bench-bao}
+if [ -z "${BENCH_DIR:-}" ]; then
+  BENCH_DIR=$(mktemp -d)
+  trap 'rm -rf "$BENCH_DIR"' EXIT
+fi
 ROUNDS=${ROUNDS:-15}
 SIZES_MIB=${SIZES_MIB:-1 64 1024}
 
