@@ -2,6 +2,7 @@
 //!
 //! Invoked through a link named `b3sum` or `b2sum`, it is a drop-in for that tool.
 
+mod bao;
 mod bench;
 mod generate;
 mod sum;
@@ -29,6 +30,8 @@ enum Command {
     Completions(generate::CompletionsArgs),
     /// Print arbor's manual page (roff), e.g. `arbor man > arbor.1`.
     Man,
+    /// Bao verified streaming: encode, decode and slice, with chunk groups.
+    Bao(bao::BaoArgs),
 }
 
 fn main() -> ExitCode {
@@ -44,6 +47,7 @@ fn main() -> ExitCode {
             Command::Sum(sum_args) => sum::run(sum_args.into_settings()),
             Command::Completions(args) => generate::completions::<Cli>(args),
             Command::Man => generate::man::<Cli>(),
+            Command::Bao(bao_args) => bao::run(bao_args),
             Command::Bench(bench_args) => match bench::run(bench_args) {
                 Ok(()) => ExitCode::SUCCESS,
                 Err(message) => {

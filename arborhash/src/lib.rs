@@ -154,6 +154,8 @@ pub mod platform;
 pub use bytes::{HexError, HexString};
 pub use platform::Backend;
 
+#[cfg(feature = "std")]
+pub mod bao;
 pub mod blake2;
 pub mod blake2b;
 pub mod blake2bp;

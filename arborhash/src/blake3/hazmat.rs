@@ -45,7 +45,11 @@
 
 use core::fmt;
 
+#[cfg(feature = "std")]
+use super::kernels::hash_run;
 use super::tree::{chunk_output, hash_all, left_len, parent_output, Params};
+#[cfg(feature = "std")]
+use super::tree::{chunk_run, parent_run};
 use super::{context_key, Hash, Hasher, OutputReader, CHUNK_LEN, KEY_LEN};
 use crate::platform::Platform;
 
@@ -272,4 +276,23 @@ pub fn single_chunk_root(mode: Mode<'_>, input: &[u8]) -> Result<OutputReader, S
     }
     let p = Platform::current();
     Ok(OutputReader::new(chunk_output(p, input, 0, mode.params())))
+}
+
+/// The chaining values of the whole chunks `input` (a multiple of [`CHUNK_LEN`]), the first with
+/// index `first_chunk`, one per chunk into `out`, in wide kernel calls: Bao's outboard stores
+/// every chunk's value, which [`hash_subtree`] merges away.
+#[cfg(feature = "std")]
+pub(crate) fn chunk_chaining_values(input: &[u8], first_chunk: u64, out: &mut [ChainingValue]) {
+    let key = Params::HASH.key;
+    let run = chunk_run(input, &key, first_chunk, Params::HASH.flags);
+    hash_run(Platform::current(), run, out);
+}
+
+/// The non-root chaining values of the parent nodes `pairs` (64 bytes each: two children's
+/// values), one per node into `out`, in wide kernel calls: Bao's outboard stores every level.
+#[cfg(feature = "std")]
+pub(crate) fn parent_chaining_values(pairs: &[u8], out: &mut [ChainingValue]) {
+    let key = Params::HASH.key;
+    let run = parent_run(pairs, &key, Params::HASH.flags);
+    hash_run(Platform::current(), run, out);
 }

@@ -1,0 +1,170 @@
+//! Bao: arborhash's encoder against the `bao` crate, and our outboard encoder and decoders
+//! against our plain hash, in one run, calls alternating pair by pair.
+//!
+//! Each row is a pair of operations on the same input; every round times one call of each in
+//! turn (which goes first alternates). Reported: the median over rounds of the ratio
+//! `time(right) / time(left)` (so above 1 means the left one is faster), the lowest and highest
+//! round's ratio (the spread), and the left one's median throughput.
+//!
+//!     cargo bench -p arborhash --features rayon --bench bao [-- SIZES_MIB...]
+//!
+//! Sizes default to 1, 64 and 1024 MiB. The rows:
+//! - `encode / bao`: our combined encoding (all cores) against `bao::encode::encode`, both
+//!   into a new vector (whose pages fault in as they are written); `encode_into / bao` ours into
+//!   a buffer written before;
+//! - `outboard / bao`: the same for the outboard;
+//! - `outboard / hash`: our outboard against our hash of the same bytes on all cores
+//!   (`Hasher::update_rayon`, what `arbor sum` runs), both in memory;
+//! - `decode / hash`: decoding the combined encoding in memory with `read_to_end` (subtrees of
+//!   up to 16 MiB that fit the read are verified on all cores) against our hash on all cores;
+//!   `decode_outboard / hash` the same from the content and its outboard;
+//! - `encode G=4 / bao` and `decode G=4 / hash`: the same with 16 KiB groups.
+
+use arborhash::bao::{self, Decoder, GroupLog};
+use arborhash::blake3::{self, Hasher};
+use std::hint::black_box;
+use std::io::Read;
+use std::time::{Duration, Instant};
+
+fn input(len: usize) -> Vec<u8> {
+    // Not zeros: lazily zeroed pages distort large measurements.
+    (0..len).map(|i| (i * 7 + i / 251) as u8).collect()
+}
+
+/// Keeps a result from being optimised away.
+fn sink<T>(value: T) {
+    black_box(value);
+}
+
+fn time(f: &mut dyn FnMut()) -> Duration {
+    let start = Instant::now();
+    f();
+    start.elapsed()
+}
+
+/// Rounds of `left` and `right` in turn; prints the row.
+fn pair(name: &str, len: usize, rounds: usize, left: &mut dyn FnMut(), right: &mut dyn FnMut()) {
+    left();
+    right();
+    let mut ratios = Vec::with_capacity(rounds);
+    let mut lefts = Vec::with_capacity(rounds);
+    for round in 0..rounds {
+        let (l, r) = if round % 2 == 0 {
+            let l = time(left);
+            (l, time(right))
+        } else {
+            let r = time(right);
+            (time(left), r)
+        };
+        ratios.push(r.as_secs_f64() / l.as_secs_f64());
+        lefts.push(l.as_secs_f64());
+    }
+    ratios.sort_by(f64::total_cmp);
+    lefts.sort_by(f64::total_cmp);
+    let median = ratios[rounds / 2];
+    let gbps = len as f64 / lefts[rounds / 2] / 1e9;
+    println!(
+        "| {name} | {} MiB | {median:.2} | {:.2}-{:.2} | {gbps:.2} GB/s | {rounds} |",
+        len >> 20,
+        ratios[0],
+        ratios[rounds - 1],
+    );
+}
+
+fn decode_all(encoded: &[u8], hash: &blake3::Hash, g: GroupLog, out: &mut Vec<u8>) {
+    out.clear();
+    Decoder::new(encoded, hash, g).read_to_end(out).unwrap();
+}
+
+fn main() {
+    let sizes: Vec<usize> = std::env::args()
+        .skip(1)
+        .filter_map(|a| a.parse().ok())
+        .collect();
+    let sizes = if sizes.is_empty() {
+        vec![1, 64, 1024]
+    } else {
+        sizes
+    };
+    println!("| pair (left / right) | size | median ratio | spread | left speed | rounds |");
+    println!("| --- | --- | --- | --- | --- | --- |");
+    let g4 = GroupLog::new(4).unwrap();
+    for mib in sizes {
+        let len = mib << 20;
+        let data = input(len);
+        let rounds = match mib {
+            0..=4 => 200,
+            5..=128 => 10,
+            _ => 4,
+        };
+        pair(
+            "encode / bao",
+            len,
+            rounds,
+            &mut || sink(bao::encode(&data, GroupLog::ZERO)),
+            &mut || sink(::bao::encode::encode(&data)),
+        );
+        pair(
+            "outboard / bao",
+            len,
+            rounds,
+            &mut || sink(bao::outboard(&data, GroupLog::ZERO)),
+            &mut || sink(::bao::encode::outboard(&data)),
+        );
+        let mut encoded = vec![0; bao::encoded_size(len as u64, GroupLog::ZERO).unwrap() as usize];
+        pair(
+            "encode_into / bao",
+            len,
+            rounds,
+            &mut || sink(bao::encode_into(&data, GroupLog::ZERO, &mut encoded)),
+            &mut || sink(::bao::encode::encode(&data)),
+        );
+        drop(encoded);
+        pair(
+            "encode G=4 / bao",
+            len,
+            rounds,
+            &mut || sink(bao::encode(&data, g4)),
+            &mut || sink(::bao::encode::encode(&data)),
+        );
+        let mut outboard = vec![0; bao::outboard_size(len as u64, GroupLog::ZERO) as usize];
+        pair(
+            "outboard_into / hash",
+            len,
+            rounds,
+            &mut || sink(bao::outboard_into(&data, GroupLog::ZERO, &mut outboard)),
+            &mut || sink(Hasher::new().update_rayon(&data).finalize()),
+        );
+        let (encoded, hash) = bao::encode(&data, GroupLog::ZERO);
+        let (outboard, _) = bao::outboard(&data, GroupLog::ZERO);
+        let mut out = Vec::with_capacity(len);
+        pair(
+            "decode / hash",
+            len,
+            rounds,
+            &mut || decode_all(&encoded, &hash, GroupLog::ZERO, &mut out),
+            &mut || sink(Hasher::new().update_rayon(&data).finalize()),
+        );
+        drop(encoded);
+        pair(
+            "decode_outboard / hash",
+            len,
+            rounds,
+            &mut || {
+                out.clear();
+                Decoder::new_outboard(&data[..], &outboard[..], &hash, GroupLog::ZERO)
+                    .read_to_end(&mut out)
+                    .unwrap();
+            },
+            &mut || sink(Hasher::new().update_rayon(&data).finalize()),
+        );
+        let (encoded, hash) = bao::encode(&data, g4);
+        pair(
+            "decode G=4 / hash",
+            len,
+            rounds,
+            &mut || decode_all(&encoded, &hash, g4, &mut out),
+            &mut || sink(Hasher::new().update_rayon(&data).finalize()),
+        );
+    }
+}

@@ -1,0 +1,534 @@
+//! Decoding: the combined or outboard encoding (`Decoder`, with seeking) and slices
+//! (`SliceDecoder`). Both release the bytes of a leaf only after it has been checked up to the
+//! root hash.
+
+use super::encode::{write_subtree, BATCH_LEN};
+use super::tree::{Layout, Node, Range, Walk};
+use super::{encoded_size, Error, GroupLog, HEADER_LEN, PARENT_LEN};
+use crate::blake3::hazmat;
+use crate::blake3::Hash;
+use std::io::{self, Read, Seek, SeekFrom};
+
+/// Reads and verifies a combined encoding (from one stream) or an outboard encoding (the content
+/// from one stream, the tree from another), releasing only verified content.
+///
+/// With `Seek` on its streams it seeks too; its first seek verifies the final leaf, which proves
+/// the length, before it uses it. An error leaves the decoder failed: later reads fail too.
+pub struct Decoder<R, O = io::Empty> {
+    core: Core<R, O>,
+}
+
+/// Reads and verifies a slice (from [`SliceExtractor`](super::SliceExtractor)), releasing the
+/// verified bytes of the requested range (capped at the end of the content).
+pub struct SliceDecoder<R> {
+    core: Core<R, io::Empty>,
+}
+
+/// The largest subtree decoded straight into a caller's buffer (if it is that large).
+const DIRECT_MAX: u64 = 16 << 20;
+
+/// What a step of the walk produced.
+enum Loaded {
+    /// A leaf or subtree in the buffer.
+    Buffered,
+    /// This many verified bytes in the caller's buffer.
+    Direct(usize),
+    End,
+}
+
+enum State {
+    Header,
+    Walking { len: u64, walk: Walk },
+    Failed,
+}
+
+/// The streams' offsets of the encoding's start, found at the first seek.
+#[derive(Clone, Copy)]
+struct Bases {
+    input: u64,
+    outboard: u64,
+}
+
+struct Core<R, O> {
+    /// The combined encoding, the slice, or (outboard) the content.
+    input: R,
+    outboard: Option<O>,
+    hash: Hash,
+    group_log: GroupLog,
+    /// A slice's request: start and count.
+    slice: Option<(u64, u64)>,
+    state: State,
+    /// The verified content of the current leaf, released from `pos` to `end`.
+    buf: Vec<u8>,
+    pos: usize,
+    end: usize,
+    /// A small subtree's parents as read, and encoded again.
+    parents: Vec<u8>,
+    check: Vec<u8>,
+    /// The content offset of `buf[pos]` (or of the reader, after a seek past the end).
+    position: u64,
+    /// The final leaf has been verified, so the header's length is proven.
+    len_verified: bool,
+    /// Reads are at the end: report EOF.
+    finished: bool,
+    /// Bytes read from the input and the outboard stream, to find their starts at a seek.
+    consumed: [u64; 2],
+    bases: Option<Bases>,
+}
+
+impl<R: Read> Decoder<R> {
+    /// Decodes the combined encoding read from `encoded`, which must have the hash `hash`.
+    pub fn new(encoded: R, hash: &Hash, group_log: GroupLog) -> Decoder<R> {
+        Decoder {
+            core: Core::new(encoded, None, hash, group_log, None),
+        }
+    }
+}
+
+impl<R: Read, O: Read> Decoder<R, O> {
+    /// Decodes the content read from `content` with its outboard encoding read from
+    /// `outboard`.
+    pub fn new_outboard(
+        content: R,
+        outboard: O,
+        hash: &Hash,
+        group_log: GroupLog,
+    ) -> Decoder<R, O> {
+        Decoder {
+            core: Core::new(content, Some(outboard), hash, group_log, None),
+        }
+    }
+
+    /// Gives back the streams.
+    pub fn into_inner(self) -> (R, Option<O>) {
+        (self.core.input, self.core.outboard)
+    }
+}
+
+impl<R: Read> SliceDecoder<R> {
+    /// Decodes the slice of `count` bytes from `start` read from `slice` (the same `start`,
+    /// `count` and group log it was extracted with), against the whole content's hash.
+    pub fn new(
+        slice: R,
+        hash: &Hash,
+        start: u64,
+        count: u64,
+        group_log: GroupLog,
+    ) -> SliceDecoder<R> {
+        SliceDecoder {
+            core: Core::new(slice, None, hash, group_log, Some((start, count))),
+        }
+    }
+
+    /// Gives back the stream.
+    pub fn into_inner(self) -> R {
+        self.core.input
+    }
+}
+
+impl<R: Read, O: Read> Read for Decoder<R, O> {
+    fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
+        self.core.read(out)
+    }
+}
+
+impl<R: Read> Read for SliceDecoder<R> {
+    fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
+        self.core.read(out)
+    }
+}
+
+impl<R: Read + Seek, O: Read + Seek> Seek for Decoder<R, O> {
+    fn seek(&mut self, from: SeekFrom) -> io::Result<u64> {
+        let result = self.core.seek(from);
+        Ok(self.core.guard(result)?)
+    }
+}
+
+/// Reads exactly `buf.len()` bytes, a short stream being a truncation at `node`.
+fn read_node(stream: &mut (impl Read + ?Sized), buf: &mut [u8], node: &Node) -> Result<(), Error> {
+    stream.read_exact(buf).map_err(|e| match e.kind() {
+        io::ErrorKind::UnexpectedEof => node.truncated(),
+        _ => Error::Io(e),
+    })
+}
+
+/// An offset from a stream's base; past `u64` (a forged length) it is the end, where reads fail.
+fn at(base: u64, offset: u64) -> u64 {
+    base.saturating_add(offset)
+}
+
+/// Whether the stream has any byte left (it is read).
+fn has_more(stream: &mut impl Read) -> Result<bool, Error> {
+    let mut byte = [0u8];
+    loop {
+        match stream.read(&mut byte) {
+            Ok(n) => return Ok(n > 0),
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(Error::Io(e)),
+        }
+    }
+}
+
+impl<R: Read, O: Read> Core<R, O> {
+    fn new(
+        input: R,
+        outboard: Option<O>,
+        hash: &Hash,
+        group_log: GroupLog,
+        slice: Option<(u64, u64)>,
+    ) -> Core<R, O> {
+        Core {
+            input,
+            outboard,
+            hash: *hash,
+            group_log,
+            slice,
+            state: State::Header,
+            buf: Vec::new(),
+            parents: Vec::new(),
+            check: Vec::new(),
+            pos: 0,
+            end: 0,
+            position: 0,
+            len_verified: false,
+            finished: false,
+            consumed: [0; 2],
+            bases: None,
+        }
+    }
+
+    fn layout(&self) -> Layout {
+        Layout::new(self.group_log, self.outboard.is_some())
+    }
+
+    /// Keeps an error's verdict: after a failure the decoder only fails.
+    fn guard<T>(&mut self, result: Result<T, Error>) -> Result<T, Error> {
+        if result.is_err() {
+            self.state = State::Failed;
+            self.pos = 0;
+            self.end = 0;
+        }
+        result
+    }
+
+    fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
+        loop {
+            if self.pos < self.end {
+                let n = out.len().min(self.end - self.pos);
+                out[..n].copy_from_slice(&self.buf[self.pos..self.pos + n]);
+                self.pos += n;
+                self.position += n as u64;
+                return Ok(n);
+            }
+            if out.is_empty() || self.finished {
+                return Ok(0);
+            }
+            let result = self.next_leaf(out);
+            match self.guard(result)? {
+                Loaded::Buffered => {}
+                Loaded::Direct(n) => return Ok(n),
+                Loaded::End => {
+                    self.finished = true;
+                    return Ok(0);
+                }
+            }
+        }
+    }
+
+    /// Reads the header if not yet read; returns the (unverified) length.
+    fn header(&mut self) -> Result<u64, Error> {
+        match self.state {
+            State::Walking { len, .. } => return Ok(len),
+            State::Failed => {
+                return Err(Error::Io(io::Error::other(
+                    "the decoder stopped at an earlier error",
+                )))
+            }
+            State::Header => {}
+        }
+        let mut header = [0u8; HEADER_LEN];
+        let stream = match &mut self.outboard {
+            Some(outboard) => {
+                self.consumed[1] += HEADER_LEN as u64;
+                outboard as &mut dyn Read
+            }
+            None => {
+                self.consumed[0] += HEADER_LEN as u64;
+                &mut self.input as &mut dyn Read
+            }
+        };
+        let root = Node::root(0, &self.hash);
+        read_node(stream, &mut header, &root)?;
+        let len = u64::from_le_bytes(header);
+        if encoded_size(len, self.group_log).is_none() {
+            return Err(Error::LengthOverflow);
+        }
+        let range = match self.slice {
+            Some((start, count)) => Range::slice(start, count, len),
+            None => Range::all(len),
+        };
+        let walk = Walk::new(self.layout(), range, Node::root(len, &self.hash));
+        self.state = State::Walking { len, walk };
+        Ok(len)
+    }
+
+    /// Reads and verifies nodes up to the next leaf of the range, and loads its released
+    /// bytes; at the end, checks that no data follows and returns false.
+    fn next_leaf(&mut self, out: &mut [u8]) -> Result<Loaded, Error> {
+        let len = self.header()?;
+        let State::Walking { walk, .. } = &mut self.state else {
+            unreachable!("header() leaves the decoder walking");
+        };
+        let layout = walk.layout;
+        let range = walk.range;
+        while let Some(node) = walk.next() {
+            let covered = range.start <= node.start && node.end() <= range.end;
+            let released = range.out_start <= node.start && node.end() <= range.out_end;
+            let fits = out.len() as u64 >= node.len && node.len <= DIRECT_MAX;
+            // (Not the empty leaf: a read of 0 bytes would be taken for the end.)
+            if covered && released && fits && node.len > 0 {
+                // Straight into the caller's buffer, which holds unverified bytes only if this
+                // read fails; a large subtree is verified on all cores.
+                let n = node.len as usize;
+                if layout.is_leaf(node.len) {
+                    read_node(&mut self.input, &mut out[..n], &node)?;
+                    self.consumed[0] += node.len;
+                    node.verify_leaf(&out[..n])?;
+                } else {
+                    self.read_subtree(&node, &mut out[..n])?;
+                }
+                self.position = node.end();
+                self.len_verified |= node.end() == len;
+                return Ok(Loaded::Direct(n));
+            }
+            if !layout.is_leaf(node.len) && node.len <= BATCH_LEN as u64 && covered {
+                self.load_subtree(&node, len, range)?;
+                return Ok(Loaded::Buffered);
+            }
+            if !layout.is_leaf(node.len) {
+                let mut parent = [0u8; PARENT_LEN];
+                match &mut self.outboard {
+                    Some(outboard) => {
+                        read_node(outboard, &mut parent, &node)?;
+                        self.consumed[1] += PARENT_LEN as u64;
+                    }
+                    None => {
+                        read_node(&mut self.input, &mut parent, &node)?;
+                        self.consumed[0] += PARENT_LEN as u64;
+                    }
+                }
+                walk.push_children(node.verify_parent(&layout, &parent)?);
+                continue;
+            }
+            self.load_leaf(&node, len, range)?;
+            return Ok(Loaded::Buffered);
+        }
+        if has_more(&mut self.input)? {
+            return Err(Error::TrailingData);
+        }
+        if let Some(outboard) = &mut self.outboard {
+            if has_more(outboard)? {
+                return Err(Error::TrailingData);
+            }
+        }
+        Ok(Loaded::End)
+    }
+
+    /// Reads and verifies a leaf from the input, releasing its part of the range.
+    fn load_leaf(&mut self, node: &Node, len: u64, range: Range) -> Result<(), Error> {
+        // A leaf is at most a group: 64 MiB at GroupLog::MAX.
+        self.buf.resize(node.len as usize, 0);
+        self.pos = 0;
+        self.end = 0;
+        read_node(&mut self.input, &mut self.buf, node)?;
+        self.consumed[0] += node.len;
+        node.verify_leaf(&self.buf)?;
+        self.release(node, len, range);
+        Ok(())
+    }
+
+    /// Reads a whole small subtree into `buf` and verifies it, releasing its part of the range.
+    fn load_subtree(&mut self, node: &Node, len: u64, range: Range) -> Result<(), Error> {
+        self.pos = 0;
+        self.end = 0;
+        let mut buf = std::mem::take(&mut self.buf);
+        // Overwritten whole by the reads: resizing zeroes only growth.
+        buf.resize(node.len as usize, 0);
+        let result = self.read_subtree(node, &mut buf);
+        self.buf = buf;
+        result?;
+        self.release(node, len, range);
+        Ok(())
+    }
+
+    /// Reads a whole small subtree, its content into `content`, and verifies it at once: the
+    /// content is encoded again (the chaining values of all its leaves and parents in wide
+    /// kernel calls) and the parents and value must be the same as those read.
+    fn read_subtree(&mut self, node: &Node, content: &mut [u8]) -> Result<(), Error> {
+        let layout = self.layout();
+        let parents_len = (layout.leaves(node.len) - 1) as usize * PARENT_LEN;
+        self.parents.resize(parents_len, 0);
+        match &mut self.outboard {
+            Some(outboard) => {
+                read_node(outboard, &mut self.parents, node)?;
+                read_node(&mut self.input, content, node)?;
+                self.consumed[1] += parents_len as u64;
+            }
+            None => {
+                // Leaves straight into the content, parents into their own buffer.
+                read_split(&mut self.input, layout, node, content, &mut self.parents)?;
+                self.consumed[0] += parents_len as u64;
+            }
+        }
+        self.consumed[0] += node.len;
+        let outboard = Layout::new(self.group_log, true);
+        self.check.resize(parents_len, 0);
+        let cv = write_subtree(outboard, content, node.start, node.root, &mut self.check);
+        if self.check != self.parents || Hash::from(cv) != node.cv {
+            return Err(node.mismatch());
+        }
+        Ok(())
+    }
+
+    /// Releases the part of the verified node in `buf` that the range asks for.
+    fn release(&mut self, node: &Node, len: u64, range: Range) {
+        if node.end() == len {
+            self.len_verified = true;
+        }
+        let from = range.out_start.clamp(node.start, node.end());
+        let to = range.out_end.clamp(from, node.end());
+        self.pos = (from - node.start) as usize;
+        self.end = (to - node.start) as usize;
+        self.position = from;
+    }
+}
+
+/// Reads the combined encoding of the subtree `node`, its leaves into `content` and its parents
+/// into `parents`.
+fn read_split(
+    stream: &mut impl Read,
+    layout: Layout,
+    node: &Node,
+    content: &mut [u8],
+    parents: &mut [u8],
+) -> Result<(), Error> {
+    if layout.is_leaf(content.len() as u64) {
+        return read_node(stream, content, node);
+    }
+    let (parent, below) = parents.split_at_mut(PARENT_LEN);
+    read_node(stream, parent, node)?;
+    let left_len = hazmat::left_subtree_len(content.len() as u64);
+    let (left, right) = content.split_at_mut(left_len as usize);
+    let left_parents = (layout.leaves(left_len) - 1) as usize * PARENT_LEN;
+    let (left_below, right_below) = below.split_at_mut(left_parents);
+    read_split(stream, layout, node, left, left_below)?;
+    read_split(stream, layout, node, right, right_below)
+}
+
+impl<R: Read + Seek, O: Read + Seek> Core<R, O> {
+    fn seek(&mut self, from: SeekFrom) -> Result<u64, Error> {
+        let len = self.header()?;
+        let bases = match self.bases {
+            Some(bases) => bases,
+            None => {
+                let input = self
+                    .input
+                    .stream_position()?
+                    .saturating_sub(self.consumed[0]);
+                let outboard = match &mut self.outboard {
+                    Some(outboard) => outboard.stream_position()?.saturating_sub(self.consumed[1]),
+                    None => 0,
+                };
+                *self.bases.insert(Bases { input, outboard })
+            }
+        };
+        let position = self.position;
+        if !self.len_verified {
+            // The final leaf (the empty leaf of an empty input) proves the length.
+            self.descend(len.saturating_sub(1), len, bases)?;
+        }
+        let target = match from {
+            SeekFrom::Start(n) => Some(n),
+            SeekFrom::End(delta) => len.checked_add_signed(delta),
+            SeekFrom::Current(delta) => position.checked_add_signed(delta),
+        };
+        let Some(target) = target else {
+            return Err(Error::Io(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                "seek to a negative or overflowing position",
+            )));
+        };
+        if target >= len {
+            if let State::Walking { walk, .. } = &mut self.state {
+                walk.clear();
+            }
+            self.pos = 0;
+            self.end = 0;
+            self.position = target;
+            self.finished = true;
+            return Ok(target);
+        }
+        self.descend(target, len, bases)?;
+        Ok(target)
+    }
+
+    /// Verifies the path from the root to the leaf holding `target` (< len, or 0 for an empty
+    /// input) and loads that leaf from `target` on; the walk continues after it.
+    fn descend(&mut self, target: u64, len: u64, bases: Bases) -> Result<(), Error> {
+        let layout = self.layout();
+        let mut node = Node::root(len, &self.hash);
+        let mut pending = Vec::new();
+        while !layout.is_leaf(node.len) {
+            let mut parent = [0u8; PARENT_LEN];
+            match &mut self.outboard {
+                Some(outboard) => {
+                    outboard.seek(SeekFrom::Start(at(
+                        bases.outboard,
+                        HEADER_LEN as u64 + node.offset,
+                    )))?;
+                    read_node(outboard, &mut parent, &node)?;
+                }
+                None => {
+                    self.input.seek(SeekFrom::Start(at(
+                        bases.input,
+                        HEADER_LEN as u64 + node.offset,
+                    )))?;
+                    read_node(&mut self.input, &mut parent, &node)?;
+                }
+            }
+            let (left, right) = node.verify_parent(&layout, &parent)?;
+            node = if target < right.start {
+                pending.push(right);
+                left
+            } else {
+                right
+            };
+        }
+        let leaf_at = match &mut self.outboard {
+            Some(outboard) => {
+                // The walk goes on with the parents after this leaf, which a descent that
+                // turned right has not passed.
+                outboard.seek(SeekFrom::Start(at(
+                    bases.outboard,
+                    HEADER_LEN as u64 + node.offset,
+                )))?;
+                at(bases.input, node.start)
+            }
+            None => at(bases.input, HEADER_LEN as u64 + node.offset),
+        };
+        self.input.seek(SeekFrom::Start(leaf_at))?;
+        self.load_leaf(&node, len, Range::all(len))?;
+        self.pos = (target - node.start) as usize;
+        self.position = target;
+        self.finished = false;
+        if let State::Walking { walk, .. } = &mut self.state {
+            walk.clear();
+            // The pending right siblings, the nearest on top: the walk's pre-order from here.
+            for sibling in pending {
+                walk.push(sibling);
+            }
+        }
+        Ok(())
+    }
+}
