@@ -393,6 +393,11 @@ fn b3sum_dropin_matches_b3sum() {
             vec![],
         ),
         (with_names(&["--no-names", "--no-mmap"], &names), vec![]),
+        // Output that runs past 2^64 bytes.
+        (
+            with_names(&["-l", "64", "--seek", "18446744073709551600"], &names),
+            vec![],
+        ),
         (with_names(&["--keyed"], &corpus.names), bytes(32, 3)),
         (with_names(&["--keyed"], &corpus.names), bytes(31, 3)),
         (os(&["--raw", "size-1", "size-64"]), vec![]),

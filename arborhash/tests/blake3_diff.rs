@@ -467,7 +467,8 @@ fn extended_output_at_random_positions() {
                     1 => rng.gen_range(0..1u64 << 40),
                     _ => u64::MAX - rng.gen_range(0..2000),
                 };
-                let len = rng.gen_range(0..700).min((u64::MAX - position) as usize);
+                // Reads may run past 2^64 bytes, where the block counter goes on.
+                let len = rng.gen_range(0..700);
                 let (mut a, mut b) = (vec![0u8; len], vec![0u8; len]);
                 if rng.gen() {
                     ours.set_position(position);
@@ -476,7 +477,7 @@ fn extended_output_at_random_positions() {
                     ours.seek(SeekFrom::Start(position)).unwrap();
                     ours.read_exact(&mut a).unwrap();
                 }
-                assert_eq!(ours.position(), position + len as u64);
+                assert_eq!(ours.position(), position.wrapping_add(len as u64));
                 theirs.set_position(position);
                 theirs.fill(&mut b);
                 assert_eq!(a, b, "{backend} len {} at {position}+{len}", input.len());

@@ -18,44 +18,61 @@ use crate::platform::Platform;
 #[derive(Clone)]
 pub struct OutputReader {
     root: Output,
-    position: u64,
+    /// The counter of the block the next byte comes from: kept apart from the byte position,
+    /// so that output read past 2^64 bytes goes on with the next blocks, as b3sum's does, where
+    /// a byte position would wrap to the start.
+    block: u64,
+    /// The next byte's offset in that block, below `BLOCK_LEN`.
+    offset: usize,
 }
 
 impl OutputReader {
     pub(crate) fn new(root: Output) -> OutputReader {
-        OutputReader { root, position: 0 }
+        OutputReader {
+            root,
+            block: 0,
+            offset: 0,
+        }
     }
 
     /// Fills `buf` with output bytes from the current position and advances the position.
     pub fn fill(&mut self, mut buf: &mut [u8]) {
         let p = Platform::current();
         while !buf.is_empty() {
-            let block = self.position / BLOCK_LEN as u64;
-            let offset = (self.position % BLOCK_LEN as u64) as usize;
-            let taken = if offset == 0 && buf.len() >= BLOCK_LEN {
+            let taken = if self.offset == 0 && buf.len() >= BLOCK_LEN {
                 let whole = buf.len() / BLOCK_LEN * BLOCK_LEN;
-                self.root.root_output_blocks(p, block, &mut buf[..whole]);
+                self.root
+                    .root_output_blocks(p, self.block, &mut buf[..whole]);
+                self.block = self.block.wrapping_add((whole / BLOCK_LEN) as u64);
                 whole
             } else {
                 let mut bytes = [0u8; BLOCK_LEN];
-                self.root.root_output_blocks(p, block, &mut bytes);
-                let take = buf.len().min(BLOCK_LEN - offset);
-                buf[..take].copy_from_slice(&bytes[offset..offset + take]);
+                self.root.root_output_blocks(p, self.block, &mut bytes);
+                let take = buf.len().min(BLOCK_LEN - self.offset);
+                buf[..take].copy_from_slice(&bytes[self.offset..self.offset + take]);
+                self.offset += take;
+                if self.offset == BLOCK_LEN {
+                    self.block = self.block.wrapping_add(1);
+                    self.offset = 0;
+                }
                 take
             };
-            self.position = self.position.wrapping_add(taken as u64);
             buf = &mut core::mem::take(&mut buf)[taken..];
         }
     }
 
-    /// The position in the output stream of the next byte `fill` writes.
+    /// The position in the output stream of the next byte `fill` writes (modulo 2^64, once
+    /// more than 2^64 bytes have been read).
     pub fn position(&self) -> u64 {
-        self.position
+        self.block
+            .wrapping_mul(BLOCK_LEN as u64)
+            .wrapping_add(self.offset as u64)
     }
 
     /// Moves to a position in the output stream.
     pub fn set_position(&mut self, position: u64) {
-        self.position = position;
+        self.block = position / BLOCK_LEN as u64;
+        self.offset = (position % BLOCK_LEN as u64) as usize;
     }
 }
 
@@ -74,7 +91,7 @@ impl fmt::Debug for OutputReader {
         // The root node is secret-derived in keyed modes; show only where we are, in the
         // `blake3` crate's form.
         f.debug_struct("OutputReader")
-            .field("position", &self.position)
+            .field("position", &self.position())
             .finish()
     }
 }
@@ -96,7 +113,7 @@ impl std::io::Seek for OutputReader {
         let target =
             match pos {
                 SeekFrom::Start(n) => Some(n),
-                SeekFrom::Current(delta) => self.position.checked_add_signed(delta),
+                SeekFrom::Current(delta) => self.position().checked_add_signed(delta),
                 SeekFrom::End(_) => return Err(Error::new(
                     ErrorKind::InvalidInput,
                     "seek from end is not supported: the BLAKE3 output stream has no usable end",
@@ -108,7 +125,7 @@ impl std::io::Seek for OutputReader {
                 "seek to a position before the start or past 2^64",
             )
         })?;
-        self.position = target;
+        self.set_position(target);
         Ok(target)
     }
 }
