@@ -3,7 +3,7 @@
  *
  * A program written for the official library compiles against this header unchanged and
  * computes the same output. It is source compatibility, not ABI compatibility: blake3_hasher
- * here is 26752 bytes (ARBORHASH_BLAKE3_HASHER_WORDS 64-bit words; the official one is 1912),
+ * here is 26688 bytes (ARBORHASH_BLAKE3_HASHER_WORDS 64-bit words; the official one is 1912),
  * because arborhash's hasher buffers 16 chunks to hash them in parallel. Recompile, do not
  * swap the shared library under a program built for the official one. The struct may live on
  * the stack (mind small thread stacks), in static storage or in malloc'd memory, and may be
@@ -45,7 +45,7 @@ extern "C" {
 #define BLAKE3_MAX_DEPTH 54
 
 /* 64-bit words in blake3_hasher. */
-#define ARBORHASH_BLAKE3_HASHER_WORDS 3344
+#define ARBORHASH_BLAKE3_HASHER_WORDS 3336
 
 /* An incremental hasher. Its contents are private. */
 typedef struct {
