@@ -1,7 +1,7 @@
 //! Fast hash functions: the BLAKE2 family, BLAKE3 and the Tillich-Zémor homomorphic hash.
 //!
-//! Each algorithm has a portable backend and, on x86-64, SSE4.1, AVX2 and AVX-512 backends chosen
-//! at run time (see [`platform`]). The public APIs follow the `blake2b_simd`, `blake2s_simd` and
+//! Each algorithm has a portable backend and, on x86-64, SSE4.1, AVX2 and AVX-512 backends, on
+//! AArch64 a NEON backend, chosen at run time (see [`platform`]). The public APIs follow the `blake2b_simd`, `blake2s_simd` and
 //! `blake3` crates, so that switching to this crate is a change of import.
 //!
 //! The crate is `no_std` without its default `std` feature; hashing never allocates.
@@ -26,5 +26,7 @@ pub mod blake2xs;
 pub mod blake3;
 #[cfg(feature = "mmap")]
 pub mod mmap;
+#[cfg(target_arch = "aarch64")]
+mod neon;
 mod threads;
 pub mod tz;

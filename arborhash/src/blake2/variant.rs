@@ -181,10 +181,14 @@ macro_rules! dispatch {
             Backend::Avx2 => unsafe { $module::avx2::$f($($arg),*) },
             #[cfg(target_arch = "x86_64")]
             Backend::Avx512 => unsafe { $module::avx512::$f($($arg),*) },
+            #[cfg(target_arch = "aarch64")]
+            Backend::Neon => crate::blake2::portable::$f::<Self>($($arg),*),
             #[cfg(not(target_arch = "x86_64"))]
             Backend::Sse41 | Backend::Avx2 | Backend::Avx512 => {
                 unreachable!("x86 backends are only selected on x86-64")
             }
+            #[cfg(not(target_arch = "aarch64"))]
+            Backend::Neon => unreachable!("the NEON backend is only selected on AArch64"),
         }
     };
 }
@@ -268,6 +272,7 @@ macro_rules! impl_variant {
                     Backend::Portable => 1,
                     Backend::Sse41 => $sse41_degree,
                     Backend::Avx2 | Backend::Avx512 => $avx2_degree,
+                    Backend::Neon => 1,
                 }
             }
         }

@@ -76,7 +76,7 @@ impl Buffer {
         let tag = match p.backend() {
             Backend::Avx512 => COPY_512,
             Backend::Avx2 => COPY_256,
-            Backend::Portable | Backend::Sse41 => COPY_128,
+            Backend::Portable | Backend::Sse41 | Backend::Neon => COPY_128,
         };
         Buffer {
             // SAFETY: an array of `MaybeUninit` needs no initialisation.

@@ -3,6 +3,8 @@
 //! The tree, the hasher, the batch API and the extended output are written once against these
 //! functions; each backend module implements the same four.
 
+#[cfg(target_arch = "aarch64")]
+use super::neon;
 use super::portable;
 use super::tree::CHUNK_LEN;
 #[cfg(target_arch = "x86_64")]
@@ -66,10 +68,14 @@ pub(crate) fn compress_in_place(
         Backend::Avx512 => unsafe {
             avx512::compress_in_place(cv, blocks, len, counter, flags, start)
         },
+        #[cfg(target_arch = "aarch64")]
+        Backend::Neon => unsafe { neon::compress_in_place(cv, blocks, len, counter, flags, start) },
         #[cfg(not(target_arch = "x86_64"))]
         Backend::Sse41 | Backend::Avx2 | Backend::Avx512 => {
             unreachable!("x86 backends are only selected on x86-64")
         }
+        #[cfg(not(target_arch = "aarch64"))]
+        Backend::Neon => unreachable!("the NEON backend is only selected on AArch64"),
     }
 }
 
@@ -98,10 +104,14 @@ pub(crate) fn hash_lanes(
         Backend::Avx2 => unsafe { avx2::hash_lanes(lanes, blocks, flags, out) },
         #[cfg(target_arch = "x86_64")]
         Backend::Avx512 => unsafe { avx512::hash_lanes(lanes, blocks, flags, out) },
+        #[cfg(target_arch = "aarch64")]
+        Backend::Neon => unsafe { neon::hash_lanes(lanes, blocks, flags, out) },
         #[cfg(not(target_arch = "x86_64"))]
         Backend::Sse41 | Backend::Avx2 | Backend::Avx512 => {
             unreachable!("x86 backends are only selected on x86-64")
         }
+        #[cfg(not(target_arch = "aarch64"))]
+        Backend::Neon => unreachable!("the NEON backend is only selected on AArch64"),
     }
 }
 
@@ -210,6 +220,10 @@ pub(crate) fn hash_run(p: Platform, run: Run<'_>, out: &mut [[u8; 32]]) {
         Backend::Sse41 => {
             for_each_group(run, degree(p), out, |g, o| unsafe { sse41::hash_run(g, o) })
         }
+        #[cfg(target_arch = "aarch64")]
+        Backend::Neon => {
+            for_each_group(run, degree(p), out, |g, o| unsafe { neon::hash_run(g, o) })
+        }
         _ => for_each_group(run, 16, out, |group, out| {
             let mut lanes = [EMPTY_LANE; 16];
             let lanes = group.lanes(&mut lanes);
@@ -259,7 +273,7 @@ pub(crate) fn hash_chunk_runs(p: Platform, runs: &[Run<'_>], out: &mut [[u8; 32]
                 unsafe { avx2::hash_chunk_runs(group, out) };
             }
         }
-        // Four lanes are a full group here (SSE4.1) or more than one (portable).
+        // Four lanes are a full group here (SSE4.1, NEON) or more than one (portable).
         _ => {
             for (run, out) in runs.iter().zip(out.chunks_mut(4)) {
                 hash_run(p, *run, out);
@@ -333,6 +347,7 @@ pub(crate) fn degree(p: Platform) -> usize {
         Backend::Sse41 => 4,
         Backend::Avx2 => 8,
         Backend::Avx512 => 16,
+        Backend::Neon => 4,
     }
 }
 
@@ -359,9 +374,13 @@ pub(crate) fn xof_many(
         Backend::Avx2 => unsafe { avx2::xof_many(cv, block, block_len, counter, flags, out) },
         #[cfg(target_arch = "x86_64")]
         Backend::Avx512 => unsafe { avx512::xof_many(cv, block, block_len, counter, flags, out) },
+        #[cfg(target_arch = "aarch64")]
+        Backend::Neon => unsafe { neon::xof_many(cv, block, block_len, counter, flags, out) },
         #[cfg(not(target_arch = "x86_64"))]
         Backend::Sse41 | Backend::Avx2 | Backend::Avx512 => {
             unreachable!("x86 backends are only selected on x86-64")
         }
+        #[cfg(not(target_arch = "aarch64"))]
+        Backend::Neon => unreachable!("the NEON backend is only selected on AArch64"),
     }
 }

@@ -17,10 +17,16 @@ mod avx512;
 mod hash;
 mod hasher;
 pub mod hazmat;
-#[cfg(all(test, feature = "std", target_arch = "x86_64"))]
+#[cfg(all(
+    test,
+    feature = "std",
+    any(target_arch = "x86_64", target_arch = "aarch64")
+))]
 mod kernel_tests;
 pub(crate) mod kernels;
 pub mod many;
+#[cfg(target_arch = "aarch64")]
+mod neon;
 mod output;
 mod portable;
 #[cfg(target_arch = "x86_64")]
