@@ -48,10 +48,12 @@ pub(crate) struct LastBlock {
 
 pub(crate) mod api;
 mod hash;
-#[cfg(all(test, target_arch = "x86_64"))]
+#[cfg(all(test, any(target_arch = "x86_64", target_arch = "aarch64")))]
 pub(crate) mod kernel_tests;
 mod lanes;
 pub(crate) mod many;
+#[cfg(target_arch = "aarch64")]
+pub(crate) mod neon;
 pub(crate) mod parallel;
 pub(crate) mod params;
 pub(crate) mod portable;

@@ -172,7 +172,7 @@ macro_rules! dispatch {
     ($p:expr, $module:ident :: $f:ident ($($arg:expr),*)) => {
         match $p.backend() {
             Backend::Portable => crate::blake2::portable::$f::<Self>($($arg),*),
-            // SAFETY (x86 backends): a `Platform` for a backend proves that the CPU supports it,
+            // SAFETY (vector backends): a `Platform` for a backend proves that the CPU supports it,
             // the contract of that backend's kernels besides the lane input lengths, which
             // `compress_lanes` checks before dispatching.
             #[cfg(target_arch = "x86_64")]
@@ -182,7 +182,7 @@ macro_rules! dispatch {
             #[cfg(target_arch = "x86_64")]
             Backend::Avx512 => unsafe { $module::avx512::$f($($arg),*) },
             #[cfg(target_arch = "aarch64")]
-            Backend::Neon => crate::blake2::portable::$f::<Self>($($arg),*),
+            Backend::Neon => unsafe { $module::neon::$f($($arg),*) },
             #[cfg(not(target_arch = "x86_64"))]
             Backend::Sse41 | Backend::Avx2 | Backend::Avx512 => {
                 unreachable!("x86 backends are only selected on x86-64")
@@ -197,7 +197,7 @@ macro_rules! dispatch {
 macro_rules! impl_variant {
     ($ty:ident, $module:ident, $word:ty, $count:ty, $name:literal, $node_offset_bytes:literal,
      $leaves:literal, $xof_max:expr, $rounds:literal, $rotations:expr, $sse41_degree:literal,
-     $avx2_degree:literal) => {
+     $avx2_degree:literal, $neon_degree:literal) => {
         // The kernel methods take crate-private types (`Platform`, `Lane`): nothing outside the
         // crate can call them, since no `Platform` can be made there.
         #[allow(private_interfaces)]
@@ -272,7 +272,7 @@ macro_rules! impl_variant {
                     Backend::Portable => 1,
                     Backend::Sse41 => $sse41_degree,
                     Backend::Avx2 | Backend::Avx512 => $avx2_degree,
-                    Backend::Neon => 1,
+                    Backend::Neon => $neon_degree,
                 }
             }
         }
@@ -299,7 +299,8 @@ impl_variant!(
     12,
     [32, 24, 16, 63],
     2,
-    4
+    4,
+    2
 );
 impl_variant!(
     Blake2s,
@@ -313,5 +314,6 @@ impl_variant!(
     10,
     [16, 12, 8, 7],
     4,
-    8
+    8,
+    4
 );
