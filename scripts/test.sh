@@ -8,7 +8,7 @@ echo "== rust: fmt, clippy"
 cargo fmt --all --check
 cargo clippy --workspace --all-targets --all-features -- -D warnings
 
-echo "== rust: no_std core builds; non-x86 targets build (portable backend only)"
+echo "== rust: no_std core builds; non-x86 targets build"
 cargo build -p arborhash --no-default-features
 if rustup target add aarch64-unknown-linux-gnu >/dev/null 2>&1; then
   RUSTFLAGS="-D warnings" cargo check -p arborhash --target aarch64-unknown-linux-gnu --all-features
@@ -30,6 +30,10 @@ echo "== rust: the ARBORHASH_BACKEND override, once per backend"
 for backend in portable sse41 avx2 avx512; do
   ARBORHASH_BACKEND=$backend cargo test -p arborhash --all-features --test backend_env -q
 done
+
+# --- AArch64 (issue 25): the library's tests for aarch64 under qemu-aarch64.
+./scripts/test-arm.sh
+# --- end AArch64
 
 if [ -d go ]; then
   echo "== go: vet, tests (assembly and purego)"
