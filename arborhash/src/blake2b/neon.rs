@@ -232,22 +232,23 @@ pub(crate) unsafe fn compress_final(
 /// word `i` is `m[s[i]]`.
 #[inline(always)]
 unsafe fn round2(v: &mut [V; 16], m: &[V; 16], s: &[usize; 16]) {
-    const COLUMNS: [[usize; 4]; 8] = [
-        [0, 4, 8, 12],
-        [1, 5, 9, 13],
-        [2, 6, 10, 14],
-        [3, 7, 11, 15],
-        [0, 5, 10, 15],
-        [1, 6, 11, 12],
-        [2, 7, 8, 13],
-        [3, 4, 9, 14],
-    ];
-    // A loop of constant length over constant tables: fully unrolled by the compiler.
-    for (k, [ia, ib, ic, id]) in COLUMNS.into_iter().enumerate() {
-        let (mut a, mut b, mut c, mut d) = (v[ia], v[ib], v[ic], v[id]);
-        unsafe { g(&mut a, &mut b, &mut c, &mut d, m[s[2 * k]], m[s[2 * k + 1]]) };
-        (v[ia], v[ib], v[ic], v[id]) = (a, b, c, d);
+    let [mut v0, mut v1, mut v2, mut v3, mut v4, mut v5, mut v6, mut v7] =
+        [v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7]];
+    let [mut v8, mut v9, mut v10, mut v11, mut v12, mut v13, mut v14, mut v15] =
+        [v[8], v[9], v[10], v[11], v[12], v[13], v[14], v[15]];
+    unsafe {
+        g(&mut v0, &mut v4, &mut v8, &mut v12, m[s[0]], m[s[1]]);
+        g(&mut v1, &mut v5, &mut v9, &mut v13, m[s[2]], m[s[3]]);
+        g(&mut v2, &mut v6, &mut v10, &mut v14, m[s[4]], m[s[5]]);
+        g(&mut v3, &mut v7, &mut v11, &mut v15, m[s[6]], m[s[7]]);
+        g(&mut v0, &mut v5, &mut v10, &mut v15, m[s[8]], m[s[9]]);
+        g(&mut v1, &mut v6, &mut v11, &mut v12, m[s[10]], m[s[11]]);
+        g(&mut v2, &mut v7, &mut v8, &mut v13, m[s[12]], m[s[13]]);
+        g(&mut v3, &mut v4, &mut v9, &mut v14, m[s[14]], m[s[15]]);
     }
+    *v = [
+        v0, v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v12, v13, v14, v15,
+    ];
 }
 
 /// Compresses `blocks` blocks of two lanes.
