@@ -12,7 +12,9 @@
 use core::arch::aarch64::*;
 
 use super::{BLOCKBYTES, IV};
-use crate::blake2::neon::{flag_word, next_block, BlockParams, SCHEDULE};
+use crate::blake2::neon::{
+    self as row_kernel, flag_word, next_block, BlockParams, RowKernel, SCHEDULE,
+};
 use crate::blake2::Lane;
 
 type V = uint64x2_t;
@@ -181,6 +183,27 @@ unsafe fn store_h(h: &mut [u64; 8], v: [V; 4]) {
     unsafe { vst1q_u64_x4(h.as_mut_ptr(), uint64x2x4_t(v[0], v[1], v[2], v[3])) }
 }
 
+/// The single stream's kernel for the shared drivers.
+struct Rows;
+
+impl RowKernel for Rows {
+    type Word = u64;
+    type Rows = [V; 4];
+    const BLOCKBYTES: usize = BLOCKBYTES;
+    #[inline(always)]
+    unsafe fn load(h: &[u64; 8]) -> [V; 4] {
+        unsafe { load_h(h) }
+    }
+    #[inline(always)]
+    unsafe fn store(h: &mut [u64; 8], rows: [V; 4]) {
+        unsafe { store_h(h, rows) }
+    }
+    #[inline(always)]
+    unsafe fn compress(rows: &mut [V; 4], block: *const u8, p: BlockParams) {
+        unsafe { compress_rows(rows, block, p) }
+    }
+}
+
 /// Compresses each whole block of `blocks` (none final), adding `BLOCKBYTES` to `count` before
 /// each; the semantics of `portable::compress_blocks`.
 ///
@@ -188,19 +211,8 @@ unsafe fn store_h(h: &mut [u64; 8], v: [V; 4]) {
 /// The CPU must support NEON.
 #[target_feature(enable = "neon")]
 pub(crate) unsafe fn compress_blocks(h: &mut [u64; 8], blocks: &[u8], count: &mut u128) {
-    // SAFETY: NEON is enabled here; each block is 128 bytes from `chunks_exact`.
-    unsafe {
-        let mut hv = load_h(h);
-        for block in blocks.chunks_exact(BLOCKBYTES) {
-            *count = count.wrapping_add(BLOCKBYTES as u128);
-            let p = BlockParams {
-                t: *count,
-                ..BlockParams::default()
-            };
-            compress_rows(&mut hv, block.as_ptr(), p);
-        }
-        store_h(h, hv);
-    }
+    // SAFETY: NEON is enabled here.
+    unsafe { row_kernel::compress_blocks::<Rows>(h, blocks, count) }
 }
 
 /// Compresses the final block with f0 set (and f1 when `last_node`); the semantics of
@@ -216,16 +228,7 @@ pub(crate) unsafe fn compress_final(
     last_node: bool,
 ) {
     // SAFETY: NEON is enabled here; `block` is one block.
-    unsafe {
-        let mut hv = load_h(h);
-        let p = BlockParams {
-            t: count,
-            f0: true,
-            f1: last_node,
-        };
-        compress_rows(&mut hv, block.as_ptr(), p);
-        store_h(h, hv);
-    }
+    unsafe { row_kernel::compress_final::<Rows>(h, block, count, last_node) }
 }
 
 /// One round on two lanes' transposed states (`v[i]` is word `i` of both lanes), whose message
@@ -328,14 +331,7 @@ pub(crate) unsafe fn compress_lanes(lanes: &mut [Lane<'_, u64>], blocks: usize, 
         // SAFETY: NEON is enabled here; the input lengths are the caller's contract.
         unsafe {
             match group {
-                [lane] => {
-                    let mut hv = load_h(lane.h);
-                    for j in 0..blocks {
-                        let p = next_block(lane, BLOCKBYTES, j, blocks);
-                        compress_rows(&mut hv, lane.input.as_ptr().add(j * stride), p);
-                    }
-                    store_h(lane.h, hv);
-                }
+                [lane] => row_kernel::compress_lane::<Rows>(lane, blocks, stride),
                 pair => compress_pair(pair.try_into().expect("two lanes"), blocks, stride),
             }
         }

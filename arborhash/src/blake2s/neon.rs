@@ -11,7 +11,9 @@
 use core::arch::aarch64::vld1q_u32;
 
 use super::{BLOCKBYTES, IV};
-use crate::blake2::neon::{flag_word, next_block, BlockParams, SCHEDULE};
+use crate::blake2::neon::{
+    self as row_kernel, flag_word, next_block, BlockParams, RowKernel, SCHEDULE,
+};
 use crate::blake2::Lane;
 use crate::neon::{
     load_blocks4, round4, rounds_rows, row_message, splat, transpose, words, xor, V,
@@ -66,6 +68,27 @@ unsafe fn store_h(h: &mut [u32; 8], v: [V; 2]) {
     }
 }
 
+/// The single stream's kernel for the shared drivers.
+struct Rows;
+
+impl RowKernel for Rows {
+    type Word = u32;
+    type Rows = [V; 2];
+    const BLOCKBYTES: usize = BLOCKBYTES;
+    #[inline(always)]
+    unsafe fn load(h: &[u32; 8]) -> [V; 2] {
+        unsafe { load_h(h) }
+    }
+    #[inline(always)]
+    unsafe fn store(h: &mut [u32; 8], rows: [V; 2]) {
+        unsafe { store_h(h, rows) }
+    }
+    #[inline(always)]
+    unsafe fn compress(rows: &mut [V; 2], block: *const u8, p: BlockParams) {
+        unsafe { compress_rows(rows, block, p) }
+    }
+}
+
 /// Compresses each whole block of `blocks` (none final), adding `BLOCKBYTES` to `count` before
 /// each; the semantics of `portable::compress_blocks`.
 ///
@@ -73,19 +96,8 @@ unsafe fn store_h(h: &mut [u32; 8], v: [V; 2]) {
 /// The CPU must support NEON.
 #[target_feature(enable = "neon")]
 pub(crate) unsafe fn compress_blocks(h: &mut [u32; 8], blocks: &[u8], count: &mut u128) {
-    // SAFETY: NEON is enabled here; each block is 64 bytes from `chunks_exact`.
-    unsafe {
-        let mut hv = load_h(h);
-        for block in blocks.chunks_exact(BLOCKBYTES) {
-            *count = count.wrapping_add(BLOCKBYTES as u128);
-            let p = BlockParams {
-                t: *count,
-                ..BlockParams::default()
-            };
-            compress_rows(&mut hv, block.as_ptr(), p);
-        }
-        store_h(h, hv);
-    }
+    // SAFETY: NEON is enabled here.
+    unsafe { row_kernel::compress_blocks::<Rows>(h, blocks, count) }
 }
 
 /// Compresses the final block with f0 set (and f1 when `last_node`); the semantics of
@@ -101,16 +113,7 @@ pub(crate) unsafe fn compress_final(
     last_node: bool,
 ) {
     // SAFETY: NEON is enabled here; `block` is one block.
-    unsafe {
-        let mut hv = load_h(h);
-        let p = BlockParams {
-            t: count,
-            f0: true,
-            f1: last_node,
-        };
-        compress_rows(&mut hv, block.as_ptr(), p);
-        store_h(h, hv);
-    }
+    unsafe { row_kernel::compress_final::<Rows>(h, block, count, last_node) }
 }
 
 /// Compresses `blocks` blocks of four lanes (the first `n` real, the others copies of lane
@@ -191,12 +194,7 @@ pub(crate) unsafe fn compress_lanes(lanes: &mut [Lane<'_, u32>], blocks: usize, 
                 continue;
             }
             for lane in group.iter_mut() {
-                let mut hv = load_h(lane.h);
-                for j in 0..blocks {
-                    let p = next_block(lane, BLOCKBYTES, j, blocks);
-                    compress_rows(&mut hv, lane.input.as_ptr().add(j * stride), p);
-                }
-                store_h(lane.h, hv);
+                row_kernel::compress_lane::<Rows>(lane, blocks, stride);
             }
         }
     }
