@@ -59,19 +59,35 @@ unsafe fn rot7(x: V) -> V {
     unsafe { vsriq_n_u32::<7>(vshlq_n_u32::<25>(x), x) }
 }
 
-/// G of BLAKE2s and BLAKE3 on vectors: four independent G at once, one per element.
-#[inline(always)]
-pub(crate) unsafe fn g(a: &mut V, b: &mut V, c: &mut V, d: &mut V, x: V, y: V) {
-    unsafe {
-        *a = add(add(*a, *b), x);
-        *d = rot16(xor(*d, *a));
-        *c = add(*c, *d);
-        *b = rot12(xor(*b, *c));
-        *a = add(add(*a, *b), y);
-        *d = rot8(xor(*d, *a));
-        *c = add(*c, *d);
-        *b = rot7(xor(*b, *c));
+/// A vector of independent lanes' state words on which G runs element by element: four
+/// BLAKE2s or BLAKE3 states (`uint32x4_t`, here) or two BLAKE2b states (`uint64x2_t`,
+/// blake2b/neon.rs).
+pub(crate) trait GLanes: Copy {
+    /// G on words `a`, `b`, `c`, `d` with message words `x`, `y`, in every lane.
+    unsafe fn g(a: &mut Self, b: &mut Self, c: &mut Self, d: &mut Self, x: Self, y: Self);
+}
+
+impl GLanes for V {
+    /// G of BLAKE2s and BLAKE3.
+    #[inline(always)]
+    unsafe fn g(a: &mut V, b: &mut V, c: &mut V, d: &mut V, x: V, y: V) {
+        unsafe {
+            *a = add(add(*a, *b), x);
+            *d = rot16(xor(*d, *a));
+            *c = add(*c, *d);
+            *b = rot12(xor(*b, *c));
+            *a = add(add(*a, *b), y);
+            *d = rot8(xor(*d, *a));
+            *c = add(*c, *d);
+            *b = rot7(xor(*b, *c));
+        }
     }
+}
+
+/// G of BLAKE2s and BLAKE3 on four columns at once (the rows' form).
+#[inline(always)]
+unsafe fn g(a: &mut V, b: &mut V, c: &mut V, d: &mut V, x: V, y: V) {
+    unsafe { <V as GLanes>::g(a, b, c, d, x, y) }
 }
 
 /// Word `j` of row `i` becomes word `i` of row `j`.
@@ -91,23 +107,23 @@ pub(crate) unsafe fn transpose(r: [V; 4]) -> [V; 4] {
     }
 }
 
-/// One round on four lanes' transposed states (`v[i]` is word `i` of every lane), whose
+/// One round on several lanes' transposed states (`v[i]` is word `i` of every lane), whose
 /// message word `i` is `m[s[i]]`.
 #[inline(always)]
-pub(crate) unsafe fn round4(v: &mut [V; 16], m: &[V; 16], s: &[usize; 16]) {
+pub(crate) unsafe fn round_lanes<L: GLanes>(v: &mut [L; 16], m: &[L; 16], s: &[usize; 16]) {
     let [mut v0, mut v1, mut v2, mut v3, mut v4, mut v5, mut v6, mut v7] =
         [v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7]];
     let [mut v8, mut v9, mut v10, mut v11, mut v12, mut v13, mut v14, mut v15] =
         [v[8], v[9], v[10], v[11], v[12], v[13], v[14], v[15]];
     unsafe {
-        g(&mut v0, &mut v4, &mut v8, &mut v12, m[s[0]], m[s[1]]);
-        g(&mut v1, &mut v5, &mut v9, &mut v13, m[s[2]], m[s[3]]);
-        g(&mut v2, &mut v6, &mut v10, &mut v14, m[s[4]], m[s[5]]);
-        g(&mut v3, &mut v7, &mut v11, &mut v15, m[s[6]], m[s[7]]);
-        g(&mut v0, &mut v5, &mut v10, &mut v15, m[s[8]], m[s[9]]);
-        g(&mut v1, &mut v6, &mut v11, &mut v12, m[s[10]], m[s[11]]);
-        g(&mut v2, &mut v7, &mut v8, &mut v13, m[s[12]], m[s[13]]);
-        g(&mut v3, &mut v4, &mut v9, &mut v14, m[s[14]], m[s[15]]);
+        L::g(&mut v0, &mut v4, &mut v8, &mut v12, m[s[0]], m[s[1]]);
+        L::g(&mut v1, &mut v5, &mut v9, &mut v13, m[s[2]], m[s[3]]);
+        L::g(&mut v2, &mut v6, &mut v10, &mut v14, m[s[4]], m[s[5]]);
+        L::g(&mut v3, &mut v7, &mut v11, &mut v15, m[s[6]], m[s[7]]);
+        L::g(&mut v0, &mut v5, &mut v10, &mut v15, m[s[8]], m[s[9]]);
+        L::g(&mut v1, &mut v6, &mut v11, &mut v12, m[s[10]], m[s[11]]);
+        L::g(&mut v2, &mut v7, &mut v8, &mut v13, m[s[12]], m[s[13]]);
+        L::g(&mut v3, &mut v4, &mut v9, &mut v14, m[s[14]], m[s[15]]);
     }
     *v = [
         v0, v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v12, v13, v14, v15,

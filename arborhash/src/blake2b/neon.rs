@@ -16,6 +16,7 @@ use crate::blake2::neon::{
     self as row_kernel, flag_word, next_block, BlockParams, RowKernel, SCHEDULE,
 };
 use crate::blake2::Lane;
+use crate::neon::{round_lanes, GLanes};
 
 type V = uint64x2_t;
 
@@ -55,19 +56,27 @@ unsafe fn rot63(x: V) -> V {
     unsafe { vsriq_n_u64::<63>(add(x, x), x) }
 }
 
-/// G on vectors: two independent G at once, one per element.
+impl GLanes for V {
+    /// G of BLAKE2b: two independent G at once, one per element.
+    #[inline(always)]
+    unsafe fn g(a: &mut V, b: &mut V, c: &mut V, d: &mut V, x: V, y: V) {
+        unsafe {
+            *a = add(add(*a, *b), x);
+            *d = rot32(xor(*d, *a));
+            *c = add(*c, *d);
+            *b = rot_bytes(xor(*b, *c), &ROT24);
+            *a = add(add(*a, *b), y);
+            *d = rot_bytes(xor(*d, *a), &ROT16);
+            *c = add(*c, *d);
+            *b = rot63(xor(*b, *c));
+        }
+    }
+}
+
+/// G of BLAKE2b on two columns at once (the rows' form).
 #[inline(always)]
 unsafe fn g(a: &mut V, b: &mut V, c: &mut V, d: &mut V, x: V, y: V) {
-    unsafe {
-        *a = add(add(*a, *b), x);
-        *d = rot32(xor(*d, *a));
-        *c = add(*c, *d);
-        *b = rot_bytes(xor(*b, *c), &ROT24);
-        *a = add(add(*a, *b), y);
-        *d = rot_bytes(xor(*d, *a), &ROT16);
-        *c = add(*c, *d);
-        *b = rot63(xor(*b, *c));
-    }
+    unsafe { <V as GLanes>::g(a, b, c, d, x, y) }
 }
 
 /// The block's words `i` and `j` in one vector, from its registers `m` (words 2k and 2k + 1 in
@@ -231,29 +240,6 @@ pub(crate) unsafe fn compress_final(
     unsafe { row_kernel::compress_final::<Rows>(h, block, count, last_node) }
 }
 
-/// One round on two lanes' transposed states (`v[i]` is word `i` of both lanes), whose message
-/// word `i` is `m[s[i]]`.
-#[inline(always)]
-unsafe fn round2(v: &mut [V; 16], m: &[V; 16], s: &[usize; 16]) {
-    let [mut v0, mut v1, mut v2, mut v3, mut v4, mut v5, mut v6, mut v7] =
-        [v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7]];
-    let [mut v8, mut v9, mut v10, mut v11, mut v12, mut v13, mut v14, mut v15] =
-        [v[8], v[9], v[10], v[11], v[12], v[13], v[14], v[15]];
-    unsafe {
-        g(&mut v0, &mut v4, &mut v8, &mut v12, m[s[0]], m[s[1]]);
-        g(&mut v1, &mut v5, &mut v9, &mut v13, m[s[2]], m[s[3]]);
-        g(&mut v2, &mut v6, &mut v10, &mut v14, m[s[4]], m[s[5]]);
-        g(&mut v3, &mut v7, &mut v11, &mut v15, m[s[6]], m[s[7]]);
-        g(&mut v0, &mut v5, &mut v10, &mut v15, m[s[8]], m[s[9]]);
-        g(&mut v1, &mut v6, &mut v11, &mut v12, m[s[10]], m[s[11]]);
-        g(&mut v2, &mut v7, &mut v8, &mut v13, m[s[12]], m[s[13]]);
-        g(&mut v3, &mut v4, &mut v9, &mut v14, m[s[14]], m[s[15]]);
-    }
-    *v = [
-        v0, v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v12, v13, v14, v15,
-    ];
-}
-
 /// Compresses `blocks` blocks of two lanes.
 #[inline(always)]
 unsafe fn compress_pair(lanes: &mut [Lane<'_, u64>; 2], blocks: usize, stride: usize) {
@@ -299,7 +285,7 @@ unsafe fn compress_pair(lanes: &mut [Lane<'_, u64>; 2], blocks: usize, stride: u
                 xor(splat(IV[6]), pair(flag_word(p[0].f0), flag_word(p[1].f0))),
                 xor(splat(IV[7]), pair(flag_word(p[0].f1), flag_word(p[1].f1))),
             ];
-            twelve_rounds!(round2, &mut v, &m);
+            twelve_rounds!(round_lanes, &mut v, &m);
             for i in 0..8 {
                 h[i] = xor(h[i], xor(v[i], v[i + 8]));
             }

@@ -16,7 +16,7 @@ use crate::blake2::neon::{
 };
 use crate::blake2::Lane;
 use crate::neon::{
-    load_blocks4, round4, rounds_rows, row_message, splat, transpose, words, xor, V,
+    load_blocks4, round_lanes, rounds_rows, row_message, splat, transpose, words, xor, V,
 };
 
 /// BLAKE2s's ten rounds.
@@ -155,16 +155,16 @@ unsafe fn compress_group4(lanes: &mut [Lane<'_, u32>], blocks: usize, stride: us
                 xor(splat(IV[7]), words(params.map(|p| flag_word(p.f1)))),
             ];
             // Written out so that every message index is a constant.
-            round4(&mut v, &m, &ROUNDS[0]);
-            round4(&mut v, &m, &ROUNDS[1]);
-            round4(&mut v, &m, &ROUNDS[2]);
-            round4(&mut v, &m, &ROUNDS[3]);
-            round4(&mut v, &m, &ROUNDS[4]);
-            round4(&mut v, &m, &ROUNDS[5]);
-            round4(&mut v, &m, &ROUNDS[6]);
-            round4(&mut v, &m, &ROUNDS[7]);
-            round4(&mut v, &m, &ROUNDS[8]);
-            round4(&mut v, &m, &ROUNDS[9]);
+            round_lanes(&mut v, &m, &ROUNDS[0]);
+            round_lanes(&mut v, &m, &ROUNDS[1]);
+            round_lanes(&mut v, &m, &ROUNDS[2]);
+            round_lanes(&mut v, &m, &ROUNDS[3]);
+            round_lanes(&mut v, &m, &ROUNDS[4]);
+            round_lanes(&mut v, &m, &ROUNDS[5]);
+            round_lanes(&mut v, &m, &ROUNDS[6]);
+            round_lanes(&mut v, &m, &ROUNDS[7]);
+            round_lanes(&mut v, &m, &ROUNDS[8]);
+            round_lanes(&mut v, &m, &ROUNDS[9]);
             for i in 0..8 {
                 h[i] = xor(h[i], xor(v[i], v[i + 8]));
             }

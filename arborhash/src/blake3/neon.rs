@@ -25,7 +25,7 @@ use core::arch::aarch64::{vld1q_u32, vorrq_u32, vst1q_u32};
 use super::kernels::{Lane, Run, BLOCK_LEN};
 use super::portable::MSG_SCHEDULE;
 use crate::blake2s::IV;
-use crate::neon::{load_blocks4, round4, row_message, splat, store, transpose, words, xor, V};
+use crate::neon::{load_blocks4, round_lanes, row_message, splat, store, transpose, words, xor, V};
 
 // SAFETY (every `#[inline(always)]` helper): only ever inlined into the `#[target_feature(enable
 // = "neon")]` entry points below, which the caller may only run on a CPU with NEON; pointers
@@ -38,13 +38,13 @@ use crate::neon::{load_blocks4, round4, row_message, splat, store, transpose, wo
 #[inline(always)]
 unsafe fn rounds4(v: &mut [V; 16], m: &[V; 16]) {
     unsafe {
-        round4(v, m, &MSG_SCHEDULE[0]);
-        round4(v, m, &MSG_SCHEDULE[1]);
-        round4(v, m, &MSG_SCHEDULE[2]);
-        round4(v, m, &MSG_SCHEDULE[3]);
-        round4(v, m, &MSG_SCHEDULE[4]);
-        round4(v, m, &MSG_SCHEDULE[5]);
-        round4(v, m, &MSG_SCHEDULE[6]);
+        round_lanes(v, m, &MSG_SCHEDULE[0]);
+        round_lanes(v, m, &MSG_SCHEDULE[1]);
+        round_lanes(v, m, &MSG_SCHEDULE[2]);
+        round_lanes(v, m, &MSG_SCHEDULE[3]);
+        round_lanes(v, m, &MSG_SCHEDULE[4]);
+        round_lanes(v, m, &MSG_SCHEDULE[5]);
+        round_lanes(v, m, &MSG_SCHEDULE[6]);
     }
 }
 
