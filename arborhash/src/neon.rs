@@ -29,6 +29,14 @@ pub(crate) unsafe fn xor(a: V, b: V) -> V {
 pub(crate) unsafe fn splat(x: u32) -> V {
     unsafe { vdupq_n_u32(x) }
 }
+/// Each of the four words at `w` in every element of its own vector (one `ld4r`).
+#[inline(always)]
+pub(crate) unsafe fn splat4(w: &[u32; 4]) -> [V; 4] {
+    unsafe {
+        let x = vld4q_dup_u32(w.as_ptr());
+        [x.0, x.1, x.2, x.3]
+    }
+}
 /// Four 32-bit values, one per element.
 #[inline(always)]
 pub(crate) unsafe fn words(x: [u32; 4]) -> V {

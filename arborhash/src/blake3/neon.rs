@@ -25,7 +25,9 @@ use core::arch::aarch64::{vld1q_u32, vorrq_u32, vst1q_u32};
 use super::kernels::{Lane, Run, BLOCK_LEN};
 use super::portable::MSG_SCHEDULE;
 use crate::blake2s::IV;
-use crate::neon::{load_blocks4, round_lanes, row_message, splat, store, transpose, words, xor, V};
+use crate::neon::{
+    load_blocks4, round_lanes, row_message, splat, splat4, store, transpose, words, xor, V,
+};
 
 // SAFETY (every `#[inline(always)]` helper): only ever inlined into the `#[target_feature(enable
 // = "neon")]` entry points below, which the caller may only run on a CPU with NEON; pointers
@@ -53,23 +55,10 @@ unsafe fn rounds4(v: &mut [V; 16], m: &[V; 16]) {
 #[inline(always)]
 unsafe fn state4(h: &[V; 8], counter: [V; 2], block_len: V, flags: V) -> [V; 16] {
     unsafe {
+        let iv = splat4(IV[..4].try_into().unwrap());
         [
-            h[0],
-            h[1],
-            h[2],
-            h[3],
-            h[4],
-            h[5],
-            h[6],
-            h[7],
-            splat(IV[0]),
-            splat(IV[1]),
-            splat(IV[2]),
-            splat(IV[3]),
-            counter[0],
-            counter[1],
-            block_len,
-            flags,
+            h[0], h[1], h[2], h[3], h[4], h[5], h[6], h[7], iv[0], iv[1], iv[2], iv[3], counter[0],
+            counter[1], block_len, flags,
         ]
     }
 }
