@@ -27,7 +27,7 @@ CARGO_PROFILE_RELEASE_CODEGEN_UNITS=16 CARGO_PROFILE_RELEASE_LTO=false \
   CARGO_TARGET_DIR=target/release-default cargo test -q -p arborhash --release --all-features --lib
 
 echo "== rust: the ARBORHASH_BACKEND override, once per backend"
-for backend in portable sse41 avx2 avx512; do
+for backend in portable sse41 avx2 avx512 neon; do
   ARBORHASH_BACKEND=$backend cargo test -p arborhash --all-features --test backend_env -q
 done
 
