@@ -4,16 +4,14 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# Every feature but those limiting the backends (pure, no_sse41, no_avx2, no_avx512), with which
-# the backend tests would run the portable code only; scripts/test-features.sh tests those.
-FEATURES="arborhash/std,arborhash/rayon,arborhash/mmap,arborhash/serde,arborhash/zeroize"
-FEATURES+=",arborhash/traits-preview,arborhash/neon"
+# FEATURES: every feature but those limiting the backends (see the file).
+source scripts/features.sh
 
 echo "== rust: fmt, clippy"
 cargo fmt --all --check
 cargo clippy --workspace --all-targets --all-features -- -D warnings
 
-echo "== rust: no_std core builds; non-x86 targets build (portable backend only)"
+echo "== rust: no_std core builds; non-x86 targets build"
 cargo build -p arborhash --no-default-features
 if rustup target add aarch64-unknown-linux-gnu >/dev/null 2>&1; then
   RUSTFLAGS="-D warnings" cargo check -p arborhash --target aarch64-unknown-linux-gnu --all-features
@@ -32,7 +30,7 @@ CARGO_PROFILE_RELEASE_CODEGEN_UNITS=16 CARGO_PROFILE_RELEASE_LTO=false \
   CARGO_TARGET_DIR=target/release-default cargo test -q -p arborhash --release --features "$FEATURES" --lib
 
 echo "== rust: the ARBORHASH_BACKEND override, once per backend"
-for backend in portable sse41 avx2 avx512; do
+for backend in portable sse41 avx2 avx512 neon; do
   ARBORHASH_BACKEND=$backend cargo test -p arborhash --features "$FEATURES" --test backend_env -q
 done
 
@@ -40,6 +38,10 @@ done
 echo "== rust: the features limiting the backends, one build each"
 ./scripts/test-features.sh
 # --- end drop-in ---
+
+# --- AArch64 (issue 25): the library's tests for aarch64 under qemu-aarch64.
+./scripts/test-arm.sh
+# --- end AArch64
 
 # --- go (scripts/test-go.sh) ---
 if [ -d go ]; then

@@ -17,16 +17,30 @@ const IV: [u32; 8] = [
     0x6A09E667, 0xBB67AE85, 0x3C6EF372, 0xA54FF53A, 0x510E527F, 0x9B05688C, 0x1F83D9AB, 0x5BE0CD19,
 ];
 
-/// Our supported SIMD backends, each with the crate's kernels of the same width.
-fn contestants() -> Vec<(Backend, Theirs)> {
+/// Our SIMD backends of the target, each with the crate's kernels of the same width.
+#[cfg(target_arch = "x86_64")]
+fn simd_backends() -> [(Backend, Option<Theirs>); 3] {
     [
         (Backend::Sse41, Theirs::sse41()),
         (Backend::Avx2, Theirs::avx2()),
         (Backend::Avx512, Theirs::avx512()),
     ]
-    .into_iter()
-    .filter_map(|(ours, theirs)| Some((ours, theirs?)).filter(|_| ours.is_supported()))
-    .collect()
+}
+#[cfg(target_arch = "aarch64")]
+fn simd_backends() -> [(Backend, Option<Theirs>); 1] {
+    [(Backend::Neon, Theirs::neon())]
+}
+#[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+fn simd_backends() -> [(Backend, Option<Theirs>); 0] {
+    []
+}
+
+/// Our supported SIMD backends, each with the crate's kernels of the same width.
+fn contestants() -> Vec<(Backend, Theirs)> {
+    simd_backends()
+        .into_iter()
+        .filter_map(|(ours, theirs)| Some((ours, theirs?)).filter(|_| ours.is_supported()))
+        .collect()
 }
 
 /// Times `ours` on each backend and `theirs` on the crate's kernels of the same width.

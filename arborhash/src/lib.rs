@@ -1,7 +1,7 @@
 //! Fast hash functions: the BLAKE2 family, BLAKE3 and the Tillich-Zémor homomorphic hash.
 //!
-//! Each algorithm has a portable backend and, on x86-64, SSE4.1, AVX2 and AVX-512 backends chosen
-//! at run time (see [`platform`]). The public APIs follow the `blake3`, `blake2b_simd` and
+//! Each algorithm has a portable backend and, on x86-64, SSE4.1, AVX2 and AVX-512 backends, on
+//! AArch64 a NEON backend, chosen at run time (see [`platform`]). The public APIs follow the `blake3`, `blake2b_simd` and
 //! `blake2s_simd` crates, so that switching to this crate is a change of import (see
 //! [Switching](#switching-from-blake3--blake2b_simd--blake2s_simd) for what else differs).
 //!
@@ -78,12 +78,12 @@
 //! | `serde` | no | `Serialize` and `Deserialize` for [`blake3::Hash`], in the `blake3` crate's form. |
 //! | `zeroize` | no | `Zeroize` for BLAKE3's `Hash`, `Hasher` and `OutputReader`. |
 //! | `traits-preview` | no | The RustCrypto `digest` 0.11 traits for BLAKE3's `Hasher` and `OutputReader`, as the `blake3` crate offers them (`blake3::traits::digest`); like the crate's, without a semver promise. |
-//! | `pure` | no | Only the portable backend is ever selected. |
+//! | `pure` | no | Only the portable backend is ever selected (NEON included). |
 //! | `no_sse41`, `no_avx2`, `no_avx512` | no | That backend is never selected; `no_avx2` excludes AVX-512 too, whose backend runs AVX2 kernels. |
-//! | `neon` | no | Accepted for the `blake3` crate's users; there is no NEON backend yet, so it changes nothing. |
+//! | `neon` | no | Accepted for the `blake3` crate's users; changes nothing: NEON is on by default on AArch64. |
 //!
 //! The limiting features act on the choice of backend at run time (as if the CPU lacked the
-//! excluded ones); the code of every backend is still compiled on x86-64. Enabling every
+//! excluded ones); the code of every backend of the target is still compiled. Enabling every
 //! feature (`--all-features`) includes `pure`, and so runs only the portable backend.
 //!
 //! # Switching from blake3 / blake2b_simd / blake2s_simd
@@ -135,8 +135,9 @@
 //! - **Backend features:** `pure`, `no_sse41`, `no_avx2` and `no_avx512` limit the backends
 //!   chosen at run time rather than leaving code out of the build (we compile no C or assembly
 //!   files, which is what the crate's features mainly avoid); `no_avx2` excludes AVX-512 too.
-//!   `neon` changes nothing yet. The crate's `no_sse2`, `no_neon`, `prefer_intrinsics`,
-//!   `wasm32_simd` and `digest` features do not exist here.
+//!   NEON is on by default on AArch64, as in the crate, and `neon` changes nothing (there is no
+//!   32-bit ARM backend, where the crate's `neon` switches NEON on). The crate's `no_sse2`,
+//!   `no_neon`, `prefer_intrinsics`, `wasm32_simd` and `digest` features do not exist here.
 //! - **BLAKE2:** `to_hex()` as above (`HexString<128>` and `HexString<64>`); `Hash` also compares
 //!   with `[u8; N]` and `&[u8]`; the hidden `benchmarks::force_portable` is
 //!   `platform::with_backend(Backend::Portable, ...)` here; `Debug` of `Params` and `State` is our
@@ -166,6 +167,8 @@ pub mod blake2xs;
 pub mod blake3;
 #[cfg(feature = "mmap")]
 pub mod mmap;
+#[cfg(target_arch = "aarch64")]
+mod neon;
 #[cfg(target_arch = "x86_64")]
 mod opaque;
 mod threads;

@@ -1,19 +1,21 @@
 //! Choosing the SIMD backend.
 //!
-//! Every algorithm in this crate has a portable backend and, on x86-64, SSE4.1, AVX2 and AVX-512
-//! backends. The AVX-512 backend (AVX-512F with AVX-512VL) runs BLAKE3's 16-lane kernels and the
-//! AVX-512VL rotations; algorithms without a kernel of their own for it run their AVX2 kernels
-//! there. The best backend the CPU supports is detected once, at first use, and cached. Users and
+//! Every algorithm in this crate has a portable backend; on x86-64, SSE4.1, AVX2 and AVX-512
+//! backends; on AArch64, a NEON backend. The AVX-512 backend (AVX-512F with AVX-512VL) runs
+//! BLAKE3's 16-lane kernels and the AVX-512VL rotations; algorithms without a kernel of their own
+//! for it run their AVX2 kernels there. The best backend the CPU supports is detected once, at first use, and cached. Users and
 //! tests can override the choice:
 //!
-//! - the environment variable `ARBORHASH_BACKEND=portable|sse41|avx2|avx512`, read once at first
-//!   use;
+//! - the environment variable `ARBORHASH_BACKEND=portable|sse41|avx2|avx512|neon`, read once at
+//!   first use;
 //! - [`force_backend`], for the whole process;
 //! - [`with_backend`] (with `std`), for the calling thread during one closure, which is what the
 //!   tests use to exercise each backend while running in parallel.
 //!
 //! The Cargo features `pure` (portable only), `no_sse41`, `no_avx2` (which also excludes AVX-512)
 //! and `no_avx512` remove backends from the choice at compile time, as if the CPU lacked them.
+//! NEON is on by default on AArch64 (`pure` removes it too); the `neon` feature is accepted for
+//! the `blake3` crate's users and changes nothing.
 //!
 //! Asking for a backend the CPU lacks never reaches its code: the request falls back to the best
 //! available backend, and [`selection`] reports both what was asked for and what is used.
@@ -37,15 +39,19 @@ pub enum Backend {
     /// x86-64 AVX-512F and AVX-512VL (512-bit vectors, and rotations on 128/256-bit ones), with
     /// AVX2.
     Avx512,
+    /// AArch64 NEON (Advanced SIMD, 128-bit vectors); Tillich-Zémor also needs PMULL (the `aes`
+    /// feature) for its vector code.
+    Neon,
 }
 
 impl Backend {
-    /// All backends, slowest first.
-    pub const ALL: [Backend; 4] = [
+    /// All backends: portable, then x86-64's slowest first, then AArch64's.
+    pub const ALL: [Backend; 5] = [
         Backend::Portable,
         Backend::Sse41,
         Backend::Avx2,
         Backend::Avx512,
+        Backend::Neon,
     ];
 
     /// The name used by `ARBORHASH_BACKEND` and in reports.
@@ -55,6 +61,7 @@ impl Backend {
             Backend::Sse41 => "sse41",
             Backend::Avx2 => "avx2",
             Backend::Avx512 => "avx512",
+            Backend::Neon => "neon",
         }
     }
 
@@ -77,6 +84,7 @@ impl Backend {
             Backend::Sse41 => sse41_detected(),
             Backend::Avx2 => avx2_detected(),
             Backend::Avx512 => avx512_detected(),
+            Backend::Neon => neon_detected(),
         }
     }
 
@@ -85,6 +93,7 @@ impl Backend {
             1 => Backend::Sse41,
             2 => Backend::Avx2,
             3 => Backend::Avx512,
+            4 => Backend::Neon,
             _ => Backend::Portable,
         }
     }
@@ -143,6 +152,18 @@ fn cpu_has_avx512() -> bool {
         target_feature = "avx2"
     ))
 }
+#[cfg(all(target_arch = "aarch64", feature = "std"))]
+fn cpu_has_neon() -> bool {
+    std::arch::is_aarch64_feature_detected!("neon")
+}
+#[cfg(all(target_arch = "aarch64", not(feature = "std")))]
+fn cpu_has_neon() -> bool {
+    cfg!(target_feature = "neon")
+}
+#[cfg(not(target_arch = "aarch64"))]
+fn cpu_has_neon() -> bool {
+    false
+}
 #[cfg(not(target_arch = "x86_64"))]
 fn cpu_has_sse41() -> bool {
     false
@@ -162,6 +183,7 @@ fn cpu_has_avx512() -> bool {
 const SSE41_ALLOWED: bool = !cfg!(any(feature = "pure", feature = "no_sse41"));
 const AVX2_ALLOWED: bool = !cfg!(any(feature = "pure", feature = "no_avx2"));
 const AVX512_ALLOWED: bool = AVX2_ALLOWED && !cfg!(feature = "no_avx512");
+const NEON_ALLOWED: bool = !cfg!(feature = "pure");
 
 fn sse41_detected() -> bool {
     SSE41_ALLOWED && cpu_has_sse41()
@@ -172,10 +194,15 @@ fn avx2_detected() -> bool {
 fn avx512_detected() -> bool {
     AVX512_ALLOWED && cpu_has_avx512()
 }
+fn neon_detected() -> bool {
+    NEON_ALLOWED && cpu_has_neon()
+}
 
 /// The best backend the running CPU supports, ignoring any override.
 pub fn best_supported() -> Backend {
-    if avx512_detected() {
+    if neon_detected() {
+        Backend::Neon
+    } else if avx512_detected() {
         Backend::Avx512
     } else if avx2_detected() {
         Backend::Avx2
@@ -195,8 +222,8 @@ fn clamp(requested: Backend) -> Backend {
 }
 
 // Process-wide state, packed in one byte so that reading it is one relaxed load:
-// bit 7 set once initialised; bits 0-1 the active backend; bit 6 set if a backend was requested,
-// bits 2-3 the requested one. Two bits hold all four backends.
+// bit 7 set once initialised; bits 0-2 the active backend; bit 6 set if a backend was requested,
+// bits 3-5 the requested one. Three bits hold all five backends.
 static GLOBAL: AtomicU8 = AtomicU8::new(0);
 const INIT: u8 = 0x80;
 const HAS_REQUEST: u8 = 0x40;
@@ -204,15 +231,15 @@ const HAS_REQUEST: u8 = 0x40;
 fn pack(sel: Selection) -> u8 {
     let mut v = INIT | sel.active as u8;
     if let Some(r) = sel.requested {
-        v |= HAS_REQUEST | ((r as u8) << 2);
+        v |= HAS_REQUEST | ((r as u8) << 3);
     }
     v
 }
 
 fn unpack(v: u8) -> Selection {
     Selection {
-        requested: (v & HAS_REQUEST != 0).then(|| Backend::from_u8((v >> 2) & 3)),
-        active: Backend::from_u8(v & 3),
+        requested: (v & HAS_REQUEST != 0).then(|| Backend::from_u8((v >> 3) & 7)),
+        active: Backend::from_u8(v & 7),
     }
 }
 
@@ -258,7 +285,7 @@ pub fn env_error() -> Option<std::string::String> {
         return None;
     }
     Some(std::format!(
-        "ARBORHASH_BACKEND={value:?} is not one of portable, sse41, avx2, avx512; using {}",
+        "ARBORHASH_BACKEND={value:?} is not one of portable, sse41, avx2, avx512, neon; using {}",
         best_supported()
     ))
 }

@@ -21,6 +21,9 @@ fn excluded() -> Vec<Backend> {
     )) {
         excluded.push(Backend::Avx512);
     }
+    if cfg!(feature = "pure") {
+        excluded.push(Backend::Neon);
+    }
     excluded
 }
 
@@ -36,8 +39,15 @@ fn cpu_has(backend: Backend) -> bool {
                 && is_x86_feature_detected!("avx512vl")
                 && is_x86_feature_detected!("avx2")
         }
+        Backend::Neon => false,
     };
-    #[cfg(not(target_arch = "x86_64"))]
+    #[cfg(target_arch = "aarch64")]
+    return match backend {
+        Backend::Portable => true,
+        Backend::Neon => std::arch::is_aarch64_feature_detected!("neon"),
+        Backend::Sse41 | Backend::Avx2 | Backend::Avx512 => false,
+    };
+    #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
     return backend == Backend::Portable;
 }
 

@@ -31,8 +31,8 @@ extern "C" {
 /* ARBORHASH_VERSION_STRING, as a static string. */
 const char *arborhash_version(void);
 
-/* The SIMD backend hashing for the calling thread: "portable", "sse41", "avx2" or "avx512" (a
- * static string). The best the CPU supports unless the environment variable ARBORHASH_BACKEND
+/* The SIMD backend hashing for the calling thread: "portable", "sse41", "avx2", "avx512" or
+ * "neon" (a static string). The best the CPU supports unless the environment variable ARBORHASH_BACKEND
  * names another at startup. */
 const char *arborhash_backend(void);
 

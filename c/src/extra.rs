@@ -235,8 +235,8 @@ pub unsafe extern "C" fn arborhash_tz_concat(hashes: *const u8, count: usize, ou
     })
 }
 
-/// The name of the SIMD backend in use for the calling thread: "portable", "sse41", "avx2" or
-/// "avx512" (a static string).
+/// The name of the SIMD backend in use for the calling thread: "portable", "sse41", "avx2",
+/// "avx512" or "neon" (a static string).
 #[no_mangle]
 pub extern "C" fn arborhash_backend() -> *const c_char {
     let name: &CStr = match crate::ffi::guard(Backend::Portable, platform::backend) {
@@ -244,6 +244,7 @@ pub extern "C" fn arborhash_backend() -> *const c_char {
         Backend::Sse41 => c"sse41",
         Backend::Avx2 => c"avx2",
         Backend::Avx512 => c"avx512",
+        Backend::Neon => c"neon",
     };
     name.as_ptr()
 }

@@ -198,6 +198,7 @@ fn peers() -> Vec<Contestant> {
         ("avx512vl", "avx512"),
         ("avx2", "avx2"),
         ("sse4.1", "sse41"),
+        ("neon", "neon"),
         ("", "portable"),
     ]);
     let mut rows = vec![

@@ -30,7 +30,23 @@ pub fn features() -> Vec<&'static str> {
     found
 }
 
-#[cfg(not(target_arch = "x86_64"))]
+/// The SIMD and hashing features of this CPU (AArch64), in the names
+/// `is_aarch64_feature_detected!` uses (`aes` includes PMULL).
+#[cfg(target_arch = "aarch64")]
+pub fn features() -> Vec<&'static str> {
+    let mut found = Vec::new();
+    macro_rules! probe {
+        ($($f:tt),*) => {$(
+            if std::arch::is_aarch64_feature_detected!($f) {
+                found.push($f);
+            }
+        )*};
+    }
+    probe!("neon", "aes", "sha2", "sha3");
+    found
+}
+
+#[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
 pub fn features() -> Vec<&'static str> {
     Vec::new()
 }

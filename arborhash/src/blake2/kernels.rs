@@ -3,7 +3,8 @@
 //!
 //! # What a backend provides
 //!
-//! A backend is one file beside this one (`portable.rs`, `sse41.rs`, `avx2.rs`, `avx512.rs`).
+//! A backend is one file beside this one (`portable.rs`, `sse41.rs`, `avx2.rs`, `avx512.rs`,
+//! `neon.rs`).
 //! Its module `b` (BLAKE2b, `u64` words) and its module `s` (BLAKE2s, `u32` words) each have:
 //!
 //! - `compress_blocks(h, blocks, count)`: compresses each whole block of `blocks` (a multiple
@@ -14,7 +15,7 @@
 //!   degree of [`Lane`]s (more lanes are processed in groups), block `j` of a lane at
 //!   `j * stride` in its input, which holds them all (checked here).
 //!
-//! The x86 ones are `unsafe` `#[target_feature]` functions, callable once a [`Platform`] proves
+//! The SIMD ones are `unsafe` `#[target_feature]` functions, callable once a [`Platform`] proves
 //! the CPU has the features. The portable backend is generic over the variant instead.
 //! Plugging a backend in takes one line in `dispatch!` and one in `degree`. The kernel tests
 //! (`kernel_tests.rs`) check a backend's functions against the portable ones.
@@ -43,7 +44,7 @@ macro_rules! dispatch {
     ($p:expr, $variant:ty, $m:ident :: $f:ident ($($arg:expr),*)) => {
         match $p.backend() {
             Backend::Portable => crate::blake2::portable::$f::<$variant>($($arg),*),
-            // SAFETY (x86 backends): a `Platform` for a backend proves that the CPU supports it,
+            // SAFETY (SIMD backends): a `Platform` for a backend proves that the CPU supports it,
             // the contract of that backend's kernels besides the lane input lengths, which
             // `compress_lanes` checks before dispatching.
             #[cfg(target_arch = "x86_64")]
@@ -52,10 +53,14 @@ macro_rules! dispatch {
             Backend::Avx2 => unsafe { crate::blake2::avx2::$m::$f($($arg),*) },
             #[cfg(target_arch = "x86_64")]
             Backend::Avx512 => unsafe { crate::blake2::avx512::$m::$f($($arg),*) },
+            #[cfg(target_arch = "aarch64")]
+            Backend::Neon => unsafe { crate::blake2::neon::$m::$f($($arg),*) },
             #[cfg(not(target_arch = "x86_64"))]
             Backend::Sse41 | Backend::Avx2 | Backend::Avx512 => {
                 unreachable!("x86 backends are only selected on x86-64")
             }
+            #[cfg(not(target_arch = "aarch64"))]
+            Backend::Neon => unreachable!("the NEON backend is only selected on AArch64"),
         }
     };
 }
@@ -63,7 +68,8 @@ macro_rules! dispatch {
 /// The dispatching kernels of one variant, as module `$m`; the two differ only in names and
 /// numbers.
 macro_rules! variant_kernels {
-    ($m:ident, $variant:ty, $word:ty, $sse41_degree:literal, $avx2_degree:literal) => {
+    ($m:ident, $variant:ty, $word:ty, $sse41_degree:literal, $avx2_degree:literal,
+     $neon_degree:literal) => {
         pub(crate) mod $m {
             use super::*;
             use crate::blake2::variant::Variant as _;
@@ -128,11 +134,12 @@ macro_rules! variant_kernels {
                     Backend::Portable => 1,
                     Backend::Sse41 => $sse41_degree,
                     Backend::Avx2 | Backend::Avx512 => $avx2_degree,
+                    Backend::Neon => $neon_degree,
                 }
             }
         }
     };
 }
 
-variant_kernels!(b, crate::blake2::variant::Blake2b, u64, 2, 4);
-variant_kernels!(s, crate::blake2::variant::Blake2s, u32, 4, 8);
+variant_kernels!(b, crate::blake2::variant::Blake2b, u64, 2, 4, 2);
+variant_kernels!(s, crate::blake2::variant::Blake2s, u32, 4, 8, 4);

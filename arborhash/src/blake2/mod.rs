@@ -60,11 +60,13 @@ mod avx2;
 #[cfg(target_arch = "x86_64")]
 mod avx512;
 mod hash;
-#[cfg(all(test, target_arch = "x86_64"))]
+#[cfg(all(test, any(target_arch = "x86_64", target_arch = "aarch64")))]
 pub(crate) mod kernel_tests;
 mod kernels;
 mod lanes;
 pub mod many;
+#[cfg(target_arch = "aarch64")]
+mod neon;
 pub mod parallel;
 pub(crate) mod params;
 pub(crate) mod portable;

@@ -3,8 +3,8 @@
 //!
 //! # What a backend provides
 //!
-//! A backend is one file beside this one (`portable.rs`, `sse41.rs`, `avx2.rs`, `avx512.rs`)
-//! with a unit type implementing [`Kernels`]:
+//! A backend is one file beside this one (`portable.rs`, `sse41.rs`, `avx2.rs`, `avx512.rs`,
+//! `neon.rs`) with a unit type implementing [`Kernels`]:
 //!
 //! - `DEGREE`: the most lanes one `hash_many` call takes (1 where there are no vectors);
 //! - `compress_in_place`: one chaining value through a chain of blocks;
@@ -24,6 +24,8 @@
 //! blocks or more goes to `avx512::compress_scalar` ([`compress_in_place`]), and the width of
 //! the incremental hasher's long buffer copies ([`wide_copies`]).
 
+#[cfg(target_arch = "aarch64")]
+use super::neon::Neon;
 use super::portable::Portable;
 use super::tree::CHUNK_LEN;
 #[cfg(target_arch = "x86_64")]
@@ -258,10 +260,17 @@ macro_rules! with_kernels {
                 type $k = Avx512;
                 $body
             }
+            #[cfg(target_arch = "aarch64")]
+            Backend::Neon => {
+                type $k = Neon;
+                $body
+            }
             #[cfg(not(target_arch = "x86_64"))]
             Backend::Sse41 | Backend::Avx2 | Backend::Avx512 => {
                 unreachable!("x86 backends are only selected on x86-64")
             }
+            #[cfg(not(target_arch = "aarch64"))]
+            Backend::Neon => unreachable!("the NEON backend is only selected on AArch64"),
         }
     };
 }

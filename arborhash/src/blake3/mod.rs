@@ -24,10 +24,16 @@ pub mod hazmat;
 #[cfg(feature = "std")]
 #[doc(hidden)]
 pub mod kernel_bench;
-#[cfg(all(test, feature = "std", target_arch = "x86_64"))]
+#[cfg(all(
+    test,
+    feature = "std",
+    any(target_arch = "x86_64", target_arch = "aarch64")
+))]
 mod kernel_tests;
 pub(crate) mod kernels;
 pub mod many;
+#[cfg(target_arch = "aarch64")]
+mod neon;
 mod output;
 mod portable;
 #[cfg(target_arch = "x86_64")]

@@ -7,6 +7,31 @@ use super::IV;
 pub(super) const MSG_PERMUTATION: [usize; 16] =
     [2, 6, 3, 10, 7, 0, 4, 13, 1, 11, 12, 5, 9, 14, 15, 8];
 
+/// `MSG_SCHEDULE[r][i]` is the index in the original block of message word `i` in round `r`
+/// (what the vector kernels index their message with).
+#[cfg_attr(
+    not(any(target_arch = "x86_64", target_arch = "aarch64")),
+    allow(dead_code)
+)]
+pub(super) const MSG_SCHEDULE: [[usize; 16]; 7] = {
+    let mut schedule = [[0; 16]; 7];
+    let mut i = 0;
+    while i < 16 {
+        schedule[0][i] = i;
+        i += 1;
+    }
+    let mut r = 1;
+    while r < 7 {
+        let mut i = 0;
+        while i < 16 {
+            schedule[r][i] = schedule[r - 1][MSG_PERMUTATION[i]];
+            i += 1;
+        }
+        r += 1;
+    }
+    schedule
+};
+
 /// The 16 little-endian message words of a block.
 #[inline(always)]
 pub(super) fn block_words(block: &[u8; BLOCK_LEN]) -> [u32; 16] {

@@ -29,29 +29,9 @@
 use core::arch::x86_64::*;
 
 use super::kernels::{Group, Lane, Run, BLOCK_LEN};
-use super::portable::{block_words, MSG_PERMUTATION};
+use super::portable::{block_words, MSG_SCHEDULE};
 use super::tree::CHUNK_LEN;
 use super::IV;
-
-/// `MSG_SCHEDULE[r][i]` is the index in the original block of message word `i` in round `r`.
-pub(super) const MSG_SCHEDULE: [[usize; 16]; 7] = {
-    let mut schedule = [[0; 16]; 7];
-    let mut i = 0;
-    while i < 16 {
-        schedule[0][i] = i;
-        i += 1;
-    }
-    let mut r = 1;
-    while r < 7 {
-        let mut i = 0;
-        while i < 16 {
-            schedule[r][i] = schedule[r - 1][MSG_PERMUTATION[i]];
-            i += 1;
-        }
-        r += 1;
-    }
-    schedule
-};
 
 /// The immediate of `pshufd` / `shufps` / `vshufi64x2` taking source elements `w, x, y, z` into
 /// result elements 0, 1, 2, 3.

@@ -50,13 +50,15 @@ mod avx2;
 mod gf127;
 mod hash;
 mod kernels;
+#[cfg(target_arch = "aarch64")]
+mod pmull;
 mod portable;
 mod sliced;
 #[cfg(target_arch = "x86_64")]
 mod sse41;
-#[cfg(target_arch = "x86_64")]
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 mod tables;
-#[cfg(target_arch = "x86_64")]
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 mod window;
 
 pub use gf127::{Gf127, NotAFieldElement};

@@ -102,21 +102,6 @@ unsafe fn pair_columns(w: &Window, i: usize) -> [V; 2] {
 
 window_kernel!();
 
-/// The product of two field elements (below 2^127) per lane.
-#[inline(always)]
-unsafe fn gf_mul(a: V, b: V) -> V {
-    // SAFETY: the caller has the backend's features.
-    unsafe {
-        let lo = clmul::<0x00>(a, b);
-        let hi = clmul::<0x11>(a, b);
-        let mid = xor(clmul::<0x01>(a, b), clmul::<0x10>(a, b));
-        // lo + mid x^64 + hi x^128, and hi x^128 = hi (x^64 + x): fold hi (below 2^126)
-        // into both before the usual reduction.
-        let hi_x = xor(slli64::<1>(hi), srli64::<63>(bslli8(hi)));
-        normalize(reduce(xor(lo, hi_x), xor(mid, hi)))
-    }
-}
-
 /// The matrix product `a * b` (row-major entries below 2^127).
 ///
 /// # Safety

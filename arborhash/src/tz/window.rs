@@ -8,7 +8,7 @@
 //! `pair_columns(w: &Window, i: usize) -> [V; 2]`: the carry-less products of
 //! `PAIR_OPERANDS[byte i].x` and `PAIR_OPERANDS[byte i + 1].y` (low and high word), per lane.
 //! Then `window_kernel!()` defines `mul_window` (the running hash times one window matrix per
-//! lane), `reduce` and `normalize`.
+//! lane), `gf_mul` (field elements' products per lane), `reduce` and `normalize`.
 //!
 //! How a window of bytes d0..d7 becomes its matrix, in three levels, each a 2x2 product whose
 //! entries are sums of two carry-less products:
@@ -112,6 +112,23 @@ macro_rules! window_kernel {
                 // Broadcast bit 127 of each lane and fold it in (the XOR also clears it).
                 let top = top_dword(srai32::<31>(v));
                 xor(v, and(top, set64(1 << 63, (1 << 63) | 1)))
+            }
+        }
+
+        /// The product of two field elements (below 2^127) per lane.
+        // The AVX2 backend multiplies matrices with the SSE4.1 code, so leaves this unused.
+        #[allow(dead_code)]
+        #[inline(always)]
+        unsafe fn gf_mul(a: V, b: V) -> V {
+            // SAFETY: the caller has the backend's features.
+            unsafe {
+                let lo = clmul::<0x00>(a, b);
+                let hi = clmul::<0x11>(a, b);
+                let mid = xor(clmul::<0x01>(a, b), clmul::<0x10>(a, b));
+                // lo + mid x^64 + hi x^128, and hi x^128 = hi (x^64 + x): fold hi (below 2^126)
+                // into both before the usual reduction.
+                let hi_x = xor(slli64::<1>(hi), srli64::<63>(bslli8(hi)));
+                normalize(reduce(xor(lo, hi_x), xor(mid, hi)))
             }
         }
 

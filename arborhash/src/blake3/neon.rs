@@ -1,0 +1,424 @@
+//! BLAKE3 on AArch64 NEON (Advanced SIMD, 128-bit vectors), written from the BLAKE3
+//! specification.
+//!
+//! The compression function comes in two shapes:
+//!
+//! - Transposed, four lanes at once ([`hash_group`], [`xof_group`]): vector `v[i]` holds state
+//!   word `i` of four independent lanes, so each G is plain vertical arithmetic. A block costs
+//!   the same whether one lane is in use or four.
+//! - Rows, one lane ([`rounds_rows`]): the state's four rows in four vectors; the column step
+//!   runs the four column G at once, rotating rows a, c and d lines the diagonals up as
+//!   columns. Each round's message vectors come from the block's four registers with one
+//!   table lookup (`tbl` of four registers) each. This is the path of single blocks, of one
+//!   chunk's chain and of groups of one or two lanes, where it runs fewer instructions than a
+//!   four-lane pass (about a third of one per block).
+//!
+//! The entry points are the [`Kernels`] of [`Neon`]: `compress_in_place` (a chain of blocks of
+//! one lane, in rows), `hash_many` (a group of up to four lanes, each shape of `Group` read
+//! into one [`Lanes4`]) and `xof_many` (consecutive root outputs, four at a time).
+//!
+//! Every function here requires NEON, which the `Platform` of the NEON backend proves.
+
+use core::arch::aarch64::{vld1q_u32, vorrq_u32, vst1q_u32};
+
+use super::kernels::{Group, Kernels, Lane, Run, BLOCK_LEN};
+use super::portable::MSG_SCHEDULE;
+use super::IV;
+use crate::neon::{
+    load_blocks4, round_lanes, row_message, splat, splat4, store, transpose, words, xor, V,
+};
+
+// SAFETY (every `#[inline(always)]` helper): only ever inlined into the `#[target_feature(enable
+// = "neon")]` entry points below, which the caller may only run on a CPU with NEON; pointers
+// are the callers' to keep valid, as each says.
+
+// ---------------------------------------------------------------------------------------------
+// Transposed: four lanes.
+
+/// The seven rounds on four lanes' states.
+#[inline(always)]
+unsafe fn rounds4(v: &mut [V; 16], m: &[V; 16]) {
+    unsafe {
+        round_lanes(v, m, &MSG_SCHEDULE[0]);
+        round_lanes(v, m, &MSG_SCHEDULE[1]);
+        round_lanes(v, m, &MSG_SCHEDULE[2]);
+        round_lanes(v, m, &MSG_SCHEDULE[3]);
+        round_lanes(v, m, &MSG_SCHEDULE[4]);
+        round_lanes(v, m, &MSG_SCHEDULE[5]);
+        round_lanes(v, m, &MSG_SCHEDULE[6]);
+    }
+}
+
+/// The initial states of four lanes: chaining values `h`, then the IV, counters, block lengths
+/// and flags.
+#[inline(always)]
+unsafe fn state4(h: &[V; 8], counter: [V; 2], block_len: V, flags: V) -> [V; 16] {
+    unsafe {
+        let iv = splat4(IV[..4].try_into().unwrap());
+        [
+            h[0], h[1], h[2], h[3], h[4], h[5], h[6], h[7], iv[0], iv[1], iv[2], iv[3], counter[0],
+            counter[1], block_len, flags,
+        ]
+    }
+}
+
+/// The low and high counter words of four lanes.
+#[inline(always)]
+unsafe fn counter_words(counters: [u64; 4]) -> [V; 2] {
+    unsafe {
+        [
+            words(counters.map(|c| c as u32)),
+            words(counters.map(|c| (c >> 32) as u32)),
+        ]
+    }
+}
+
+/// What differs between the four lanes of a group.
+struct Lanes4 {
+    /// Each lane's input, `blocks * BLOCK_LEN` readable bytes.
+    inputs: [*const u8; 4],
+    cvs: [[u32; 8]; 4],
+    counters: [u64; 4],
+    flags_start: [u8; 4],
+    flags_end: [u8; 4],
+    last_block_len: [u8; 4],
+}
+
+/// Hashes `blocks` blocks in each lane of `group` (flags `flags` on every block, the lane's
+/// `flags_start` on the first and `flags_end` on the last, whose length is the lane's
+/// `last_block_len`) and returns the lanes' chaining values.
+#[inline(always)]
+unsafe fn hash_group(group: &Lanes4, blocks: usize, flags: u8) -> [[u8; 32]; 4] {
+    unsafe {
+        let counter = counter_words(group.counters);
+        let halves =
+            |f: fn(&[u32; 8]) -> [u32; 4]| transpose(group.cvs.each_ref().map(|cv| words(f(cv))));
+        let lo = halves(|cv| [cv[0], cv[1], cv[2], cv[3]]);
+        let hi = halves(|cv| [cv[4], cv[5], cv[6], cv[7]]);
+        let mut h = [lo[0], lo[1], lo[2], lo[3], hi[0], hi[1], hi[2], hi[3]];
+        let flags_start = words(group.flags_start.map(u32::from));
+        let flags_end = words(group.flags_end.map(u32::from));
+        let last_len = words(group.last_block_len.map(u32::from));
+        for j in 0..blocks {
+            let m = load_blocks4(&group.inputs, j * BLOCK_LEN);
+            let mut block_flags = splat(u32::from(flags));
+            let mut block_len = splat(BLOCK_LEN as u32);
+            if j == 0 {
+                block_flags = vorrq_u32(block_flags, flags_start);
+            }
+            if j + 1 == blocks {
+                block_flags = vorrq_u32(block_flags, flags_end);
+                block_len = last_len;
+            }
+            let mut v = state4(&h, counter, block_len, block_flags);
+            rounds4(&mut v, &m);
+            for i in 0..8 {
+                h[i] = xor(v[i], v[i + 8]);
+            }
+        }
+        let lo = transpose([h[0], h[1], h[2], h[3]]);
+        let hi = transpose([h[4], h[5], h[6], h[7]]);
+        let mut out = [[0u8; 32]; 4];
+        for (l, bytes) in out.iter_mut().enumerate() {
+            store(bytes.as_mut_ptr(), lo[l]);
+            store(bytes.as_mut_ptr().add(16), hi[l]);
+        }
+        out
+    }
+}
+
+/// The root outputs of `block` under `cv` at counters `counter` to `counter + 3`, 64 bytes
+/// each, one after the other.
+#[inline(always)]
+unsafe fn xof_group(
+    cv: &[u32; 8],
+    block: &[u8; BLOCK_LEN],
+    block_len: u8,
+    counter: u64,
+    flags: u8,
+) -> [u8; 4 * BLOCK_LEN] {
+    unsafe {
+        let m = super::portable::block_words(block).map(|w| splat(w));
+        let h = cv.map(|w| splat(w));
+        let counters = [0, 1, 2, 3].map(|i| counter.wrapping_add(i));
+        let mut v = state4(
+            &h,
+            counter_words(counters),
+            splat(u32::from(block_len)),
+            splat(u32::from(flags)),
+        );
+        rounds4(&mut v, &m);
+        let mut words = [splat(0); 16];
+        for i in 0..8 {
+            words[i] = xor(v[i], v[i + 8]);
+            words[i + 8] = xor(v[i + 8], h[i]);
+        }
+        let mut out = [0u8; 4 * BLOCK_LEN];
+        for q in 0..4 {
+            let t = transpose([
+                words[4 * q],
+                words[4 * q + 1],
+                words[4 * q + 2],
+                words[4 * q + 3],
+            ]);
+            for (l, row) in t.into_iter().enumerate() {
+                let at = l * BLOCK_LEN + 16 * q;
+                store(out.as_mut_ptr().add(at), row);
+            }
+        }
+        out
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Rows: one lane.
+
+/// The `tbl` indices of each round's message vectors in rows.
+const ROW_MESSAGE: [[[u8; 16]; 4]; 7] = row_message(&MSG_SCHEDULE);
+
+/// The state after the seven rounds of one lane, as rows [a, b, c, d], from the chaining value
+/// halves `cv` and row d (counter, block length, flags).
+#[inline(always)]
+unsafe fn rounds_rows(cv: [V; 2], block: &[u8; BLOCK_LEN], row_d: V) -> [V; 4] {
+    unsafe {
+        let c = vld1q_u32(IV.as_ptr());
+        crate::neon::rounds_rows([cv[0], cv[1], c, row_d], block.as_ptr(), &ROW_MESSAGE)
+    }
+}
+
+/// Row d of the state: counter, block length, flags.
+#[inline(always)]
+unsafe fn row_d(counter: u64, block_len: u8, flags: u8) -> V {
+    unsafe {
+        words([
+            counter as u32,
+            (counter >> 32) as u32,
+            u32::from(block_len),
+            u32::from(flags),
+        ])
+    }
+}
+
+#[inline(always)]
+unsafe fn load_cv(cv: &[u32; 8]) -> [V; 2] {
+    unsafe { [vld1q_u32(cv.as_ptr()), vld1q_u32(cv.as_ptr().add(4))] }
+}
+
+/// One lane of `group`'s shape (lane `l`) in rows.
+#[inline(always)]
+unsafe fn hash_lane_rows(group: &Lanes4, l: usize, blocks: usize, flags: u8) -> [u8; 32] {
+    unsafe {
+        let mut h = load_cv(&group.cvs[l]);
+        for j in 0..blocks {
+            let mut block_flags = flags;
+            let mut block_len = BLOCK_LEN as u8;
+            if j == 0 {
+                block_flags |= group.flags_start[l];
+            }
+            if j + 1 == blocks {
+                block_flags |= group.flags_end[l];
+                block_len = group.last_block_len[l];
+            }
+            let block = &*group.inputs[l].add(j * BLOCK_LEN).cast::<[u8; BLOCK_LEN]>();
+            let [a, b, c, d] =
+                rounds_rows(h, block, row_d(group.counters[l], block_len, block_flags));
+            h = [xor(a, c), xor(b, d)];
+        }
+        let mut out = [0u8; 32];
+        store(out.as_mut_ptr(), h[0]);
+        store(out.as_mut_ptr().add(16), h[1]);
+        out
+    }
+}
+
+/// Hashes the first `n` (1 to 4) lanes of `group` into `out[..n]`: one or two lanes in rows,
+/// more in a four-lane pass (with the last lane repeated in the unused ones).
+#[inline(always)]
+unsafe fn hash_up_to_4(
+    group: &mut Lanes4,
+    n: usize,
+    blocks: usize,
+    flags: u8,
+    out: &mut [[u8; 32]],
+) {
+    debug_assert!((1..=4).contains(&n));
+    unsafe {
+        if n <= 2 {
+            for (l, out) in out[..n].iter_mut().enumerate() {
+                *out = hash_lane_rows(group, l, blocks, flags);
+            }
+            return;
+        }
+        for l in n..4 {
+            group.inputs[l] = group.inputs[n - 1];
+        }
+        let cvs = hash_group(group, blocks, flags);
+        out[..n].copy_from_slice(&cvs[..n]);
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Entry points.
+
+impl Lanes4 {
+    /// The lanes of `run` (at most four).
+    #[inline(always)]
+    fn of_run(run: &Run<'_>) -> Lanes4 {
+        let mut lanes = Lanes4 {
+            inputs: [core::ptr::null(); 4],
+            cvs: [*run.key; 4],
+            counters: [0; 4],
+            flags_start: [run.flags_start; 4],
+            flags_end: [run.flags_end; 4],
+            last_block_len: [BLOCK_LEN as u8; 4],
+        };
+        let lane_len = run.blocks * BLOCK_LEN;
+        for (l, input) in run.input.chunks_exact(lane_len).take(4).enumerate() {
+            lanes.inputs[l] = input.as_ptr();
+            lanes.counters[l] = run.counter.wrapping_add(run.step * l as u64);
+        }
+        lanes
+    }
+
+    /// The first four lanes or fewer.
+    #[inline(always)]
+    fn of_lanes(lanes: &[Lane<'_>]) -> Lanes4 {
+        let mut group = Lanes4 {
+            inputs: [core::ptr::null(); 4],
+            cvs: [[0; 8]; 4],
+            counters: [0; 4],
+            flags_start: [0; 4],
+            flags_end: [0; 4],
+            last_block_len: [0; 4],
+        };
+        for (l, lane) in lanes.iter().take(4).enumerate() {
+            group.inputs[l] = lane.input.as_ptr();
+            group.cvs[l] = lane.cv;
+            group.counters[l] = lane.counter;
+            group.flags_start[l] = lane.flags_start;
+            group.flags_end[l] = lane.flags_end;
+            group.last_block_len[l] = lane.last_block_len;
+        }
+        group
+    }
+}
+
+/// Hashes the 0 to 4 lanes of `run` into `out`.
+///
+/// # Safety
+/// NEON must be enabled in the caller; `run` is whole lanes and `out` holds one value a lane.
+#[inline(always)]
+unsafe fn hash_run(run: &Run<'_>, out: &mut [[u8; 32]]) {
+    let n = run.len();
+    if n > 0 {
+        // SAFETY: forwarded from the caller; every used lane's input is `blocks` whole blocks.
+        unsafe { hash_up_to_4(&mut Lanes4::of_run(run), n, run.blocks, run.flags, out) };
+    }
+}
+
+/// The NEON backend's [`Kernels`].
+pub(crate) struct Neon;
+
+impl Kernels for Neon {
+    const DEGREE: usize = 4;
+
+    /// Compresses `blocks` into `cv`, one after another, each with `block_len`, `counter` and
+    /// `flags`, the first with `flags_start` too; the semantics of `portable::compress_in_place`.
+    ///
+    /// # Safety
+    /// The CPU must support NEON.
+    #[target_feature(enable = "neon")]
+    unsafe fn compress_in_place(
+        cv: &mut [u32; 8],
+        blocks: &[[u8; BLOCK_LEN]],
+        block_len: u8,
+        counter: u64,
+        flags: u8,
+        flags_start: u8,
+    ) {
+        unsafe {
+            let mut h = load_cv(cv);
+            let mut block_flags = flags | flags_start;
+            for block in blocks {
+                let [a, b, c, d] = rounds_rows(h, block, row_d(counter, block_len, block_flags));
+                h = [xor(a, c), xor(b, d)];
+                block_flags = flags;
+            }
+            vst1q_u32(cv.as_mut_ptr(), h[0]);
+            vst1q_u32(cv.as_mut_ptr().add(4), h[1]);
+        }
+    }
+
+    /// Hashes the 0 to 4 lanes of `group`, lane `i` into `out[i]`: one or two in rows, three or
+    /// four in a four-lane pass.
+    ///
+    /// # Safety
+    /// The CPU must support NEON; the group and `out` are as `Kernels::hash_many` requires.
+    #[target_feature(enable = "neon")]
+    unsafe fn hash_many(group: Group<'_, '_>, out: &mut [[u8; 32]]) {
+        // SAFETY (each call): NEON is enabled here; the group is whole lanes, at most four (one
+        // run of four chunks as `ChunkRuns`), and `out` holds a value for each.
+        match group {
+            Group::Lanes {
+                lanes,
+                blocks,
+                flags,
+            } => {
+                if !lanes.is_empty() {
+                    let mut params = Lanes4::of_lanes(lanes);
+                    unsafe { hash_up_to_4(&mut params, lanes.len(), blocks, flags, out) };
+                }
+            }
+            Group::Run(run) => unsafe { hash_run(&run, out) },
+            Group::ChunkRuns(runs) => {
+                for (run, out) in runs.iter().zip(out.chunks_mut(4)) {
+                    unsafe { hash_run(run, out) };
+                }
+            }
+        }
+    }
+
+    /// Fills `out` (whole blocks) with the root outputs of `block` under `cv` at counters
+    /// `counter`, `counter + 1`, ...; the semantics of `portable::xof_many`.
+    ///
+    /// # Safety
+    /// The CPU must support NEON.
+    #[target_feature(enable = "neon")]
+    unsafe fn xof_many(
+        cv: &[u32; 8],
+        block: &[u8; BLOCK_LEN],
+        block_len: u8,
+        counter: u64,
+        flags: u8,
+        out: &mut [u8],
+    ) {
+        let mut groups = out.chunks_exact_mut(4 * BLOCK_LEN);
+        let mut counter = counter;
+        // SAFETY (both blocks): NEON is enabled here; the stores cover the output blocks.
+        for group in groups.by_ref() {
+            group.copy_from_slice(&unsafe { xof_group(cv, block, block_len, counter, flags) });
+            counter = counter.wrapping_add(4);
+        }
+        for out in groups.into_remainder().chunks_exact_mut(BLOCK_LEN) {
+            unsafe {
+                let h = load_cv(cv);
+                let [a, b, c, d] = rounds_rows(h, block, row_d(counter, block_len, flags));
+                for (q, row) in [xor(a, c), xor(b, d), xor(c, h[0]), xor(d, h[1])]
+                    .into_iter()
+                    .enumerate()
+                {
+                    store(out.as_mut_ptr().add(16 * q), row);
+                }
+            }
+            counter = counter.wrapping_add(1);
+        }
+    }
+}
+
+#[cfg(all(test, feature = "std"))]
+mod tests {
+    #[test]
+    fn neon_matches_portable() {
+        super::super::kernel_tests::check::<super::Neon>(crate::Backend::Neon);
+    }
+}
