@@ -191,11 +191,18 @@ fn left_subtree_len(input_len: u64) -> PyResult<u64> {
     Ok(hazmat::left_subtree_len(input_len))
 }
 
-/// The most bytes a subtree starting at `input_offset` can hold: None for offset 0 (no limit),
-/// 0 for an offset that is not a multiple of the chunk length.
+/// The most bytes a subtree starting at `input_offset` can hold: None for offset 0 (no limit).
+/// `SubtreeError` for an offset that is not a multiple of the chunk length, where the Rust
+/// crate panics.
 #[pyfunction]
-fn max_subtree_len(input_offset: u64) -> Option<u64> {
-    hazmat::max_subtree_len(input_offset)
+fn max_subtree_len(input_offset: u64) -> PyResult<Option<u64>> {
+    if !input_offset.is_multiple_of(CHUNK_LEN as u64) {
+        let offset = input_offset;
+        return Err(subtree_error(SubtreeError::OffsetNotChunkAligned {
+            offset,
+        }));
+    }
+    Ok(hazmat::max_subtree_len(input_offset))
 }
 
 pub fn module(py: Python<'_>) -> PyResult<Bound<'_, PyModule>> {

@@ -83,7 +83,8 @@ def test_checks_and_errors():
     assert hazmat.max_subtree_len(0) is None
     assert hazmat.max_subtree_len(CHUNK) == CHUNK
     assert hazmat.max_subtree_len(12 * CHUNK) == 4 * CHUNK
-    assert hazmat.max_subtree_len(5) == 0
+    with pytest.raises(hazmat.SubtreeError, match="not a multiple of the chunk length"):
+        hazmat.max_subtree_len(5)
     assert hazmat.left_subtree_len(1025) == 1024
     assert hazmat.left_subtree_len(4 * CHUNK) == 2 * CHUNK
     assert hazmat.left_subtree_len(4 * CHUNK + 1) == 4 * CHUNK
