@@ -19,6 +19,6 @@ echo "== python: the extension's fmt and clippy (its own workspace), ruff"
 
 echo "== python: pip install ./python[dask] (builds the wheel), pytest"
 "$venv/bin/pip" install -q "./python[dask]"
-# hash_tree is compared with `arbor sum --manifest`; the tests skip that if it is not supported.
+# hash_tree is compared with `arbor sum --manifest`.
 cargo build -q -p arbor
 ARBOR="$PWD/target/debug/arbor" "$venv/bin/pytest" -q python/tests
