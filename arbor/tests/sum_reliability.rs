@@ -8,6 +8,7 @@ mod common;
 
 use common::*;
 use std::io::{BufRead, BufReader};
+use std::os::unix::fs::OpenOptionsExt;
 use std::os::unix::process::ExitStatusExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -126,6 +127,56 @@ fn lines_before_a_slow_input_are_printed_at_once() {
     assert!(child.wait().unwrap().success());
     assert_eq!(rest.len(), 2, "{rest:?}");
     assert!(rest[0].ends_with("  fifo") && rest[1].ends_with("  after"));
+}
+
+#[test]
+fn a_fifo_whose_writer_writes_at_once_is_read_whole() {
+    // Looking at a FIFO by opening it would connect the writer early: its write could then meet a
+    // closed pipe, or finish before arbor opened the FIFO again and left it waiting forever.
+    let temp = tempfile::tempdir().unwrap();
+    let dir = temp.path();
+    let fifo = dir.join("fifo");
+    assert!(Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap()
+        .success());
+    let data = bytes(20_000, 3);
+    let expected = format!("{}  fifo\n", arborhash::blake3::hash(&data).to_hex());
+    for _ in 0..20 {
+        let writer = {
+            let (fifo, data) = (fifo.clone(), data.clone());
+            std::thread::spawn(move || std::fs::write(fifo, data))
+        };
+        let mut child = Command::new(arbor_path())
+            .args(["sum", "fifo"])
+            .current_dir(dir)
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let (done, finished) = mpsc::channel();
+        let stdout = child.stdout.take().unwrap();
+        std::thread::spawn(move || {
+            let mut line = String::new();
+            let _ = BufReader::new(stdout).read_line(&mut line);
+            let _ = done.send(line);
+        });
+        let line = finished.recv_timeout(Duration::from_secs(20));
+        if line.is_err() {
+            let _ = child.kill();
+            // Releases a writer still waiting to open the FIFO.
+            let _ = std::fs::OpenOptions::new()
+                .read(true)
+                .custom_flags(libc::O_NONBLOCK)
+                .open(&fifo);
+        }
+        assert_eq!(line.expect("arbor waits on the FIFO"), expected);
+        assert!(child.wait().unwrap().success());
+        writer
+            .join()
+            .unwrap()
+            .expect("the writer met a closed pipe");
+    }
 }
 
 /// Runs `command` in `sh` in `dir`, with `ARBOR`, `B2SUM` and `B3SUM` set.

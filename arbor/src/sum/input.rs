@@ -32,23 +32,28 @@ pub fn hash_stdin(spec: &Spec, progress: &Progress) -> io::Result<Hashed> {
     hash_stream(spec, super::stdio::stdin()?, progress)
 }
 
-/// An opened input, by the way it is best read.
+/// An input, by the way it is best read.
 pub enum Opened {
     /// A regular file small enough to read whole (see [`MMAP_MIN`]), with its size.
     Small(File, u64),
     /// A larger regular file, for [`hash_opened`].
     Large(File, Metadata),
-    /// A FIFO, device or directory: opening it to read may block (a FIFO waits for a writer),
-    /// so it is opened again, blocking, by [`hash_special`] when its turn comes.
-    Special,
+    /// A FIFO, device or directory, for [`hash_special`]. It is left unopened (`None`), since
+    /// opening a FIFO waits for a writer, unless it became one between the look and the opening.
+    Special(Option<File>),
 }
 
-/// Opens `path` without blocking and finds how to read it.
+/// Finds how to read `path`, opening it only when it is a regular file. A FIFO must not be
+/// opened and closed to look at it: that connects its writer, whose next write would then fail
+/// with a broken pipe.
 pub fn open(path: &Path) -> io::Result<Opened> {
-    let file = open_nonblocking(path)?;
+    if !std::fs::metadata(path)?.is_file() {
+        return Ok(Opened::Special(None));
+    }
+    let file = File::open(path)?;
     let metadata = file.metadata()?;
     Ok(if !metadata.is_file() {
-        Opened::Special
+        Opened::Special(Some(file))
     } else if metadata.len() < MMAP_MIN {
         Opened::Small(file, metadata.len())
     } else {
@@ -56,25 +61,18 @@ pub fn open(path: &Path) -> io::Result<Opened> {
     })
 }
 
-/// Opens a file to read; a FIFO opens at once instead of waiting for a writer. On regular files
-/// the flag changes nothing.
-#[cfg(unix)]
-fn open_nonblocking(path: &Path) -> io::Result<File> {
-    use std::os::unix::fs::OpenOptionsExt;
-    std::fs::OpenOptions::new()
-        .read(true)
-        .custom_flags(libc::O_NONBLOCK)
-        .open(path)
-}
-
-#[cfg(not(unix))]
-fn open_nonblocking(path: &Path) -> io::Result<File> {
-    File::open(path)
-}
-
-/// Hashes a FIFO, device or the like as a stream, opened (and waited for) now.
-pub fn hash_special(spec: &Spec, path: &Path, progress: &Progress) -> io::Result<Hashed> {
-    hash_stream(spec, File::open(path)?, progress)
+/// Hashes a FIFO, device or the like as a stream, opening (and waiting for) it now if need be.
+pub fn hash_special(
+    spec: &Spec,
+    path: &Path,
+    file: Option<File>,
+    progress: &Progress,
+) -> io::Result<Hashed> {
+    let file = match file {
+        Some(file) => file,
+        None => File::open(path)?,
+    };
+    hash_stream(spec, file, progress)
 }
 
 /// Hashes the file at `path`.
@@ -95,7 +93,7 @@ pub fn hash_file(
             })
         }
         Opened::Large(file, metadata) => hash_opened(spec, file, &metadata, options, progress),
-        Opened::Special => hash_special(spec, path, progress),
+        Opened::Special(file) => hash_special(spec, path, file, progress),
     }
 }
 
@@ -128,10 +126,10 @@ pub fn hash_files(
                 results.flush();
                 results.done(i, hash_opened(spec, file, &metadata, options, progress));
             }
-            Ok(Opened::Special) => {
+            Ok(Opened::Special(file)) => {
                 hash_small(spec, std::mem::take(&mut small), progress, results);
                 results.flush();
-                results.done(i, hash_special(spec, path, progress));
+                results.done(i, hash_special(spec, path, file, progress));
             }
             Err(e) => results.done(i, Err(e)),
         }
