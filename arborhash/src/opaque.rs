@@ -1,4 +1,4 @@
-//! The x86-64 kernels' two ways of hiding a value from the optimiser, for the few kernels where LLVM's
+//! The x86-64 kernels' way of hiding a value from the optimiser, for the few kernels where LLVM's
 //! rewrite of what it can see is slower than the code as written (each use says why).
 
 /// `*p`, loaded afresh where it is used: LLVM can neither fold a constant behind it into other
@@ -8,17 +8,4 @@
 pub(crate) fn reload<T: Copy>(p: &T) -> T {
     // SAFETY: a reference is valid, aligned and initialised for a read of `T`.
     unsafe { core::ptr::read_volatile(p) }
-}
-
-/// `i`, through an empty `asm!` that LLVM cannot see through: a comparison with it is not
-/// folded, so that loops are not peeled or unswitched on it.
-#[inline(always)]
-pub(crate) fn index(i: usize) -> usize {
-    let mut i = i;
-    // SAFETY: the template is empty: nothing runs, no memory, stack or flags are touched, and
-    // `i` stays in its register unchanged.
-    unsafe {
-        core::arch::asm!("/* {0} */", inout(reg) i, options(pure, nomem, nostack, preserves_flags))
-    };
-    i
 }

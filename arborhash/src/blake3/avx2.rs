@@ -8,180 +8,8 @@
 use core::arch::x86_64::*;
 
 use super::kernels::{self, Group, Kernels, BLOCK_LEN};
-use super::simd::{
-    self, load128, transpose4_fn, with_schedule, LaneWords, Rotate, RowMessage, RowWords,
-};
+use super::simd::{self, load128, transpose4_fn, LaneWords, Rotate, RowMessage, RowWords};
 use super::sse41::{self, ByteMask, Shuffles, ROT16, ROT16_MASK, ROT8, ROT8_MASK};
-use super::IV;
-
-/// `asm!` with `ymm8-15` declared as scratch, which the block and the loader use freely, and
-/// with neither the stack nor the flags touched.
-macro_rules! asm_with_upper_scratch {
-    ($($args:tt)*) => {
-        core::arch::asm!(
-            $($args)*
-            out("ymm8") _,
-            out("ymm9") _,
-            out("ymm10") _,
-            out("ymm11") _,
-            out("ymm12") _,
-            out("ymm13") _,
-            out("ymm14") _,
-            out("ymm15") _,
-            options(nostack, preserves_flags),
-        )
-    };
-}
-
-/// `asm!` of the row-state rounds (one or two states): the template, then the operands they
-/// share, the constants' address `k` and the round counter `n` (the shuffle immediates come
-/// from [`simd::asm_row_consts`]), then the caller's own operands.
-macro_rules! asm_row_rounds {
-    ($($template:expr),+; $($operands:tt)*) => {
-        simd::asm_row_consts!(
-            $($template),+;
-            k = in(reg) &ASM_CONSTS,
-            n = out(reg) _,
-            $($operands)*
-        )
-    };
-}
-
-/// The assembly text of half a G on four columns (or diagonals) at once, given as `(a, b, c,
-/// d, x)`: state word `i` in `ymm{i}`, but for word 8, the first column's `c`, which stays in
-/// the spill slot. `a` += message word `x` + `b`, `d` = (`d` ^ `a`) rotated by the byte shuffle
-/// `mask`, `c` += `d`, `b` = (`b` ^ `c`) rotated right by `rb` bits (`lb` = 32 - `rb`).
-///
-/// `ymm8` holds the shuffle mask, then word 8 from its `c += d` to its `b ^ c`, then the
-/// shift-or rotations' temporary: the one register the rounds need beyond the sixteen words.
-macro_rules! half_g {
-    (
-        ($a0:literal, $b0:literal, 8, $d0:literal, $x0:literal),
-        $(($a:literal, $b:literal, $c:literal, $d:literal, $x:literal)),*;
-        $mask:literal, $rb:literal, $lb:literal
-    ) => {
-        concat!(
-            "vpaddd ymm", $a0, ", ymm", $a0, ", ymmword ptr [{m} + 32 * ", $x0, "]\n",
-            $("vpaddd ymm", $a, ", ymm", $a, ", ymmword ptr [{m} + 32 * ", $x, "]\n",)*
-            "vpaddd ymm", $a0, ", ymm", $a0, ", ymm", $b0, "\n",
-            $("vpaddd ymm", $a, ", ymm", $a, ", ymm", $b, "\n",)*
-            "vpxor ymm", $d0, ", ymm", $d0, ", ymm", $a0, "\n",
-            $("vpxor ymm", $d, ", ymm", $d, ", ymm", $a, "\n",)*
-            "vmovdqu ymm8, ymmword ptr [", $mask, "]\n",
-            "vpshufb ymm", $d0, ", ymm", $d0, ", ymm8\n",
-            $("vpshufb ymm", $d, ", ymm", $d, ", ymm8\n",)*
-            "vpaddd ymm8, ymm", $d0, ", ymmword ptr [{spill}]\n",
-            $("vpaddd ymm", $c, ", ymm", $c, ", ymm", $d, "\n",)*
-            "vpxor ymm", $b0, ", ymm", $b0, ", ymm8\n",
-            $("vpxor ymm", $b, ", ymm", $b, ", ymm", $c, "\n",)*
-            "vmovdqu ymmword ptr [{spill}], ymm8\n",
-            "vpsrld ymm8, ymm", $b0, ", ", $rb, "\n",
-            "vpslld ymm", $b0, ", ymm", $b0, ", ", $lb, "\n",
-            "vpor ymm", $b0, ", ymm", $b0, ", ymm8\n",
-            $(
-                "vpsrld ymm8, ymm", $b, ", ", $rb, "\n",
-                "vpslld ymm", $b, ", ymm", $b, ", ", $lb, "\n",
-                "vpor ymm", $b, ", ymm", $b, ", ymm8\n",
-            )*
-        )
-    };
-}
-
-/// The assembly text of one round whose message words are `s` (`MSG_SCHEDULE` of the round):
-/// the columns, then the diagonals `[2, 7, 8, 13]`, `[3, 4, 9, 14]`, `[0, 5, 10, 15]`,
-/// `[1, 6, 11, 12]` (the one with word 8 first, see `half_g`).
-macro_rules! round_text {
-    ([$s0:literal, $s1:literal, $s2:literal, $s3:literal, $s4:literal, $s5:literal,
-      $s6:literal, $($rest:literal),*]) => {
-        concat!(
-            half_g!((0, 4, 8, 12, $s0), (1, 5, 9, 13, $s2), (2, 6, 10, 14, $s4),
-                (3, 7, 11, 15, $s6); "{k}", 12, 20),
-            round_rest_text!([$s0, $s1, $s2, $s3, $s4, $s5, $s6, $($rest),*]),
-        )
-    };
-}
-
-/// [`round_text`] after its first half G: the second half on the columns and the diagonals.
-macro_rules! round_rest_text {
-    ([$s0:literal, $s1:literal, $s2:literal, $s3:literal, $s4:literal, $s5:literal,
-      $s6:literal, $s7:literal, $s8:literal, $s9:literal, $s10:literal, $s11:literal,
-      $s12:literal, $s13:literal, $s14:literal, $s15:literal]) => {
-        concat!(
-            half_g!((0, 4, 8, 12, $s1), (1, 5, 9, 13, $s3), (2, 6, 10, 14, $s5),
-                (3, 7, 11, 15, $s7); "{k} + 32", 7, 25),
-            half_g!((2, 7, 8, 13, $s12), (3, 4, 9, 14, $s14), (0, 5, 10, 15, $s8),
-                (1, 6, 11, 12, $s10); "{k}", 12, 20),
-            half_g!((2, 7, 8, 13, $s13), (3, 4, 9, 14, $s15), (0, 5, 10, 15, $s9),
-                (1, 6, 11, 12, $s11); "{k} + 32", 7, 25),
-        )
-    };
-}
-
-macro_rules! rounds_text {
-    ($($s:tt),*) => {
-        concat!(
-            "vmovdqu ymmword ptr [{spill}], ymm8\n",
-            $(round_text!($s),)*
-            "vmovdqu ymm8, ymmword ptr [{spill}]\n",
-        )
-    };
-}
-
-/// The assembly text of the seven rounds of a whole block (see [`Shuffles::compress_block`]):
-/// [`rounds_text`] but for the first half of the first round's columns, which reads rows `c`
-/// and `d` of the initial state (the IV's first words, the counter, the block length and the
-/// flags) from memory where they are first used, as the blake3 crate's assembly does, rather
-/// than loading them into `ymm8-15` first (eight instructions a block fewer). The first row
-/// `c` (word 8) goes to the spill slot as in [`half_g`]; the rest of the round is
-/// [`round_rest_text`].
-macro_rules! block_rounds_text {
-    ([$s0:literal, $s1:literal, $s2:literal, $s3:literal, $s4:literal, $s5:literal,
-      $s6:literal, $($rest:literal),*], $($s:tt),*) => {
-        concat!(
-            "vpaddd ymm0, ymm0, ymmword ptr [{m} + 32 * ", $s0, "]\n",
-            "vpaddd ymm1, ymm1, ymmword ptr [{m} + 32 * ", $s2, "]\n",
-            "vpaddd ymm2, ymm2, ymmword ptr [{m} + 32 * ", $s4, "]\n",
-            "vpaddd ymm3, ymm3, ymmword ptr [{m} + 32 * ", $s6, "]\n",
-            "vpaddd ymm0, ymm0, ymm4\n",
-            "vpaddd ymm1, ymm1, ymm5\n",
-            "vpaddd ymm2, ymm2, ymm6\n",
-            "vpaddd ymm3, ymm3, ymm7\n",
-            "vpxor ymm12, ymm0, ymmword ptr [{counter}]\n",
-            "vpxor ymm13, ymm1, ymmword ptr [{counter} + 32]\n",
-            "vpxor ymm14, ymm2, ymmword ptr [{len}]\n",
-            "vpxor ymm15, ymm3, ymmword ptr [{flags}]\n",
-            "vmovdqu ymm8, ymmword ptr [{k}]\n",
-            "vpshufb ymm12, ymm12, ymm8\n",
-            "vpshufb ymm13, ymm13, ymm8\n",
-            "vpshufb ymm14, ymm14, ymm8\n",
-            "vpshufb ymm15, ymm15, ymm8\n",
-            "vpaddd ymm8, ymm12, ymmword ptr [{k} + 64]\n",
-            "vpaddd ymm9, ymm13, ymmword ptr [{k} + 96]\n",
-            "vpaddd ymm10, ymm14, ymmword ptr [{k} + 128]\n",
-            "vpaddd ymm11, ymm15, ymmword ptr [{k} + 160]\n",
-            "vpxor ymm4, ymm4, ymm8\n",
-            "vpxor ymm5, ymm5, ymm9\n",
-            "vpxor ymm6, ymm6, ymm10\n",
-            "vpxor ymm7, ymm7, ymm11\n",
-            "vmovdqu ymmword ptr [{spill}], ymm8\n",
-            "vpsrld ymm8, ymm4, 12\n",
-            "vpslld ymm4, ymm4, 20\n",
-            "vpor ymm4, ymm4, ymm8\n",
-            "vpsrld ymm8, ymm5, 12\n",
-            "vpslld ymm5, ymm5, 20\n",
-            "vpor ymm5, ymm5, ymm8\n",
-            "vpsrld ymm8, ymm6, 12\n",
-            "vpslld ymm6, ymm6, 20\n",
-            "vpor ymm6, ymm6, ymm8\n",
-            "vpsrld ymm8, ymm7, 12\n",
-            "vpslld ymm7, ymm7, 20\n",
-            "vpor ymm7, ymm7, ymm8\n",
-            round_rest_text!([$s0, $s1, $s2, $s3, $s4, $s5, $s6, $($rest),*]),
-            $(round_text!($s),)*
-            "vmovdqu ymm8, ymmword ptr [{spill}]\n",
-        )
-    };
-}
 
 /// The assembly text of half a G on the four columns (or diagonals) of two row states at once,
 /// their instructions interleaved: state 0's rows `a, b, c, d` in `ymm0-3`, state 1's in
@@ -448,208 +276,20 @@ macro_rules! rows_rounds_text {
     };
 }
 
-/// The assembly text of half a G on the four columns (or diagonals) of one row state: its rows
-/// `a, b, c, d` in `ymm0-3`, the message row in register `x`, the byte shuffle in register
-/// `mask`; `a` += message + `b`, `d` = (`d` ^ `a`) shuffled, `c` += `d`, `b` = (`b` ^ `c`)
-/// rotated right by `rb` bits (`lb` = 32 - `rb`), through `ymm8`.
-macro_rules! row_half_g {
-    ($x:literal, $mask:literal, $rb:literal, $lb:literal) => {
-        concat!(
-            "vpaddd ymm0, ymm0, ",
-            $x,
-            "\n",
-            "vpaddd ymm0, ymm0, ymm1\n",
-            "vpxor ymm3, ymm3, ymm0\n",
-            "vpshufb ymm3, ymm3, ",
-            $mask,
-            "\n",
-            "vpaddd ymm2, ymm2, ymm3\n",
-            "vpxor ymm1, ymm1, ymm2\n",
-            "vpsrld ymm8, ymm1, ",
-            $rb,
-            "\n",
-            "vpslld ymm1, ymm1, ",
-            $lb,
-            "\n",
-            "vpor ymm1, ymm1, ymm8\n",
-        )
-    };
-}
-
-/// The seven rounds of one row state, its message `[A, B, C', D']` in `ymm4-7`, the shuffles of
-/// `ROT16` and `ROT8` in `ymm14` and `ymm15`: the rounds of `simd::interleaved_rounds_rows` for
-/// one state, and between rounds `simd::permute_row_message` ([`permute_text`], with `A` and
-/// `B` in registers) through `ymm8-12`; a loop over one round, as for two states.
-macro_rules! row_rounds_text {
-    () => {
-        concat!(
-            "mov {n:e}, 7\n",
-            "2:\n",
-            row_half_g!("ymm4", "ymm14", 12, 20),
-            row_half_g!("ymm5", "ymm15", 7, 25),
-            "vpshufd ymm0, ymm0, {right}\n",
-            "vpshufd ymm2, ymm2, {left}\n",
-            "vpshufd ymm3, ymm3, {swap}\n",
-            row_half_g!("ymm6", "ymm14", 12, 20),
-            row_half_g!("ymm7", "ymm15", 7, 25),
-            "vpshufd ymm0, ymm0, {left}\n",
-            "vpshufd ymm2, ymm2, {right}\n",
-            "vpshufd ymm3, ymm3, {swap}\n",
-            "dec {n:e}\n",
-            "jz 3f\n",
-            permute_text!(
-                "ymm4", "ymm5", "ymm6", "ymm7", "ymm10", "ymm11", "ymm12", "ymm8", "ymm9"
-            ),
-            "vmovdqa ymm4, ymm10\n",
-            "vmovdqa ymm5, ymm11\n",
-            "vmovdqa ymm6, ymm12\n",
-            "jmp 2b\n",
-            "3:\n",
-        )
-    };
-}
-
 /// What the assembly reads besides its operands, in one place so that one register addresses
-/// it all (the loop around the rounds keeps eight input pointers in registers): the shuffles
-/// of `ROT16` and `ROT8` at offsets 0 and 32, then the IV's first four words, each in every
-/// lane, at 64, 96, 128 and 160.
+/// it: the shuffles of `ROT16` and `ROT8` at offsets 0 and 32.
 #[repr(C, align(32))]
 struct AsmConsts {
     rot16: ByteMask,
     rot8: ByteMask,
-    iv: [[u32; 8]; 4],
 }
 
 static ASM_CONSTS: AsmConsts = AsmConsts {
     rot16: ROT16,
     rot8: ROT8,
-    iv: [[IV[0]; 8], [IV[1]; 8], [IV[2]; 8], [IV[3]; 8]],
 };
 
 impl Rotate<__m256i> for Shuffles {
-    /// One copy of the block loop: the block is large assembly, and peeling the first and last
-    /// blocks would hold several copies of it.
-    const ONE_BLOCK_COPY: bool = true;
-
-    /// Written in assembly with the sixteen state words pinned to the sixteen registers and
-    /// the message words read from memory, as the steps of G across the four columns: LLVM
-    /// interleaves the rounds' columns its own way and spills state words in every block. The
-    /// fastest calls are the same either way, but typical calls on a busy host are faster in
-    /// assembly (`arbor bench pairs` on AVX2, BLAKE3 at 16 KiB-1 MiB, both builds alternated).
-    #[inline]
-    #[target_feature(enable = "avx2")]
-    unsafe fn rounds(v: &mut [__m256i; 16], m: &[__m256i; 16]) {
-        let mut spill = core::mem::MaybeUninit::<__m256i>::uninit();
-        // SAFETY: AVX2 is enabled here and present (the trait's contract). The text reads the
-        // 16 message vectors at `m` and the masks in `ASM_CONSTS`, writes and reads back the
-        // 32 bytes of `spill`, and touches no register but the sixteen operands.
-        unsafe {
-            core::arch::asm!(
-                with_schedule!(rounds_text),
-                m = in(reg) m.as_ptr(),
-                k = in(reg) &ASM_CONSTS,
-                spill = in(reg) spill.as_mut_ptr(),
-                inout("ymm0") v[0],
-                inout("ymm1") v[1],
-                inout("ymm2") v[2],
-                inout("ymm3") v[3],
-                inout("ymm4") v[4],
-                inout("ymm5") v[5],
-                inout("ymm6") v[6],
-                inout("ymm7") v[7],
-                inout("ymm8") v[8],
-                inout("ymm9") v[9],
-                inout("ymm10") v[10],
-                inout("ymm11") v[11],
-                inout("ymm12") v[12],
-                inout("ymm13") v[13],
-                inout("ymm14") v[14],
-                inout("ymm15") v[15],
-                options(nostack, preserves_flags),
-            );
-        }
-    }
-
-    /// The whole block in assembly, the rounds as in [`Self::rounds`] but for the first half
-    /// G, which reads the state's other half from memory ([`block_rounds_text`]): the chaining
-    /// values stay in `ymm0-7` from one block's last XOR to the next block's rounds, rather
-    /// than going through the stack around LLVM's code for the state's other half.
-    #[inline]
-    #[target_feature(enable = "avx2")]
-    unsafe fn compress_block(
-        cv: &mut [__m256i; 8],
-        m: &[__m256i; 16],
-        counter: &[__m256i; 2],
-        block_len: &__m256i,
-        flags: &__m256i,
-    ) {
-        let mut spill = core::mem::MaybeUninit::<__m256i>::uninit();
-        // SAFETY: AVX2 is enabled here and present (the trait's contract). The text reads the
-        // 16 message vectors at `m`, the 192 bytes of `ASM_CONSTS`, the two counter vectors,
-        // `block_len` and `flags`, writes and reads back the 32 bytes of `spill`, and touches
-        // no register but its operands.
-        unsafe {
-            asm_with_upper_scratch!(
-                with_schedule!(block_rounds_text),
-                "vpxor ymm0, ymm0, ymm8",
-                "vpxor ymm1, ymm1, ymm9",
-                "vpxor ymm2, ymm2, ymm10",
-                "vpxor ymm3, ymm3, ymm11",
-                "vpxor ymm4, ymm4, ymm12",
-                "vpxor ymm5, ymm5, ymm13",
-                "vpxor ymm6, ymm6, ymm14",
-                "vpxor ymm7, ymm7, ymm15",
-                counter = in(reg) counter.as_ptr(),
-                len = in(reg) block_len,
-                flags = in(reg) flags,
-                m = in(reg) m.as_ptr(),
-                k = in(reg) &ASM_CONSTS,
-                spill = in(reg) spill.as_mut_ptr(),
-                inout("ymm0") cv[0],
-                inout("ymm1") cv[1],
-                inout("ymm2") cv[2],
-                inout("ymm3") cv[3],
-                inout("ymm4") cv[4],
-                inout("ymm5") cv[5],
-                inout("ymm6") cv[6],
-                inout("ymm7") cv[7],
-            );
-        }
-    }
-
-    /// In assembly with the rows pinned to `ymm0-3`, the message to `ymm4-7` and the shuffles
-    /// to `ymm14-15`, as the two-state rounds are.
-    #[inline]
-    #[target_feature(enable = "avx2")]
-    unsafe fn rounds_one_row_state(rows: &mut [__m256i; 4], m: RowMessage<__m256i>) {
-        // SAFETY: AVX2 is enabled here and present (the trait's contract). The text reads the
-        // 64 bytes of shuffles at the start of `ASM_CONSTS` and touches no register but its
-        // operands.
-        unsafe {
-            asm_row_rounds!(
-                "vmovdqa ymm14, ymmword ptr [{k}]",
-                "vmovdqa ymm15, ymmword ptr [{k} + 32]",
-                row_rounds_text!();
-                inout("ymm0") rows[0],
-                inout("ymm1") rows[1],
-                inout("ymm2") rows[2],
-                inout("ymm3") rows[3],
-                inout("ymm4") m[0] => _,
-                inout("ymm5") m[1] => _,
-                inout("ymm6") m[2] => _,
-                inout("ymm7") m[3] => _,
-                out("ymm8") _,
-                out("ymm9") _,
-                out("ymm10") _,
-                out("ymm11") _,
-                out("ymm12") _,
-                out("ymm14") _,
-                out("ymm15") _,
-                options(readonly, nostack),
-            );
-        }
-    }
-
     /// In assembly with the two states' rows pinned to `ymm0-7` and their messages to
     /// `ymm8-15`, each message's first two rows going through memory once added (as the blake3
     /// crate's assembly does): LLVM, with the same sixteen vectors and its temporaries, spilled
@@ -663,8 +303,10 @@ impl Rotate<__m256i> for Shuffles {
         // 64 bytes of shuffles at the start of `ASM_CONSTS`, and touches no register but its
         // operands.
         unsafe {
-            asm_row_rounds!(
+            simd::asm_row_consts!(
                 rows_rounds_text!();
+                k = in(reg) &ASM_CONSTS,
+                n = out(reg) _,
                 m = in(reg) scratch.as_mut_ptr(),
                 inout("ymm0") rows[0][0],
                 inout("ymm1") rows[0][1],
@@ -685,13 +327,6 @@ impl Rotate<__m256i> for Shuffles {
                 options(nostack),
             );
         }
-    }
-
-    #[inline(always)]
-    unsafe fn load_message(src: &[*const u8; 16], at: usize) -> [__m256i; 16] {
-        // SAFETY: AVX2 is enabled and present (the trait's contract); the caller guarantees the
-        // 64 bytes at each lane.
-        unsafe { load_block_transposed(src, at) }
     }
 
     #[inline(always)]
@@ -791,99 +426,6 @@ impl LaneWords for __m256i {
                 unsafe { row.store_rows(&[dst[i].add(at), dst[i + 4].add(at), dst[0], dst[0]]) };
             }
         }
-    }
-}
-
-/// The assembly text of [`load_block_transposed`] for message words `4 * q` to `4 * q + 3`,
-/// at byte offset `{at}` + `$at` (`16 * q`) of each lane and `$m` (`128 * q`) of the output
-/// (the block's offset an index register, so that the lane pointers go in as they are: adding
-/// it to each of the eight made LLVM store the sums and load them back every block): the rows
-/// (lane `i` in the low half, lane `i + 4` in the high one) in `ymm8-11`, the in-half
-/// transpose through `ymm12-15`.
-macro_rules! transpose_quarter {
-    ($at:literal, $m:literal) => {
-        concat!(
-            "vmovdqu xmm8, xmmword ptr [{p0} + {at} + ",
-            $at,
-            "]\n",
-            "vinserti128 ymm8, ymm8, xmmword ptr [{p4} + {at} + ",
-            $at,
-            "], 1\n",
-            "vmovdqu xmm9, xmmword ptr [{p1} + {at} + ",
-            $at,
-            "]\n",
-            "vinserti128 ymm9, ymm9, xmmword ptr [{p5} + {at} + ",
-            $at,
-            "], 1\n",
-            "vmovdqu xmm10, xmmword ptr [{p2} + {at} + ",
-            $at,
-            "]\n",
-            "vinserti128 ymm10, ymm10, xmmword ptr [{p6} + {at} + ",
-            $at,
-            "], 1\n",
-            "vmovdqu xmm11, xmmword ptr [{p3} + {at} + ",
-            $at,
-            "]\n",
-            "vinserti128 ymm11, ymm11, xmmword ptr [{p7} + {at} + ",
-            $at,
-            "], 1\n",
-            "vpunpckldq ymm12, ymm8, ymm9\n",
-            "vpunpckhdq ymm13, ymm8, ymm9\n",
-            "vpunpckldq ymm14, ymm10, ymm11\n",
-            "vpunpckhdq ymm15, ymm10, ymm11\n",
-            "vpunpcklqdq ymm8, ymm12, ymm14\n",
-            "vpunpckhqdq ymm9, ymm12, ymm14\n",
-            "vpunpcklqdq ymm10, ymm13, ymm15\n",
-            "vpunpckhqdq ymm11, ymm13, ymm15\n",
-            "vmovdqu ymmword ptr [{m} + ",
-            $m,
-            "], ymm8\n",
-            "vmovdqu ymmword ptr [{m} + ",
-            $m,
-            " + 32], ymm9\n",
-            "vmovdqu ymmword ptr [{m} + ",
-            $m,
-            " + 64], ymm10\n",
-            "vmovdqu ymmword ptr [{m} + ",
-            $m,
-            " + 96], ymm11\n",
-        )
-    };
-}
-
-/// `load_transposed::<16>` in assembly with `ymm8-15` only, as the crate's kernel does it: the
-/// chaining values, which [`Shuffles::compress_block`] keeps in `ymm0-7`, stay there while
-/// the next block is loaded. LLVM's schedule of the same intrinsics uses all sixteen
-/// registers and moves the chaining values through the stack every block. `Shuffles` only:
-/// AVX-512's 8-lane groups keep their message in `ymm16-31`, where LLVM loads it.
-///
-/// # Safety
-/// AVX2 must be enabled and present; 64 readable bytes at `src[i] + at` for `i < 8`.
-#[inline]
-#[target_feature(enable = "avx2")]
-unsafe fn load_block_transposed(src: &[*const u8; 16], at: usize) -> [__m256i; 16] {
-    let mut words = core::mem::MaybeUninit::<[__m256i; 16]>::uninit();
-    // SAFETY: AVX2 is enabled and present (our contract); the text reads 64 bytes at each of
-    // the eight lane pointers (our contract), writes the 512 bytes of `words`, and touches no
-    // register but its operands.
-    unsafe {
-        asm_with_upper_scratch!(
-            transpose_quarter!(0, 0),
-            transpose_quarter!(16, 128),
-            transpose_quarter!(32, 256),
-            transpose_quarter!(48, 384),
-            p0 = in(reg) src[0],
-            p1 = in(reg) src[1],
-            p2 = in(reg) src[2],
-            p3 = in(reg) src[3],
-            p4 = in(reg) src[4],
-            p5 = in(reg) src[5],
-            p6 = in(reg) src[6],
-            p7 = in(reg) src[7],
-            at = in(reg) at,
-            m = in(reg) words.as_mut_ptr(),
-        );
-        words.assume_init()
     }
 }
 

@@ -42,19 +42,19 @@ pub(super) const fn pick(w: i32, x: i32, y: i32, z: i32) -> i32 {
 /// The word rotations of the row rounds: `WORDS_RIGHT` moves word `j - 1` into word `j`,
 /// `WORDS_LEFT` word `j + 1`, `WORDS_SWAP` word `j + 2`; diagonalising applies right, left and
 /// swap to rows a, c and d, and undoing it left, right and swap. Named once for the Rust row
-/// functions and the AVX2 and AVX-512 assembly.
+/// functions and the AVX2 assembly.
 pub(super) const WORDS_RIGHT: i32 = pick(3, 0, 1, 2);
 pub(super) const WORDS_LEFT: i32 = pick(1, 2, 3, 0);
 pub(super) const WORDS_SWAP: i32 = pick(2, 3, 0, 1);
 
 /// The `shufps` picks of [`permute_row_message`]'s four rows, for the Rust row functions and the
-/// AVX2 and AVX-512 assembly.
+/// AVX2 assembly.
 pub(super) const NEXT_A: i32 = pick(2, 3, 3, 2);
 pub(super) const NEXT_B: i32 = pick(3, 2, 0, 3);
 pub(super) const NEXT_C: i32 = pick(0, 1, 3, 1);
 pub(super) const NEXT_D: i32 = pick(1, 2, 2, 0);
 
-/// `asm!` of the rounds of row states in assembly (AVX2 and AVX-512): the template, the
+/// `asm!` of the rounds of row states in assembly (AVX2): the template, the
 /// shuffle immediates above as `left`, `right`, `swap` and `next_a`-`next_d`, then the
 /// caller's own operands.
 macro_rules! asm_row_consts {
@@ -99,7 +99,8 @@ macro_rules! transpose4_fn {
 pub(super) use transpose4_fn;
 
 /// Calls `$then!` with the message schedule of the seven rounds as literals, which the
-/// assembly text of the AVX2 and AVX-512 rounds needs; checked against [`MSG_SCHEDULE`] below.
+/// assembly text of the scalar chain (`avx512::compress_scalar`) needs; checked against
+/// [`MSG_SCHEDULE`] below.
 macro_rules! with_schedule {
     ($then:ident) => {
         $then!(
@@ -168,56 +169,10 @@ pub(super) unsafe fn store128(p: *mut u8, x: __m128i) {
 /// Every function requires the CPU features of its implementation: that is the safety contract
 /// of each `unsafe fn` below.
 pub(super) trait Rotate<V> {
-    /// Whether [`compress_group`] keeps one copy of the block in its loop (see
-    /// `crate::opaque::index`): worth it where the block is large assembly (AVX2's `Shuffles`);
-    /// elsewhere the peeled copies save a selection in every block.
-    const ONE_BLOCK_COPY: bool = false;
-
     unsafe fn rot16(x: V) -> V;
     unsafe fn rot12(x: V) -> V;
     unsafe fn rot8(x: V) -> V;
     unsafe fn rot7(x: V) -> V;
-
-    /// The seven rounds on transposed state `v` with transposed message `m`: [`rounds`] from
-    /// the rotations above, unless a strategy schedules its own (AVX2's `Shuffles`).
-    #[inline(always)]
-    unsafe fn rounds(v: &mut [V; 16], m: &[V; 16])
-    where
-        V: LaneWords,
-        Self: Sized,
-    {
-        // SAFETY: forwarded from the caller.
-        unsafe { rounds::<V, Self>(v, m) }
-    }
-
-    /// The transposed message of the block at offset `at` of every lane (see
-    /// [`LaneWords::load_transposed`]), unless a strategy loads it its own way (AVX2's
-    /// `Shuffles`, in the registers its `compress_block` leaves free).
-    #[inline(always)]
-    unsafe fn load_message(src: &[*const u8; 16], at: usize) -> [V; 16]
-    where
-        V: LaneWords,
-        Self: Sized,
-    {
-        // SAFETY: forwarded from the caller.
-        unsafe { V::load_transposed::<16>(src, at) }
-    }
-
-    /// The seven rounds of one row state (see [`rounds_rows`]): LLVM's schedule of the row
-    /// functions, unless a strategy writes its own (AVX2's `Shuffles` on `__m256i`, in
-    /// assembly).
-    #[inline(always)]
-    unsafe fn rounds_one_row_state(rows: &mut [V; 4], m: RowMessage<V>)
-    where
-        V: RowWords,
-        Self: Sized,
-    {
-        // SAFETY: forwarded from the caller; `[V; 4]` and `[[V; 4]; 1]` have one layout.
-        unsafe {
-            let rows = &mut *(rows as *mut [V; 4]).cast::<[[V; 4]; 1]>();
-            interleaved_rounds_rows::<V, Self, 1>(rows, [m]);
-        }
-    }
 
     /// The seven rounds of two interleaved row states (see [`rounds_rows`]): LLVM's schedule
     /// of the row functions, unless a strategy writes its own (AVX2's `Shuffles`, in
@@ -230,31 +185,6 @@ pub(super) trait Rotate<V> {
     {
         // SAFETY: forwarded from the caller.
         unsafe { interleaved_rounds_rows::<V, Self, 2>(rows, m) }
-    }
-
-    /// One block's transposed compression into chaining values `cv`: the state from `cv`, the
-    /// IV, the counter words, `block_len` and `flags`, the rounds with message `m`, and the
-    /// halves of the state combined into `cv`. Unless a strategy writes the whole block itself
-    /// (AVX2's `Shuffles`, to keep `cv` in registers from block to block).
-    #[inline(always)]
-    unsafe fn compress_block(
-        cv: &mut [V; 8],
-        m: &[V; 16],
-        counter: &[V; 2],
-        block_len: &V,
-        flags: &V,
-    ) where
-        V: LaneWords,
-        Self: Sized,
-    {
-        // SAFETY: forwarded from the caller.
-        unsafe {
-            let mut v = initial_state(cv, *counter, *block_len, *flags);
-            Self::rounds(&mut v, m);
-            for i in 0..8 {
-                cv[i] = v[i].xor(v[i + 8]);
-            }
-        }
     }
 }
 
@@ -354,6 +284,27 @@ unsafe fn round<V: LaneWords, R: Rotate<V>>(v: &mut [V; 16], m: &[V; 16], s: &[u
         let x = [m[s[8]], m[s[10]], m[s[12]], m[s[14]]];
         let y = [m[s[9]], m[s[11]], m[s[13]], m[s[15]]];
         g4::<V, R>(v, DIAGONALS, x, y);
+    }
+}
+
+/// One block's transposed compression into chaining values `cv`: the state from `cv`, the IV,
+/// the counter words, `block_len` and `flags`, the rounds with message `m`, and the halves of
+/// the state combined into `cv`.
+#[inline(always)]
+unsafe fn compress_block<V: LaneWords, R: Rotate<V>>(
+    cv: &mut [V; 8],
+    m: &[V; 16],
+    counter: &[V; 2],
+    block_len: &V,
+    flags: &V,
+) {
+    // SAFETY: forwarded from the caller.
+    unsafe {
+        let mut v = initial_state(cv, *counter, *block_len, *flags);
+        rounds::<V, R>(&mut v, m);
+        for i in 0..8 {
+            cv[i] = v[i].xor(v[i + 8]);
+        }
     }
 }
 
@@ -739,14 +690,7 @@ unsafe fn compress_group<V: LaneWords, R: Rotate<V>>(
             next_first = V::load_transposed::<8>(inputs, 0);
         }
         for j in 0..blocks {
-            // With `ONE_BLOCK_COPY`, through `crate::opaque::index`, so that LLVM keeps these choices
-            // selections (`cmov`) rather than peeling the first or the last block off the loop.
-            let index = if R::ONE_BLOCK_COPY {
-                crate::opaque::index(j)
-            } else {
-                j
-            };
-            let is_last = index + 1 == blocks;
+            let is_last = j + 1 == blocks;
             let at = j * BLOCK_LEN;
             let m = if V::FIRST_HALF_AHEAD {
                 let first = next_first;
@@ -760,13 +704,13 @@ unsafe fn compress_group<V: LaneWords, R: Rotate<V>>(
             };
             // References, so that an implementation reading them from memory gets a selected
             // address rather than a vector copied for each block.
-            let block_flags = match index {
+            let block_flags = match j {
                 0 => &first_flags,
                 _ if is_last => &last_flags,
                 _ => &middle_flags,
             };
             let block_len = if is_last { &last_len } else { &full_len };
-            R::compress_block(&mut cv, &m, &counter, block_len, block_flags);
+            compress_block::<V, R>(&mut cv, &m, &counter, block_len, block_flags);
         }
 
         // Escapes so that the frame, and with it every spill slot, is aligned.
@@ -828,7 +772,7 @@ unsafe fn load_block<V: LaneWords, R: Rotate<V>>(
             V::prefetch(inputs, ahead.wrapping_add(prefetch_offset));
         }
         let Some(first) = first else {
-            return R::load_message(inputs, at);
+            return V::load_transposed::<16>(inputs, at);
         };
         let second = V::load_transposed::<8>(inputs, at + 32);
         let mut m = [V::splat(0); 16];
@@ -891,7 +835,7 @@ pub(super) unsafe fn xof_group<V: LaneWords, R: Rotate<V>>(
             V::splat(u32::from(block_len)),
             V::splat(u32::from(flags)),
         );
-        R::rounds(&mut v, m);
+        rounds::<V, R>(&mut v, m);
         let mut words = v;
         for i in 0..8 {
             words[i] = v[i].xor(v[i + 8]);
@@ -1048,11 +992,7 @@ unsafe fn rounds_rows<V: RowWords, R: Rotate<V>, const N: usize>(
     // SAFETY: forwarded from the caller (see `RowWords`, `Rotate`). With `N == 2` the casts
     // are between identical types.
     unsafe {
-        if N == 1 {
-            let rows = &mut *rows.as_mut_ptr().cast::<[V; 4]>();
-            let m = m.as_ptr().cast::<RowMessage<V>>().read();
-            R::rounds_one_row_state(rows, m);
-        } else if N == 2 {
+        if N == 2 {
             let rows = &mut *rows.as_mut_ptr().cast::<[[V; 4]; 2]>();
             let m = m.as_ptr().cast::<[RowMessage<V>; 2]>().read();
             R::rounds_two_row_states(rows, m);
