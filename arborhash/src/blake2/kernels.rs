@@ -21,16 +21,16 @@
 //! (`kernel_tests.rs`) check a backend's functions against the portable ones.
 //!
 //! Besides the backend, one CPU-specific choice is made here: on AMD family 1Ah (Zen 5), one
-//! stream's chain of compressions runs in general-purpose registers (`scalar.rs`), whichever
-//! vector backend is selected, since those CPUs add and rotate vectors at twice the latency of
-//! scalars. The portable backend stays plain Rust, and the lanes, bound by throughput rather
-//! than latency, stay on the backend.
+//! stream's chain of compressions runs in general-purpose registers, whichever vector backend
+//! is selected, since those CPUs add and rotate vectors at twice the latency of scalars: the
+//! assembly of `scalar.rs` for BLAKE2s, the portable kernel for BLAKE2b. The lanes, bound by
+//! throughput rather than latency, stay on the backend.
 
 use super::Lane;
 use crate::platform::{Backend, Platform};
 
-/// Whether one stream's blocks go to the general-purpose-register kernels of `scalar.rs`
-/// rather than to `p`'s backend: for the vector backends on CPUs where
+/// Whether one stream's blocks go to a general-purpose-register kernel rather than to `p`'s
+/// backend: for the vector backends on CPUs where
 /// [`scalar_chains`](crate::platform::scalar_chains) says a chain is faster there.
 #[cfg(target_arch = "x86_64")]
 #[inline]
@@ -69,7 +69,7 @@ macro_rules! dispatch {
 /// numbers.
 macro_rules! variant_kernels {
     ($m:ident, $variant:ty, $word:ty, $sse41_degree:literal, $avx2_degree:literal,
-     $neon_degree:literal) => {
+     $neon_degree:literal, $chain_blocks:path, $chain_final:path) => {
         pub(crate) mod $m {
             use super::*;
             use crate::blake2::variant::Variant as _;
@@ -85,7 +85,7 @@ macro_rules! variant_kernels {
                 debug_assert_eq!(blocks.len() % <$variant>::BLOCKBYTES, 0);
                 #[cfg(target_arch = "x86_64")]
                 if scalar_stream(p) {
-                    return crate::blake2::scalar::compress_blocks::<$variant>(h, blocks, count);
+                    return $chain_blocks(h, blocks, count);
                 }
                 dispatch!(p, $variant, $m::compress_blocks(h, blocks, count))
             }
@@ -101,9 +101,7 @@ macro_rules! variant_kernels {
             ) {
                 #[cfg(target_arch = "x86_64")]
                 if scalar_stream(p) {
-                    return crate::blake2::scalar::compress_final::<$variant>(
-                        h, block, count, last_node,
-                    );
+                    return $chain_final(h, block, count, last_node);
                 }
                 dispatch!(p, $variant, $m::compress_final(h, block, count, last_node))
             }
@@ -141,5 +139,23 @@ macro_rules! variant_kernels {
     };
 }
 
-variant_kernels!(b, crate::blake2::variant::Blake2b, u64, 2, 4, 2);
-variant_kernels!(s, crate::blake2::variant::Blake2s, u32, 4, 8, 4);
+variant_kernels!(
+    b,
+    crate::blake2::variant::Blake2b,
+    u64,
+    2,
+    4,
+    2,
+    crate::blake2::portable::compress_blocks::<crate::blake2::variant::Blake2b>,
+    crate::blake2::portable::compress_final::<crate::blake2::variant::Blake2b>
+);
+variant_kernels!(
+    s,
+    crate::blake2::variant::Blake2s,
+    u32,
+    4,
+    8,
+    4,
+    crate::blake2::scalar::compress_blocks,
+    crate::blake2::scalar::compress_final
+);
