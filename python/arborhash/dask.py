@@ -21,6 +21,7 @@ Install with ``pip install "arborhash[dask]"`` (from a clone: ``pip install "./p
 
 import os
 import stat
+import threading
 import warnings
 
 try:
@@ -116,6 +117,18 @@ def _versions(paths):
     return [_version(p) for p in paths]
 
 
+_buffers = threading.local()
+
+
+def _buffer():
+    """This thread's read buffer, kept from task to task: Dask's nanny sets
+    ``MALLOC_TRIM_THRESHOLD_``, so a buffer freed after each task goes back to the system and the
+    next one costs a page fault per 4 KiB (python/benchmarks/dask_bench.py, "one part task")."""
+    if (buffer := getattr(_buffers, "buffer", None)) is None:
+        buffer = _buffers.buffer = memoryview(bytearray(_READ_SIZE))
+    return buffer
+
+
 def _open(path):
     if _is_url(path):
         fs, p = _url_fs(path)
@@ -137,13 +150,12 @@ def _read(path, start, end, version, sink):
     try:
         if (now := _version(path)) != version:
             raise _changed(path, start, end, version, now)
-        buffer = bytearray(min(_READ_SIZE, end - start))
-        view = memoryview(buffer)
+        view = _buffer()
         with _open(path) as f:
             f.seek(start)
             at = start
             while at < end:
-                n = f.readinto(view[: min(len(buffer), end - at)])
+                n = f.readinto(view[: min(len(view), end - at)])
                 if not n:
                     raise _changed(path, start, end, version, _version(path))
                 sink(view[:n])
