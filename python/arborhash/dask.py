@@ -305,6 +305,20 @@ def _stat(client, paths):
     return [v for batch in versions for v in batch]
 
 
+def _version_to_split(client, path):
+    """The version of one file, to cut it into parts: read by the client itself when it sees
+    the path as a regular file (a local or shared file system), which saves a round trip to a
+    worker; by a worker otherwise (URLs, paths only the workers see). The part tasks compare it
+    with what they see, so a client that sees another file under the path gets an error, never
+    a wrong hash."""
+    if not _is_url(path):
+        try:
+            return _version(path)
+        except OSError:
+            pass
+    return _stat(client, [path])[0]
+
+
 def hash_file(
     path,
     *,
@@ -328,7 +342,7 @@ def hash_file(
     _check_part_size(part_size)
     mode = _mode(key, derive_key_context)
     path = os.fspath(path)
-    return _submit(client, [(path, *_stat(client, [path]))], part_size, mode, merge)()[0]
+    return _submit(client, [(path, _version_to_split(client, path))], part_size, mode, merge)()[0]
 
 
 def hash_files(paths, *, client=None, part_size=PART_SIZE, key=None, derive_key_context=None):
