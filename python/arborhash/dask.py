@@ -284,16 +284,15 @@ def _submit(client, files, part_size, mode, merge):
         raise ValueError(f"merge must be 'client' or 'workers', not {merge!r}")
 
     def results():
+        # One gather for all the futures: each call waits for a round trip to the scheduler.
+        done = roots if merge == "workers" else parts
+        batch_values, done_values = client.gather([batches, list(done.values())])
         digests = [None] * len(files)
-        batch_results = dict(zip(batches, client.gather(batches)))
+        batch_results = dict(zip(batches, batch_values))
         for i, (future, j) in whole.items():
             digests[i] = batch_results[future][j]
-        if merge == "workers":
-            for i, digest in zip(roots, client.gather(list(roots.values()))):
-                digests[i] = digest
-        else:
-            for i, futures in parts.items():
-                digests[i] = _merge(client.gather(futures), mode, True)
+        for i, value in zip(done, done_values):
+            digests[i] = value if merge == "workers" else _merge(value, mode, True)
         return digests
 
     return results
