@@ -1,13 +1,16 @@
 """arborhash.dask.hash_file on a local cluster of 1 and 2 worker processes, against `arbor sum`
 and `b3sum` on the same file, and the cost of merging on the client or on the workers.
 
-    python python/benchmarks/dask_bench.py FILE [--size 1GiB] [--rounds 5]
+    python python/benchmarks/dask_bench.py FILE [--size 1GiB] [--rounds 9]
         [--arbor target/release/arbor] [--write docs/dask.md]
 
-FILE is created (random bytes) if it does not exist. Runs alternate between the setups round by
-round, after a warm-up that also brings the file into the page cache, so the figures are of
-hashing, not of the disk. With --write, the table replaces the part of that file between
-``<!-- dask-bench:start -->`` and ``<!-- dask-bench:end -->``.
+FILE is created (random bytes) if it does not exist. The local clusters are what a user starts
+for one machine: ``LocalCluster(n_workers=N, threads_per_worker=1)``, worker processes with
+their nannies. Runs alternate between the setups round by round, after a warm-up that also
+brings the file into the page cache, so the figures are of hashing, not of the disk. The load
+average before and after is printed, as other work on the machine makes the figures noisy.
+With --write, the table replaces the part of that file between ``<!-- dask-bench:start -->``
+and ``<!-- dask-bench:end -->``.
 """
 
 import argparse
@@ -42,9 +45,14 @@ def timed(f):
     return time.perf_counter() - t
 
 
-def cpu_timed(f):
+def part_task_cpu(path, part_size, new_buffer):
+    """The CPU time of one part task, run in a worker process; with ``new_buffer``, as if the
+    worker thread had no read buffer kept from an earlier task."""
+    if new_buffer and hasattr(ad._buffers, "buffer"):
+        del ad._buffers.buffer
+    version = ad._version(path)
     t = time.thread_time()
-    f()
+    ad._hash_part(path, 0, part_size, version, {})
     return time.thread_time() - t
 
 
@@ -56,12 +64,13 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("file")
     parser.add_argument("--size", type=int, default=1 << 30)
-    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--rounds", type=int, default=9)
     parser.add_argument("--part-size", type=int, default=ad.PART_SIZE)
     parser.add_argument("--arbor", default=shutil.which("arbor"))
     parser.add_argument("--write")
     args = parser.parse_args()
     make_file(args.file, args.size)
+    load_before = os.getloadavg()[0]
     expected = peer.blake3(max_threads=peer.blake3.AUTO).update_mmap(args.file).digest()
 
     setups = {}
@@ -99,17 +108,22 @@ def main():
     for r in range(args.rounds):
         for name in names if r % 2 == 0 else reversed(names):
             times[name].append(timed(setups[name]))
+
+    # One part task's own speed in a worker process, on its thread's CPU time (what a worker
+    # does when it has a core to itself), with the read buffer kept and with a new one.
+    one_worker = clusters[0][1]
+    part_cpu = {True: [], False: []}
+    for _ in range(5):
+        for new_buffer in part_cpu:
+            part_cpu[new_buffer].append(
+                one_worker.submit(
+                    part_task_cpu, args.file, args.part_size, new_buffer, pure=False
+                ).result()
+            )
     for cluster, client in clusters:
         client.close()
         cluster.close()
-
-    # One part task's own speed, on the calling thread's CPU time: what a worker process does
-    # when it has a core to itself.
-    version = ad._version(args.file)
-    part_cpu = min(
-        cpu_timed(lambda: ad._hash_part(args.file, 0, args.part_size, version, {}))
-        for _ in range(3)
-    )
+    load_after = os.getloadavg()[0]
 
     # Merging the chaining values of one TiB cut into 64 MiB parts, on one core.
     cvs = [os.urandom(32) for _ in range((1 << 40) // ad.PART_SIZE)]
@@ -134,10 +148,19 @@ def main():
         "",
         f"Speed-up of 2 worker processes over 1: {one / two:.2f}x (per round "
         f"{min(per_round):.2f}-{max(per_round):.2f}x).",
-        f"One part task alone ({args.part_size // MiB} MiB, the calling thread's CPU time, best "
-        f"of 3): {args.part_size / part_cpu / 1e9:.2f} GB/s.",
+    ]
+    for name in commands:
+        if name in times:
+            peer_time = statistics.median(times[name])
+            lines.append(f"2 worker processes against {name}: {two / peer_time:.2f} times as long.")
+    kept, new = (args.part_size / min(part_cpu[b]) / 1e9 for b in (False, True))
+    lines += [
+        f"One part task in a worker process ({args.part_size // MiB} MiB, its thread's CPU "
+        f"time, best of 5): {kept:.2f} GB/s ({new:.2f} GB/s with a new read buffer, as the "
+        "nanny's MALLOC_TRIM_THRESHOLD_ hands a freed one back to the system).",
         f"Merging the 16,384 chaining values of 1 TiB in 64 MiB parts on the client: "
         f"{merge_tib * 1e3:.1f} ms.",
+        f"Load average (1 min) before and after: {load_before:.2f}, {load_after:.2f}.",
     ]
     report(lines, args.write, "dask-bench")
 
