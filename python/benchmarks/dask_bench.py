@@ -92,9 +92,15 @@ def main():
                 setups[f"2 workers, 1 MiB parts, merge on the {merge}"] = (
                     lambda run=run, merge=merge: run(merge=merge, part_size=MiB)
                 )
-    commands = {"b3sum (all threads, mmap)": ["b3sum", "--no-names", args.file]}
+    # The peers on all threads, and on one: their own speed-up is what the two CPUs give to a
+    # program that schedules nothing.
+    commands = {
+        "b3sum": ["b3sum", "--no-names", args.file],
+        "b3sum, 1 thread": ["b3sum", "--no-names", "--num-threads", "1", args.file],
+    }
     if args.arbor:
         commands["arbor sum"] = [args.arbor, "sum", args.file]
+        commands["arbor sum, 1 thread"] = [args.arbor, "sum", "--num-threads", "1", args.file]
     for name, command in commands.items():
         if shutil.which(command[0]) or os.path.exists(command[0]):
             setups[name] = lambda command=command: subprocess.run(
@@ -133,7 +139,8 @@ def main():
     lines = [
         f"{cpu_name()}, {os.cpu_count()} logical CPUs, "
         f"{datetime.date.today()}; {size / 2**30:g} GiB file in the page cache, part size "
-        f"{args.part_size // MiB} MiB unless noted; {args.rounds} rounds, median (min-max).",
+        f"{args.part_size // MiB} MiB unless noted; b3sum and arbor sum map the file and use all "
+        f"threads unless noted; {args.rounds} rounds, median (min-max).",
         "",
         "| setup | time | throughput |",
         "| --- | --- | --- |",
@@ -149,10 +156,15 @@ def main():
         f"Speed-up of 2 worker processes over 1: {one / two:.2f}x (per round "
         f"{min(per_round):.2f}-{max(per_round):.2f}x).",
     ]
-    for name in commands:
+    for name in ("b3sum", "arbor sum"):
         if name in times:
-            peer_time = statistics.median(times[name])
-            lines.append(f"2 worker processes against {name}: {two / peer_time:.2f} times as long.")
+            all_threads, one_thread = (
+                statistics.median(times[n]) for n in (name, f"{name}, 1 thread")
+            )
+            lines.append(
+                f"2 worker processes against {name}: {two / all_threads:.2f} times as long; "
+                f"{name}'s own speed-up from 1 thread to all: {one_thread / all_threads:.2f}x."
+            )
     kept, new = (args.part_size / min(part_cpu[b]) / 1e9 for b in (False, True))
     lines += [
         f"One part task in a worker process ({args.part_size // MiB} MiB, its thread's CPU "
