@@ -21,6 +21,7 @@ Install with ``pip install "arborhash[dask]"`` (from a clone: ``pip install "./p
 
 import os
 import stat
+import threading
 import warnings
 
 try:
@@ -116,6 +117,18 @@ def _versions(paths):
     return [_version(p) for p in paths]
 
 
+_buffers = threading.local()
+
+
+def _buffer():
+    """This thread's read buffer, kept from task to task: Dask's nanny sets
+    ``MALLOC_TRIM_THRESHOLD_``, so a buffer freed after each task goes back to the system and the
+    next one costs a page fault per 4 KiB (python/benchmarks/dask_bench.py, "one part task")."""
+    if (buffer := getattr(_buffers, "buffer", None)) is None:
+        buffer = _buffers.buffer = memoryview(bytearray(_READ_SIZE))
+    return buffer
+
+
 def _open(path):
     if _is_url(path):
         fs, p = _url_fs(path)
@@ -137,13 +150,12 @@ def _read(path, start, end, version, sink):
     try:
         if (now := _version(path)) != version:
             raise _changed(path, start, end, version, now)
-        buffer = bytearray(min(_READ_SIZE, end - start))
-        view = memoryview(buffer)
+        view = _buffer()
         with _open(path) as f:
             f.seek(start)
             at = start
             while at < end:
-                n = f.readinto(view[: min(len(buffer), end - at)])
+                n = f.readinto(view[: min(len(view), end - at)])
                 if not n:
                     raise _changed(path, start, end, version, _version(path))
                 sink(view[:n])
@@ -272,16 +284,15 @@ def _submit(client, files, part_size, mode, merge):
         raise ValueError(f"merge must be 'client' or 'workers', not {merge!r}")
 
     def results():
+        # One gather for all the futures: each call waits for a round trip to the scheduler.
+        done = roots if merge == "workers" else parts
+        batch_values, done_values = client.gather([batches, list(done.values())])
         digests = [None] * len(files)
-        batch_results = dict(zip(batches, client.gather(batches)))
+        batch_results = dict(zip(batches, batch_values))
         for i, (future, j) in whole.items():
             digests[i] = batch_results[future][j]
-        if merge == "workers":
-            for i, digest in zip(roots, client.gather(list(roots.values()))):
-                digests[i] = digest
-        else:
-            for i, futures in parts.items():
-                digests[i] = _merge(client.gather(futures), mode, True)
+        for i, value in zip(done, done_values):
+            digests[i] = value if merge == "workers" else _merge(value, mode, True)
         return digests
 
     return results
@@ -291,6 +302,20 @@ def _stat(client, paths):
     batches = [paths[i : i + _STAT_BATCH] for i in range(0, len(paths), _STAT_BATCH)]
     versions = client.gather(client.map(_versions, batches, pure=False))
     return [v for batch in versions for v in batch]
+
+
+def _version_to_split(client, path):
+    """The version of one file, to cut it into parts: read by the client itself when it sees
+    the path as a regular file (a local or shared file system), which saves a round trip to a
+    worker; by a worker otherwise (URLs, paths only the workers see). The part tasks compare it
+    with what they see, so a client that sees another file under the path gets an error, never
+    a wrong hash."""
+    if not _is_url(path):
+        try:
+            return _version(path)
+        except OSError:
+            pass
+    return _stat(client, [path])[0]
 
 
 def hash_file(
@@ -316,7 +341,7 @@ def hash_file(
     _check_part_size(part_size)
     mode = _mode(key, derive_key_context)
     path = os.fspath(path)
-    return _submit(client, [(path, *_stat(client, [path]))], part_size, mode, merge)()[0]
+    return _submit(client, [(path, _version_to_split(client, path))], part_size, mode, merge)()[0]
 
 
 def hash_files(paths, *, client=None, part_size=PART_SIZE, key=None, derive_key_context=None):

@@ -126,6 +126,17 @@ def test_changed_file_on_the_cluster(client, tmp_path):
         future.result()
 
 
+def test_a_client_that_sees_another_file_gets_an_error(client, tmp_path, monkeypatch):
+    """The client stats the path itself; the workers' check catches a client whose file differs
+    from theirs (another machine's disk, a stale NFS attribute cache)."""
+    path = tmp_path / "f"
+    path.write_bytes(bytes(5000))
+    size, mtime = ad._version(path)
+    monkeypatch.setattr(ad, "_version", lambda p: (size, mtime - 1))  # on the client only
+    with pytest.raises(ad.FileChangedError, match=r"bytes 0-5000: the file changed"):
+        ad.hash_file(path)
+
+
 def make_tree(root, rng):
     names = [
         "a.txt",
