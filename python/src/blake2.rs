@@ -142,21 +142,25 @@ fn check_padded(limits: &Limits, value: &[u8], name: &str) -> PyResult<()> {
 }
 
 /// The methods every hashlib-like class here shares: `update`, `digest`, `hexdigest`, `copy`
-/// and `digest_size`, around a `state: Locked<S>` field whose `finalize()` gives the hash.
+/// and `digest_size`, around a `state: Locked<S>` field. `$finalize` makes the hash of a
+/// `&S` named `$state`, and `$bytes` its bytes from the hash named `$hash`.
 /// `$($items)*` are the class's own (its constructor and class attributes).
 macro_rules! hash_object {
-    ($class:ident, $state_type:ty, |$state:ident| $digest:expr, { $($items:tt)* }) => {
+    ($class:ident, $state_type:ty, |$state:ident| $finalize:expr, |$hash:ident| $bytes:expr,
+     { $($items:tt)* }) => {
         impl $class {
-            /// A new object in `state`, fed with the constructor's `data`.
-            fn fed(py: Python<'_>, state: $state_type, digest_size: usize, data: Option<Bytes<'_>>) -> Self {
-                let hasher = $class {
+            /// A new object in `state`, fed with the constructor's `data` before the state is
+            /// shared, so without taking its lock.
+            fn fed(py: Python<'_>, mut state: $state_type, digest_size: usize, data: Option<Bytes<'_>>) -> Self {
+                if let Some(data) = data {
+                    $crate::buffer::with_gil_released_if_long(py, &data, |bytes| {
+                        state.update(bytes);
+                    });
+                }
+                $class {
                     state: Locked::new(state),
                     digest_size,
-                };
-                if let Some(data) = data {
-                    hasher.update(py, data);
                 }
-                hasher
             }
         }
 
@@ -173,14 +177,14 @@ macro_rules! hash_object {
 
             /// The hash of the input so far; more input may follow.
             fn digest<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
-                let $state = self.state.snapshot(py);
-                PyBytes::new(py, $digest)
+                let $hash = self.state.with(py, false, |$state| $finalize);
+                PyBytes::new(py, $bytes)
             }
 
             /// Like `digest`, as a string of hexadecimal digits.
             fn hexdigest(&self, py: Python<'_>) -> String {
-                let $state = self.state.snapshot(py);
-                hex($digest)
+                let $hash = self.state.with(py, false, |$state| $finalize);
+                hex($bytes)
             }
 
             /// A copy of the hash object, in the same state.
@@ -211,7 +215,7 @@ macro_rules! sequential_class {
             digest_size: usize,
         }
 
-        hash_object!($class, $module::State, |state| state.finalize().as_bytes(), {
+        hash_object!($class, $module::State, |state| state.finalize(), |hash| hash.as_bytes(), {
             /// The algorithm's name.
             #[classattr]
             const name: &'static str = $name;
@@ -271,9 +275,14 @@ macro_rules! sequential_class {
                     static DEFAULT: std::sync::OnceLock<$module::State> = std::sync::OnceLock::new();
                     DEFAULT.get_or_init($module::State::new).clone()
                 } else {
-                    $module::Params::new()
+                    let mut params = $module::Params::new();
+                    let key = or_empty(&key);
+                    // Setting a key wipes the old one byte by byte: skip that for no key.
+                    if !key.is_empty() {
+                        params.key(key);
+                    }
+                    params
                     .hash_length(digest_size as usize)
-                    .key(or_empty(&key))
                     .salt(or_empty(&salt))
                     .personal(or_empty(&person))
                     .fanout(tree.fanout)
@@ -320,7 +329,7 @@ macro_rules! parallel_class {
             digest_size: usize,
         }
 
-        hash_object!($class, $module::State, |state| state.finalize().as_bytes(), {
+        hash_object!($class, $module::State, |state| state.finalize(), |hash| hash.as_bytes(), {
             /// The algorithm's name.
             #[classattr]
             const name: &'static str = $name;
