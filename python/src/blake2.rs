@@ -117,20 +117,6 @@ fn check_tree(
     })
 }
 
-impl Tree {
-    /// The defaults: sequential hashing.
-    fn is_sequential(&self) -> bool {
-        (
-            self.fanout,
-            self.depth,
-            self.leaf_size,
-            self.node_offset,
-            self.node_depth,
-        ) == (1, 1, 0, 0, 0)
-            && self.inner_size == 0
-    }
-}
-
 fn check_padded(limits: &Limits, value: &[u8], name: &str) -> PyResult<()> {
     if value.len() > limits.salt {
         return Err(PyValueError::new_err(format!(
@@ -142,21 +128,28 @@ fn check_padded(limits: &Limits, value: &[u8], name: &str) -> PyResult<()> {
 }
 
 /// The methods every hashlib-like class here shares: `update`, `digest`, `hexdigest`, `copy`
-/// and `digest_size`, around a `state: Locked<S>` field whose `finalize()` gives the hash.
+/// and `digest_size`, around a `state: Locked<S>` field. `$finalize` makes the hash of a
+/// `&S` named `$state`, and `$bytes` its bytes from the hash named `$hash`.
 /// `$($items)*` are the class's own (its constructor and class attributes).
 macro_rules! hash_object {
-    ($class:ident, $state_type:ty, |$state:ident| $digest:expr, { $($items:tt)* }) => {
+    ($class:ident, $state_type:ty, |$state:ident| $finalize:expr, |$hash:ident| $bytes:expr,
+     { $($items:tt)* }) => {
         impl $class {
-            /// A new object in `state`, fed with the constructor's `data`.
-            fn fed(py: Python<'_>, state: $state_type, digest_size: usize, data: Option<Bytes<'_>>) -> Self {
-                let hasher = $class {
+            /// A new object in `state`, fed with the constructor's `data` before the state is
+            /// shared, so without taking its lock. Inlined into the constructors, where it saves
+            /// copies of the state (the blake2b rows of `python/benchmarks/bench.py` at 64 B and
+            /// 1 KiB are over 5 % slower without).
+            #[inline(always)]
+            fn fed(py: Python<'_>, mut state: $state_type, digest_size: usize, data: Option<Bytes<'_>>) -> Self {
+                if let Some(data) = data {
+                    $crate::buffer::with_gil_released_if_long(py, &data, |bytes| {
+                        state.update(bytes);
+                    });
+                }
+                $class {
                     state: Locked::new(state),
                     digest_size,
-                };
-                if let Some(data) = data {
-                    hasher.update(py, data);
                 }
-                hasher
             }
         }
 
@@ -173,14 +166,14 @@ macro_rules! hash_object {
 
             /// The hash of the input so far; more input may follow.
             fn digest<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
-                let $state = self.state.snapshot(py);
-                PyBytes::new(py, $digest)
+                let $hash = self.state.with(py, false, |$state| $finalize);
+                PyBytes::new(py, $bytes)
             }
 
             /// Like `digest`, as a string of hexadecimal digits.
             fn hexdigest(&self, py: Python<'_>) -> String {
-                let $state = self.state.snapshot(py);
-                hex($digest)
+                let $hash = self.state.with(py, false, |$state| $finalize);
+                hex($bytes)
             }
 
             /// A copy of the hash object, in the same state.
@@ -211,7 +204,7 @@ macro_rules! sequential_class {
             digest_size: usize,
         }
 
-        hash_object!($class, $module::State, |state| state.finalize().as_bytes(), {
+        hash_object!($class, $module::State, |state| state.finalize(), |hash| hash.as_bytes(), {
             /// The algorithm's name.
             #[classattr]
             const name: &'static str = $name;
@@ -232,48 +225,60 @@ macro_rules! sequential_class {
             const PERSON_SIZE: usize = $module::PERSONALBYTES;
 
             #[new]
-            #[pyo3(signature = (data = None, /, *, digest_size = $module::OUTBYTES as i32,
-                key = None, salt = None, person = None, fanout = 1, depth = 1, leaf_size = 0,
-                node_offset = 0, node_depth = 0, inner_size = 0, last_node = None,
-                usedforsecurity = None))]
+            #[pyo3(signature = (data = None, /, *, digest_size = None, key = None, salt = None,
+                person = None, fanout = None, depth = None, leaf_size = None, node_offset = None,
+                node_depth = None, inner_size = None, last_node = None, usedforsecurity = None))]
             #[allow(clippy::too_many_arguments)]
             fn new(
                 py: Python<'_>,
                 data: Option<Bytes<'_>>,
-                digest_size: i32,
+                digest_size: Option<i32>,
                 key: Option<Bytes<'_>>,
                 salt: Option<Bytes<'_>>,
                 person: Option<Bytes<'_>>,
-                fanout: i32,
-                depth: i32,
-                leaf_size: i128,
-                node_offset: i128,
-                node_depth: i32,
-                inner_size: i32,
+                fanout: Option<i32>,
+                depth: Option<i32>,
+                leaf_size: Option<i128>,
+                node_offset: Option<i128>,
+                node_depth: Option<i32>,
+                inner_size: Option<i32>,
                 last_node: Option<&Bound<'_, PyAny>>,
                 usedforsecurity: Option<&Bound<'_, PyAny>>,
             ) -> PyResult<Self> {
                 let _ = usedforsecurity;
+                let numbers = (digest_size, fanout, depth, leaf_size, node_offset, node_depth, inner_size);
+                if numbers == (None, None, None, None, None, None, None)
+                    && (key.is_none() && salt.is_none() && person.is_none() && last_node.is_none())
+                {
+                    // Only data (the common call): no checks, and a state made once, since
+                    // building the parameter block costs as much as constructing the object.
+                    static DEFAULT: std::sync::OnceLock<$module::State> = std::sync::OnceLock::new();
+                    let state = DEFAULT.get_or_init($module::State::new).clone();
+                    return Ok(Self::fed(py, state, $module::OUTBYTES, data));
+                }
                 let limits = $limits;
+                let digest_size = digest_size.unwrap_or($module::OUTBYTES as i32);
                 check_digest_size(&limits, digest_size)?;
                 check_padded(&limits, or_empty(&salt), "salt")?;
                 check_padded(&limits, or_empty(&person), "person")?;
                 let tree = check_tree(
-                    &limits, fanout, depth, leaf_size, node_offset, node_depth, inner_size,
+                    &limits,
+                    fanout.unwrap_or(1),
+                    depth.unwrap_or(1),
+                    leaf_size.unwrap_or(0),
+                    node_offset.unwrap_or(0),
+                    node_depth.unwrap_or(0),
+                    inner_size.unwrap_or(0),
                 )?;
-                check_key(&limits, or_empty(&key))?;
-                let defaults = digest_size as usize == $module::OUTBYTES
-                    && [&key, &salt, &person].iter().all(|b| or_empty(b).is_empty())
-                    && tree.is_sequential()
-                    && last_node.is_none();
-                let state = if defaults {
-                    // Building the parameter block costs as much as constructing the object.
-                    static DEFAULT: std::sync::OnceLock<$module::State> = std::sync::OnceLock::new();
-                    DEFAULT.get_or_init($module::State::new).clone()
-                } else {
-                    $module::Params::new()
+                let key = or_empty(&key);
+                check_key(&limits, key)?;
+                let mut params = $module::Params::new();
+                // Setting a key wipes the old one byte by byte: skip that for no key.
+                if !key.is_empty() {
+                    params.key(key);
+                }
+                let state = params
                     .hash_length(digest_size as usize)
-                    .key(or_empty(&key))
                     .salt(or_empty(&salt))
                     .personal(or_empty(&person))
                     .fanout(tree.fanout)
@@ -283,8 +288,7 @@ macro_rules! sequential_class {
                     .node_depth(tree.node_depth)
                     .inner_hash_length(tree.inner_size)
                     .last_node(last_node.map_or(Ok(false), |b| b.is_truthy())?)
-                    .to_state()
-                };
+                    .to_state();
                 Ok(Self::fed(py, state, digest_size as usize, data))
             }
         });
@@ -320,7 +324,7 @@ macro_rules! parallel_class {
             digest_size: usize,
         }
 
-        hash_object!($class, $module::State, |state| state.finalize().as_bytes(), {
+        hash_object!($class, $module::State, |state| state.finalize(), |hash| hash.as_bytes(), {
             /// The algorithm's name.
             #[classattr]
             const name: &'static str = $name;

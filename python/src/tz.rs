@@ -22,17 +22,23 @@ pub struct Tz {
     digest_size: usize,
 }
 
-hash_object!(Tz, tz::Hasher, |state| &state.finalize().as_bytes(), {
-    /// The algorithm's name.
-    #[classattr]
-    const name: &'static str = "tz";
-    /// The hash works bit by bit; a block is one byte.
-    #[classattr]
-    const block_size: usize = 1;
+hash_object!(
+    Tz,
+    tz::Hasher,
+    |state| state.finalize().as_bytes(),
+    |hash| &hash,
+    {
+        /// The algorithm's name.
+        #[classattr]
+        const name: &'static str = "tz";
+        /// The hash works bit by bit; a block is one byte.
+        #[classattr]
+        const block_size: usize = 1;
 
-    #[new]
-    #[pyo3(signature = (data = None, /))]
-    fn new(py: Python<'_>, data: Option<Bytes<'_>>) -> Self {
-        Self::fed(py, tz::Hasher::new(), tz::OUT_LEN, data)
+        #[new]
+        #[pyo3(signature = (data = None, /))]
+        fn new(py: Python<'_>, data: Option<Bytes<'_>>) -> Self {
+            Self::fed(py, tz::Hasher::new(), tz::OUT_LEN, data)
+        }
     }
-});
+);
