@@ -761,3 +761,37 @@ fn streams_not_at_zero() {
     };
     assert!(slice == extract(&encoded, 20_000, 5000, gl));
 }
+
+/// `bao-tree` (the crate iroh uses) builds the same tree with chunk groups: its pre-order
+/// outboard is our outboard without the 8-byte length header, and its encoding of all ranges is
+/// our combined encoding without the header, for every G.
+#[test]
+fn bao_tree_oracle() {
+    use bao_tree::io::outboard::PreOrderMemOutboard;
+    use bao_tree::{BlockSize, ChunkRanges};
+    let mut rng = ChaCha8Rng::seed_from_u64(416);
+    for log in [0u8, 2, 4, 8] {
+        let gl = g(log);
+        let group_len = 1024usize << log;
+        let mut lens = lengths(group_len.min(16 * 1024));
+        lens.extend((0..4).map(|_| rng.gen_range(0..3 << 20)));
+        for len in lens {
+            let input = random_input(&mut rng, len);
+            let theirs = PreOrderMemOutboard::create(&input, BlockSize::from_chunk_log(log));
+            let (outboard, hash) = bao::outboard(&input, gl);
+            assert_eq!(hash.as_bytes(), theirs.root.as_bytes(), "G {log} len {len}");
+            assert_eq!(outboard[..8], (len as u64).to_le_bytes());
+            assert!(outboard[8..] == theirs.data[..], "outboard, G {log} len {len}");
+            let mut their_encoded = Vec::new();
+            bao_tree::io::sync::encode_ranges_validated(
+                &input[..],
+                &theirs,
+                &ChunkRanges::all(),
+                &mut their_encoded,
+            )
+            .unwrap();
+            let (encoded, _) = bao::encode(&input, gl);
+            assert!(encoded[8..] == their_encoded[..], "encode, G {log} len {len}");
+        }
+    }
+}
