@@ -781,7 +781,10 @@ fn bao_tree_oracle() {
             let (outboard, hash) = bao::outboard(&input, gl);
             assert_eq!(hash.as_bytes(), theirs.root.as_bytes(), "G {log} len {len}");
             assert_eq!(outboard[..8], (len as u64).to_le_bytes());
-            assert!(outboard[8..] == theirs.data[..], "outboard, G {log} len {len}");
+            assert!(
+                outboard[8..] == theirs.data[..],
+                "outboard, G {log} len {len}"
+            );
             let mut their_encoded = Vec::new();
             bao_tree::io::sync::encode_ranges_validated(
                 &input[..],
@@ -791,7 +794,69 @@ fn bao_tree_oracle() {
             )
             .unwrap();
             let (encoded, _) = bao::encode(&input, gl);
-            assert!(encoded[8..] == their_encoded[..], "encode, G {log} len {len}");
+            assert!(
+                encoded[8..] == their_encoded[..],
+                "encode, G {log} len {len}"
+            );
+        }
+    }
+}
+
+/// Reads of megabytes, which the decoder fills in pieces verified while the next is read: a
+/// corrupt byte anywhere (a parent above the pieces, the first, a middle or the last piece)
+/// fails the read, and no read returns a byte that is not the input's.
+#[test]
+fn large_reads_verify_every_piece() {
+    let mut rng = ChaCha8Rng::seed_from_u64(31);
+    for log in [0u8, 2, 9] {
+        let gl = g(log);
+        let len = (3 << 20) + 5000;
+        let input = random_input(&mut rng, len);
+        let (encoded, hash) = bao::encode(&input, gl);
+        let (outboard, _) = bao::outboard(&input, gl);
+        for read_len in [1 << 20, 4 << 20] {
+            let decode = |encoded: &[u8], content: Option<&[u8]>| -> bool {
+                let mut buf = vec![0u8; read_len];
+                let mut got = Vec::new();
+                let mut reader: Box<dyn Read> = match content {
+                    Some(content) => Box::new(Decoder::new_outboard(content, encoded, &hash, gl)),
+                    None => Box::new(Decoder::new(encoded, &hash, gl)),
+                };
+                loop {
+                    match reader.read(&mut buf) {
+                        Ok(0) => return got == input,
+                        Ok(n) => {
+                            got.extend_from_slice(&buf[..n]);
+                            assert!(got[..] == input[..got.len()], "G {log} read {read_len}");
+                        }
+                        Err(_) => return false,
+                    }
+                }
+            };
+            assert!(decode(&encoded, None));
+            assert!(decode(&outboard, Some(&input)));
+            let places = [
+                8,
+                8 + 64 * 3,
+                encoded.len() / 3,
+                encoded.len() / 2,
+                encoded.len() - 1,
+            ];
+            for at in places {
+                assert!(!decode(&flip(&encoded, at), None), "G {log} at {at}");
+            }
+            for at in [8, outboard.len() / 2, outboard.len() - 1] {
+                assert!(
+                    !decode(&flip(&outboard, at), Some(&input)),
+                    "G {log} at {at}"
+                );
+            }
+            for at in [0, len / 2, len - 1] {
+                assert!(
+                    !decode(&outboard, Some(&flip(&input, at))),
+                    "G {log} at {at}"
+                );
+            }
         }
     }
 }
