@@ -25,10 +25,10 @@ pub struct SliceDecoder<R> {
     core: Core<R, io::Empty>,
 }
 
-/// A read of at least this many bytes (or a group, if larger) is filled straight from the
-/// stream in subtrees of at most this size: this thread reads the next one while the pool
-/// verifies the last one.
-const PIECE_LEN: u64 = 256 << 10;
+/// A read that holds a whole subtree, or at least this many bytes (or a group, if larger), is
+/// filled straight from the stream in subtrees of at most this size: this thread reads the
+/// next ones while the pool verifies those read.
+const PIECE_LEN: u64 = 1 << 20;
 /// `read_to_end` grows its vector by at most this much per read, so that the zeroed room is
 /// still in cache when it is filled.
 const READ_TO_END_STEP: u64 = 4 << 20;
