@@ -257,7 +257,10 @@ impl<R: Read, O: Read> Core<R, O> {
             let header = self.header();
             self.guard(header)?;
             let rest = match &self.state {
-                State::Walking { walk, .. } => walk.range.out_end.saturating_sub(self.position),
+                State::Walking { walk, .. } => walk
+                    .range
+                    .out_end
+                    .saturating_sub(self.position.max(walk.range.out_start)),
                 _ => 0,
             };
             let old = buf.len();
@@ -388,7 +391,11 @@ impl<R: Read, O: Read> Core<R, O> {
         let State::Walking { walk, .. } = &self.state else {
             unreachable!("fill() runs while walking");
         };
-        let room = (out.len() as u64).min(walk.range.out_end.saturating_sub(self.position));
+        let room = (out.len() as u64).min(
+            walk.range
+                .out_end
+                .saturating_sub(self.position.max(walk.range.out_start)),
+        );
         self.parents
             .resize((room / layout.group_len) as usize * PARENT_LEN, 0);
         // The failure of the first piece (by content offset) that failed.
