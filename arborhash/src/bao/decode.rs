@@ -8,7 +8,6 @@ use super::{encoded_size, Error, GroupLog, HEADER_LEN, PARENT_LEN};
 use crate::blake3::hazmat;
 use crate::blake3::Hash;
 use std::io::{self, Read, Seek, SeekFrom};
-use std::sync::Mutex;
 
 /// Reads and verifies a combined encoding (from one stream) or an outboard encoding (the content
 /// from one stream, the tree from another), releasing only verified content.
@@ -25,10 +24,8 @@ pub struct SliceDecoder<R> {
     core: Core<R, io::Empty>,
 }
 
-/// A read that holds a whole subtree, or at least this many bytes (or a group, if larger), is
-/// filled straight from the stream in subtrees of at most this size: this thread reads the
-/// next ones while the pool verifies those read.
-const PIECE_LEN: u64 = 1 << 20;
+/// The largest subtree decoded straight into a caller's buffer (if it is that large).
+const DIRECT_MAX: u64 = 16 << 20;
 /// `read_to_end` grows its vector by at most this much per read, so that the zeroed room is
 /// still in cache when it is filled.
 const READ_TO_END_STEP: u64 = 4 << 20;
@@ -68,8 +65,9 @@ struct Core<R, O> {
     buf: Vec<u8>,
     pos: usize,
     end: usize,
-    /// The parents of the subtrees read whole.
+    /// A small subtree's parents as read, and encoded again.
     parents: Vec<u8>,
+    check: Vec<u8>,
     /// The content offset of `buf[pos]` (or of the reader, after a seek past the end).
     position: u64,
     /// The final leaf has been verified, so the header's length is proven.
@@ -200,6 +198,7 @@ impl<R: Read, O: Read> Core<R, O> {
             state: State::Header,
             buf: Vec::new(),
             parents: Vec::new(),
+            check: Vec::new(),
             pos: 0,
             end: 0,
             position: 0,
@@ -325,12 +324,24 @@ impl<R: Read, O: Read> Core<R, O> {
         };
         let layout = walk.layout;
         let range = walk.range;
-        let piece_len = PIECE_LEN.max(layout.group_len);
         while let Some(node) = walk.next() {
             let covered = range.start <= node.start && node.end() <= range.end;
-            if goes_direct(range, piece_len, &node, out.len()) {
-                walk.push(node);
-                let n = self.fill(out, len)?;
+            let released = range.out_start <= node.start && node.end() <= range.out_end;
+            let fits = out.len() as u64 >= node.len && node.len <= DIRECT_MAX;
+            // (Not the empty leaf: a read of 0 bytes would be taken for the end.)
+            if covered && released && fits && node.len > 0 {
+                // Straight into the caller's buffer, which holds unverified bytes only if this
+                // read fails; a large subtree is verified on all cores.
+                let n = node.len as usize;
+                if layout.is_leaf(node.len) {
+                    read_node(&mut self.input, &mut out[..n], &node)?;
+                    self.consumed[0] += node.len;
+                    node.verify_leaf(&out[..n])?;
+                } else {
+                    self.read_subtree(&node, &mut out[..n])?;
+                }
+                self.position = node.end();
+                self.len_verified |= node.end() == len;
                 return Ok(Loaded::Direct(n));
             }
             if !layout.is_leaf(node.len) && node.len <= BATCH_LEN as u64 && covered {
@@ -379,91 +390,6 @@ impl<R: Read, O: Read> Core<R, O> {
         Ok(())
     }
 
-    /// Fills `out` from the walk's next nodes, straight from the streams: parents above pieces
-    /// are read and checked on the way, and each piece (a subtree of at most [`PIECE_LEN`]) is
-    /// verified on the pool while this thread reads the next ones. Returns the bytes filled,
-    /// all verified; on an error `out` may hold unverified bytes, but none is released.
-    fn fill(&mut self, out: &mut [u8], len: u64) -> Result<usize, Error> {
-        let layout = self.layout();
-        let group_log = self.group_log;
-        let piece_len = PIECE_LEN.max(layout.group_len);
-        // The pieces' parents: fewer than one per group of what is left of `out` and the range.
-        let State::Walking { walk, .. } = &self.state else {
-            unreachable!("fill() runs while walking");
-        };
-        let room = (out.len() as u64).min(
-            walk.range
-                .out_end
-                .saturating_sub(self.position.max(walk.range.out_start)),
-        );
-        self.parents
-            .resize((room / layout.group_len) as usize * PARENT_LEN, 0);
-        // The failure of the first piece (by content offset) that failed.
-        let failure: Mutex<Option<(u64, Error)>> = Mutex::new(None);
-        let mut filled = 0;
-        let mut last = None;
-        let (state, input, consumed) = (&mut self.state, &mut self.input, &mut self.consumed);
-        let (mut outboard, parents_buf) = (self.outboard.as_mut(), &mut self.parents[..]);
-        let read = crate::threads::with_background(|background| {
-            let State::Walking { walk, .. } = state else {
-                unreachable!("fill() runs while walking");
-            };
-            let (mut out, mut parents_buf) = (out, parents_buf);
-            while let Some(node) = walk.next() {
-                if !goes_direct(walk.range, piece_len, &node, out.len()) {
-                    walk.push(node);
-                    break;
-                }
-                if node.len > piece_len {
-                    let mut parent = [0u8; PARENT_LEN];
-                    let (stream, side) = match outboard.as_mut() {
-                        Some(outboard) => (&mut **outboard as &mut dyn Read, 1),
-                        None => (&mut *input as &mut dyn Read, 0),
-                    };
-                    read_node(stream, &mut parent, &node)?;
-                    consumed[side] += PARENT_LEN as u64;
-                    walk.push_children(node.verify_parent(&layout, &parent)?);
-                    continue;
-                }
-                let (content, rest) = std::mem::take(&mut out).split_at_mut(node.len as usize);
-                out = rest;
-                let parents_len = (layout.leaves(node.len) - 1) as usize * PARENT_LEN;
-                let (parents, rest) = std::mem::take(&mut parents_buf).split_at_mut(parents_len);
-                parents_buf = rest;
-                read_subtree(
-                    input,
-                    outboard.as_deref_mut(),
-                    layout,
-                    &node,
-                    content,
-                    parents,
-                    consumed,
-                )?;
-                let (content, parents, failure) = (&*content, &*parents, &failure);
-                background.spawn(move || {
-                    if let Err(e) = verify_subtree(group_log, &node, content, parents) {
-                        let mut first = failure.lock().unwrap_or_else(|e| e.into_inner());
-                        if first.as_ref().is_none_or(|(at, _)| node.start < *at) {
-                            *first = Some((node.start, e));
-                        }
-                    }
-                });
-                filled += node.len as usize;
-                last = Some(node);
-            }
-            Ok::<(), Error>(())
-        });
-        if let Some((_, e)) = failure.into_inner().unwrap_or_else(|e| e.into_inner()) {
-            return Err(e);
-        }
-        read?;
-        if let Some(last) = last {
-            self.position = last.end();
-            self.len_verified |= last.end() == len;
-        }
-        Ok(filled)
-    }
-
     /// Reads a whole small subtree into `buf` and verifies it, releasing its part of the range.
     fn load_subtree(&mut self, node: &Node, len: u64, range: Range) -> Result<(), Error> {
         self.pos = 0;
@@ -471,23 +397,39 @@ impl<R: Read, O: Read> Core<R, O> {
         let mut buf = std::mem::take(&mut self.buf);
         // Overwritten whole by the reads: resizing zeroes only growth.
         buf.resize(node.len as usize, 0);
-        let layout = self.layout();
-        let outboard = self.outboard.as_mut();
-        self.parents
-            .resize((layout.leaves(node.len) - 1) as usize * PARENT_LEN, 0);
-        let result = read_subtree(
-            &mut self.input,
-            outboard,
-            layout,
-            node,
-            &mut buf,
-            &mut self.parents,
-            &mut self.consumed,
-        )
-        .and_then(|()| verify_subtree(self.group_log, node, &buf, &self.parents));
+        let result = self.read_subtree(node, &mut buf);
         self.buf = buf;
         result?;
         self.release(node, len, range);
+        Ok(())
+    }
+
+    /// Reads a whole small subtree, its content into `content`, and verifies it at once: the
+    /// content is encoded again (the chaining values of all its leaves and parents in wide
+    /// kernel calls) and the parents and value must be the same as those read.
+    fn read_subtree(&mut self, node: &Node, content: &mut [u8]) -> Result<(), Error> {
+        let layout = self.layout();
+        let parents_len = (layout.leaves(node.len) - 1) as usize * PARENT_LEN;
+        self.parents.resize(parents_len, 0);
+        match &mut self.outboard {
+            Some(outboard) => {
+                read_node(outboard, &mut self.parents, node)?;
+                read_node(&mut self.input, content, node)?;
+                self.consumed[1] += parents_len as u64;
+            }
+            None => {
+                // Leaves straight into the content, parents into their own buffer.
+                read_split(&mut self.input, layout, node, content, &mut self.parents)?;
+                self.consumed[0] += parents_len as u64;
+            }
+        }
+        self.consumed[0] += node.len;
+        let outboard = Layout::new(self.group_log, true);
+        self.check.resize(parents_len, 0);
+        let cv = write_subtree(outboard, content, node.start, node.root, &mut self.check);
+        if self.check != self.parents || Hash::from(cv) != node.cv {
+            return Err(node.mismatch());
+        }
         Ok(())
     }
 
@@ -502,65 +444,6 @@ impl<R: Read, O: Read> Core<R, O> {
         self.end = (to - node.start) as usize;
         self.position = from;
     }
-}
-
-/// Whether `node` is decoded straight into `room` bytes of the caller's buffer: wholly
-/// released, and either fitting or a parent above pieces (of `piece_len`) that will.
-fn goes_direct(range: Range, piece_len: u64, node: &Node, room: usize) -> bool {
-    let covered = range.start <= node.start && node.end() <= range.end;
-    let released = range.out_start <= node.start && node.end() <= range.out_end;
-    let room = room as u64;
-    // (Not the empty leaf: a read of 0 bytes would be taken for the end.)
-    covered
-        && released
-        && node.len > 0
-        && (node.len <= room || (node.len > piece_len && room >= piece_len))
-}
-
-/// Reads a whole subtree (or leaf), its content into `content` and its parents into `parents`
-/// (which must be their size), counting the bytes taken from each stream in `consumed`.
-fn read_subtree<R: Read, O: Read>(
-    input: &mut R,
-    outboard: Option<&mut O>,
-    layout: Layout,
-    node: &Node,
-    content: &mut [u8],
-    parents: &mut [u8],
-    consumed: &mut [u64; 2],
-) -> Result<(), Error> {
-    let parents_len = parents.len();
-    match outboard {
-        Some(outboard) => {
-            read_node(outboard, parents, node)?;
-            read_node(input, content, node)?;
-            consumed[1] += parents_len as u64;
-        }
-        None => {
-            // Leaves straight into the content, parents into their own buffer.
-            read_split(input, layout, node, content, parents)?;
-            consumed[0] += parents_len as u64;
-        }
-    }
-    consumed[0] += node.len;
-    Ok(())
-}
-
-/// Verifies a subtree (or leaf) read whole: its content is encoded again (the chaining values
-/// of all its leaves and parents in wide kernel calls, on all cores if large) and the parents
-/// and value must be the same as those read.
-fn verify_subtree(
-    group_log: GroupLog,
-    node: &Node,
-    content: &[u8],
-    parents: &[u8],
-) -> Result<(), Error> {
-    let mut check = vec![0; parents.len()];
-    let outboard = Layout::new(group_log, true);
-    let cv = write_subtree(outboard, content, node.start, node.root, &mut check);
-    if check[..] != parents[..] || Hash::from(cv) != node.cv {
-        return Err(node.mismatch());
-    }
-    Ok(())
 }
 
 /// Reads the combined encoding of the subtree `node`, its leaves into `content` and its parents
