@@ -6,22 +6,26 @@
 //! `time(right) / time(left)` (so above 1 means the left one is faster), the lowest and highest
 //! round's ratio (the spread), and the left one's median throughput.
 //!
-//!     cargo bench -p arborhash --features rayon --bench bao [-- SIZES_MIB...]
+//!     cargo bench -p arborhash --features rayon --bench bao [-- SIZES_MIB... [ROW...]]
 //!
-//! Sizes default to 1, 64 and 1024 MiB. The rows:
+//! Sizes default to 1, 64 and 1024 MiB; other arguments keep only the rows whose names
+//! contain one of them (`decode` for the decoding rows). The rows:
 //! - `encode / bao`: our combined encoding (all cores) against `bao::encode::encode`, both
 //!   into a new vector (whose pages fault in as they are written); `encode_into / bao` ours into
 //!   a buffer written before;
 //! - `outboard / bao`: the same for the outboard;
 //! - `outboard / hash`: our outboard against our hash of the same bytes on all cores
 //!   (`Hasher::update_rayon`, what `arbor sum` runs), both in memory;
-//! - `decode / hash`: decoding the combined encoding in memory with `read_to_end` (subtrees of
-//!   up to 16 MiB that fit the read are verified on all cores) against our hash on all cores;
-//!   `decode_outboard / hash` the same from the content and its outboard;
+//! - `decode / hash`: decoding the combined encoding in memory with `read_exact` into a buffer
+//!   used before (the decoder reads pieces into it and verifies them on all cores while it
+//!   reads the next), then a read that finds the end, against our hash on all cores;
+//!   `decode read_to_end / hash` the same into a vector with `read_to_end` (which zeroes the
+//!   vector's new room before reading into it); `decode_outboard / hash` as the first from the
+//!   content and its outboard;
 //! - `encode G=4 / bao` and `decode G=4 / hash`: the same with 16 KiB groups.
 
 use arborhash::bao::{self, Decoder, GroupLog};
-use arborhash::blake3::{self, Hasher};
+use arborhash::blake3::Hasher;
 use std::hint::black_box;
 use std::io::Read;
 use std::time::{Duration, Instant};
@@ -42,8 +46,20 @@ fn time(f: &mut dyn FnMut()) -> Duration {
     start.elapsed()
 }
 
+/// The rows asked for: all, or those whose names contain an argument that is not a size.
+fn wanted(name: &str) -> bool {
+    let filters: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| !a.starts_with('-') && a.parse::<usize>().is_err())
+        .collect();
+    filters.is_empty() || filters.iter().any(|f| name.contains(f.as_str()))
+}
+
 /// Rounds of `left` and `right` in turn; prints the row.
 fn pair(name: &str, len: usize, rounds: usize, left: &mut dyn FnMut(), right: &mut dyn FnMut()) {
+    if !wanted(name) {
+        return;
+    }
     left();
     right();
     let mut ratios = Vec::with_capacity(rounds);
@@ -71,9 +87,10 @@ fn pair(name: &str, len: usize, rounds: usize, left: &mut dyn FnMut(), right: &m
     );
 }
 
-fn decode_all(encoded: &[u8], hash: &blake3::Hash, g: GroupLog, out: &mut Vec<u8>) {
-    out.clear();
-    Decoder::new(encoded, hash, g).read_to_end(out).unwrap();
+/// Decodes into `out` (the content's size) and checks that the decoder then ends.
+fn decode_into(mut decoder: impl Read, out: &mut [u8]) {
+    decoder.read_exact(out).unwrap();
+    assert_eq!(decoder.read(&mut [0]).unwrap(), 0);
 }
 
 fn main() {
@@ -137,24 +154,36 @@ fn main() {
         );
         let (encoded, hash) = bao::encode(&data, GroupLog::ZERO);
         let (outboard, _) = bao::outboard(&data, GroupLog::ZERO);
-        let mut out = Vec::with_capacity(len);
+        let mut out = vec![0; len];
+        let z = GroupLog::ZERO;
         pair(
             "decode / hash",
             len,
             rounds,
-            &mut || decode_all(&encoded, &hash, GroupLog::ZERO, &mut out),
+            &mut || decode_into(Decoder::new(&encoded[..], &hash, z), &mut out),
             &mut || sink(Hasher::new().update_rayon(&data).finalize()),
         );
-        drop(encoded);
+        let mut vec = Vec::with_capacity(len);
+        pair(
+            "decode read_to_end / hash",
+            len,
+            rounds,
+            &mut || {
+                vec.clear();
+                Decoder::new(&encoded[..], &hash, z)
+                    .read_to_end(&mut vec)
+                    .unwrap();
+            },
+            &mut || sink(Hasher::new().update_rayon(&data).finalize()),
+        );
+        drop((encoded, vec));
         pair(
             "decode_outboard / hash",
             len,
             rounds,
             &mut || {
-                out.clear();
-                Decoder::new_outboard(&data[..], &outboard[..], &hash, GroupLog::ZERO)
-                    .read_to_end(&mut out)
-                    .unwrap();
+                let decoder = Decoder::new_outboard(&data[..], &outboard[..], &hash, z);
+                decode_into(decoder, &mut out)
             },
             &mut || sink(Hasher::new().update_rayon(&data).finalize()),
         );
@@ -163,7 +192,7 @@ fn main() {
             "decode G=4 / hash",
             len,
             rounds,
-            &mut || decode_all(&encoded, &hash, g4, &mut out),
+            &mut || decode_into(Decoder::new(&encoded[..], &hash, g4), &mut out),
             &mut || sink(Hasher::new().update_rayon(&data).finalize()),
         );
     }

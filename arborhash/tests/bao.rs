@@ -696,16 +696,18 @@ fn group_log_limit() {
     assert_eq!(g(4).group_len(), 16 * 1024);
 }
 
-/// Every backend, forced, on inputs below the multi-threading threshold (rayon's threads use
-/// the process-wide backend).
+/// Every backend, forced for this thread and for the process (the decoder verifies on rayon's
+/// threads, which use the process-wide backend; other tests running meanwhile only get slower
+/// or faster), up to 3 MiB, where large reads go in pieces.
 #[test]
 fn every_backend_matches_reference() {
     let mut rng = ChaCha8Rng::seed_from_u64(3);
     for backend in arborhash::platform::Backend::ALL {
+        arborhash::platform::force_backend(backend);
         arborhash::platform::with_backend(backend, || {
             for log in [0u8, 2, 4] {
                 let gl = g(log);
-                for len in [0, 1, 1025, 5000, 16 * 1024 + 1, 65 * 1024, 100_000] {
+                for len in [0, 1, 1025, 5000, 16 * 1024 + 1, 65 * 1024, 100_000, 3 << 20] {
                     let input = random_input(&mut rng, len);
                     let (encoded, hash) = bao::encode(&input, gl);
                     assert!(
@@ -728,6 +730,7 @@ fn every_backend_matches_reference() {
             }
         });
     }
+    arborhash::platform::reset_backend();
 }
 
 /// Encodings that start inside their streams (after other data, or after reads).
@@ -760,4 +763,103 @@ fn streams_not_at_zero() {
         out
     };
     assert!(slice == extract(&encoded, 20_000, 5000, gl));
+}
+
+/// `bao-tree` (the crate iroh uses) builds the same tree with chunk groups: its pre-order
+/// outboard is our outboard without the 8-byte length header, and its encoding of all ranges is
+/// our combined encoding without the header, for every G.
+#[test]
+fn bao_tree_oracle() {
+    use bao_tree::io::outboard::PreOrderMemOutboard;
+    use bao_tree::{BlockSize, ChunkRanges};
+    let mut rng = ChaCha8Rng::seed_from_u64(416);
+    for log in [0u8, 2, 4, 8] {
+        let gl = g(log);
+        let group_len = 1024usize << log;
+        let mut lens = lengths(group_len.min(16 * 1024));
+        lens.extend((0..4).map(|_| rng.gen_range(0..3 << 20)));
+        for len in lens {
+            let input = random_input(&mut rng, len);
+            let theirs = PreOrderMemOutboard::create(&input, BlockSize::from_chunk_log(log));
+            let (outboard, hash) = bao::outboard(&input, gl);
+            assert_eq!(hash.as_bytes(), theirs.root.as_bytes(), "G {log} len {len}");
+            assert_eq!(outboard[..8], (len as u64).to_le_bytes());
+            assert!(
+                outboard[8..] == theirs.data[..],
+                "outboard, G {log} len {len}"
+            );
+            let mut their_encoded = Vec::new();
+            bao_tree::io::sync::encode_ranges_validated(
+                &input[..],
+                &theirs,
+                &ChunkRanges::all(),
+                &mut their_encoded,
+            )
+            .unwrap();
+            let (encoded, _) = bao::encode(&input, gl);
+            assert!(
+                encoded[8..] == their_encoded[..],
+                "encode, G {log} len {len}"
+            );
+        }
+    }
+}
+
+/// Reads of megabytes, which the decoder fills in pieces verified while the next is read: a
+/// corrupt byte anywhere (a parent above the pieces, the first, a middle or the last piece)
+/// fails the read, and no read returns a byte that is not the input's.
+#[test]
+fn large_reads_verify_every_piece() {
+    let mut rng = ChaCha8Rng::seed_from_u64(31);
+    for log in [0u8, 2, 9] {
+        let gl = g(log);
+        let len = (3 << 20) + 5000;
+        let input = random_input(&mut rng, len);
+        let (encoded, hash) = bao::encode(&input, gl);
+        let (outboard, _) = bao::outboard(&input, gl);
+        for read_len in [1 << 20, 4 << 20] {
+            let decode = |encoded: &[u8], content: Option<&[u8]>| -> bool {
+                let mut buf = vec![0u8; read_len];
+                let mut got = Vec::new();
+                let mut reader: Box<dyn Read> = match content {
+                    Some(content) => Box::new(Decoder::new_outboard(content, encoded, &hash, gl)),
+                    None => Box::new(Decoder::new(encoded, &hash, gl)),
+                };
+                loop {
+                    match reader.read(&mut buf) {
+                        Ok(0) => return got == input,
+                        Ok(n) => {
+                            got.extend_from_slice(&buf[..n]);
+                            assert!(got[..] == input[..got.len()], "G {log} read {read_len}");
+                        }
+                        Err(_) => return false,
+                    }
+                }
+            };
+            assert!(decode(&encoded, None));
+            assert!(decode(&outboard, Some(&input)));
+            let places = [
+                8,
+                8 + 64 * 3,
+                encoded.len() / 3,
+                encoded.len() / 2,
+                encoded.len() - 1,
+            ];
+            for at in places {
+                assert!(!decode(&flip(&encoded, at), None), "G {log} at {at}");
+            }
+            for at in [8, outboard.len() / 2, outboard.len() - 1] {
+                assert!(
+                    !decode(&flip(&outboard, at), Some(&input)),
+                    "G {log} at {at}"
+                );
+            }
+            for at in [0, len / 2, len - 1] {
+                assert!(
+                    !decode(&outboard, Some(&flip(&input, at))),
+                    "G {log} at {at}"
+                );
+            }
+        }
+    }
 }

@@ -26,6 +26,9 @@ pub struct SliceDecoder<R> {
 
 /// The largest subtree decoded straight into a caller's buffer (if it is that large).
 const DIRECT_MAX: u64 = 16 << 20;
+/// `read_to_end` grows its vector by at most this much per read, so that the zeroed room is
+/// still in cache when it is filled.
+const READ_TO_END_STEP: u64 = 4 << 20;
 
 /// What a step of the walk produced.
 enum Loaded {
@@ -130,11 +133,19 @@ impl<R: Read, O: Read> Read for Decoder<R, O> {
     fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
         self.core.read(out)
     }
+
+    fn read_to_end(&mut self, buf: &mut Vec<u8>) -> io::Result<usize> {
+        self.core.read_to_end(buf)
+    }
 }
 
 impl<R: Read> Read for SliceDecoder<R> {
     fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
         self.core.read(out)
+    }
+
+    fn read_to_end(&mut self, buf: &mut Vec<u8>) -> io::Result<usize> {
+        self.core.read_to_end(buf)
     }
 }
 
@@ -231,6 +242,37 @@ impl<R: Read, O: Read> Core<R, O> {
                 Loaded::End => {
                     self.finished = true;
                     return Ok(0);
+                }
+            }
+        }
+    }
+
+    /// Appends the rest of the released bytes to `buf`, in reads of up to [`READ_TO_END_STEP`]
+    /// (the header's length, unverified, only sizes them); on an error `buf` keeps the bytes
+    /// of the reads before.
+    fn read_to_end(&mut self, buf: &mut Vec<u8>) -> io::Result<usize> {
+        let start = buf.len();
+        loop {
+            let header = self.header();
+            self.guard(header)?;
+            let rest = match &self.state {
+                State::Walking { walk, .. } => walk
+                    .range
+                    .out_end
+                    .saturating_sub(self.position.max(walk.range.out_start)),
+                _ => 0,
+            };
+            let old = buf.len();
+            buf.resize(old + rest.clamp(1, READ_TO_END_STEP) as usize, 0);
+            match self.read(&mut buf[old..]) {
+                Ok(0) => {
+                    buf.truncate(old);
+                    return Ok(old - start);
+                }
+                Ok(n) => buf.truncate(old + n),
+                Err(e) => {
+                    buf.truncate(old);
+                    return Err(e);
                 }
             }
         }
