@@ -138,8 +138,38 @@ pub(crate) unsafe fn round_lanes<L: GLanes>(v: &mut [L; 16], m: &[L; 16], s: &[u
     ];
 }
 
+/// Four consecutive words at each of `rows`, transposed: element `l` of vector `i` is word `i`
+/// at `rows[l]`. One `ld4r` and three single-element `ld4` rather than four loads and a
+/// transpose in registers. Each pointer must be readable for 16 bytes (of any alignment:
+/// AArch64 element loads need none).
+#[inline(always)]
+pub(crate) unsafe fn load_transposed4(rows: [*const u8; 4]) -> [V; 4] {
+    unsafe {
+        let x = vld4q_dup_u32(rows[0].cast());
+        let x = vld4q_lane_u32::<1>(rows[1].cast(), x);
+        let x = vld4q_lane_u32::<2>(rows[2].cast(), x);
+        let x = vld4q_lane_u32::<3>(rows[3].cast(), x);
+        [x.0, x.1, x.2, x.3]
+    }
+}
+
+/// The inverse of [`load_transposed4`]: element `l` of vector `i` to word `i` at `rows[l]`
+/// (four single-element `st4`). Each pointer must be writable for 16 bytes.
+#[inline(always)]
+pub(crate) unsafe fn store_transposed4(x: [V; 4], rows: [*mut u8; 4]) {
+    unsafe {
+        let x = uint32x4x4_t(x[0], x[1], x[2], x[3]);
+        vst4q_lane_u32::<0>(rows[0].cast(), x);
+        vst4q_lane_u32::<1>(rows[1].cast(), x);
+        vst4q_lane_u32::<2>(rows[2].cast(), x);
+        vst4q_lane_u32::<3>(rows[3].cast(), x);
+    }
+}
+
 /// The 64-byte blocks at `inputs[l] + offset` of four lanes, as message words: word `i` of
-/// every lane in `m[i]`. Each pointer must be readable for 64 bytes from `offset`.
+/// every lane in `m[i]`. Each pointer must be readable for 64 bytes from `offset`. (Loading
+/// with single-element `ld4`, as [`load_transposed4`] does, costs more here: the rounds need
+/// every register, and LLVM spills and reloads the four-register groups `ld4` fills whole.)
 #[inline(always)]
 pub(crate) unsafe fn load_blocks4(inputs: &[*const u8; 4], offset: usize) -> [V; 16] {
     unsafe {
