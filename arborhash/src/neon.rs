@@ -138,6 +138,62 @@ pub(crate) unsafe fn round_lanes<L: GLanes>(v: &mut [L; 16], m: &[L; 16], s: &[u
     ];
 }
 
+/// G on the four columns `cols` (`[a, b, c, d]` word indices each) of four lanes' states at
+/// once, step by step across the columns, with message words `x[k]`, `y[k]` for column `k`.
+#[inline(always)]
+unsafe fn g_columns(v: &mut [V; 16], cols: [[usize; 4]; 4], x: [V; 4], y: [V; 4]) {
+    unsafe {
+        for (k, [a, b, _, _]) in cols.into_iter().enumerate() {
+            v[a] = add(add(v[a], v[b]), x[k]);
+        }
+        for [a, _, _, d] in cols {
+            v[d] = rot16(xor(v[d], v[a]));
+        }
+        for [_, _, c, d] in cols {
+            v[c] = add(v[c], v[d]);
+        }
+        for [_, b, c, _] in cols {
+            v[b] = rot12(xor(v[b], v[c]));
+        }
+        for (k, [a, b, _, _]) in cols.into_iter().enumerate() {
+            v[a] = add(add(v[a], v[b]), y[k]);
+        }
+        for [a, _, _, d] in cols {
+            v[d] = rot8(xor(v[d], v[a]));
+        }
+        for [_, _, c, d] in cols {
+            v[c] = add(v[c], v[d]);
+        }
+        for [_, b, c, _] in cols {
+            v[b] = rot7(xor(v[b], v[c]));
+        }
+    }
+}
+
+/// One round on four lanes' transposed BLAKE3 states (`v[i]` is word `i` of every lane), whose
+/// message word `i` is `m[s[i]]`, each step of G taken in the four columns (then diagonals)
+/// before the next: in BLAKE3's four-lane kernel LLVM then spills less than with
+/// [`round_lanes`]'s G one after another, which BLAKE2s's kernel (its chaining value live
+/// through the rounds) keeps, as it does better there (`scripts/arm-insns.sh` counts both).
+#[inline(always)]
+pub(crate) unsafe fn round4(v: &mut [V; 16], m: &[V; 16], s: &[usize; 16]) {
+    unsafe {
+        let pick = |o: usize| [0, 1, 2, 3].map(|k| m[s[o + 2 * k]]);
+        g_columns(
+            v,
+            [[0, 4, 8, 12], [1, 5, 9, 13], [2, 6, 10, 14], [3, 7, 11, 15]],
+            pick(0),
+            pick(1),
+        );
+        g_columns(
+            v,
+            [[0, 5, 10, 15], [1, 6, 11, 12], [2, 7, 8, 13], [3, 4, 9, 14]],
+            pick(8),
+            pick(9),
+        );
+    }
+}
+
 /// Four consecutive words at each of `rows`, transposed: element `l` of vector `i` is word `i`
 /// at `rows[l]`. One `ld4r` and three single-element `ld4` rather than four loads and a
 /// transpose in registers. Each pointer must be readable for 16 bytes (of any alignment:

@@ -25,8 +25,8 @@ use super::kernels::{Group, Kernels, Lane, Run, BLOCK_LEN};
 use super::portable::MSG_SCHEDULE;
 use super::IV;
 use crate::neon::{
-    load_blocks4, load_transposed4, round_lanes, row_message, splat, splat4, store,
-    store_transposed4, transpose, words, xor, V,
+    load_blocks4, load_transposed4, round4, row_message, splat, splat4, store, store_transposed4,
+    transpose, words, xor, V,
 };
 
 // SAFETY (every `#[inline(always)]` helper): only ever inlined into the `#[target_feature(enable
@@ -40,13 +40,13 @@ use crate::neon::{
 #[inline(always)]
 unsafe fn rounds4(v: &mut [V; 16], m: &[V; 16]) {
     unsafe {
-        round_lanes(v, m, &MSG_SCHEDULE[0]);
-        round_lanes(v, m, &MSG_SCHEDULE[1]);
-        round_lanes(v, m, &MSG_SCHEDULE[2]);
-        round_lanes(v, m, &MSG_SCHEDULE[3]);
-        round_lanes(v, m, &MSG_SCHEDULE[4]);
-        round_lanes(v, m, &MSG_SCHEDULE[5]);
-        round_lanes(v, m, &MSG_SCHEDULE[6]);
+        round4(v, m, &MSG_SCHEDULE[0]);
+        round4(v, m, &MSG_SCHEDULE[1]);
+        round4(v, m, &MSG_SCHEDULE[2]);
+        round4(v, m, &MSG_SCHEDULE[3]);
+        round4(v, m, &MSG_SCHEDULE[4]);
+        round4(v, m, &MSG_SCHEDULE[5]);
+        round4(v, m, &MSG_SCHEDULE[6]);
     }
 }
 
