@@ -143,8 +143,11 @@ pub(crate) unsafe fn round_lanes<L: GLanes>(v: &mut [L; 16], m: &[L; 16], s: &[u
 #[inline(always)]
 unsafe fn g_columns(v: &mut [V; 16], cols: [[usize; 4]; 4], x: [V; 4], y: [V; 4]) {
     unsafe {
-        for (k, [a, b, _, _]) in cols.into_iter().enumerate() {
-            v[a] = add(add(v[a], v[b]), x[k]);
+        for (k, [a, _, _, _]) in cols.into_iter().enumerate() {
+            v[a] = add(v[a], x[k]);
+        }
+        for [a, b, _, _] in cols {
+            v[a] = add(v[a], v[b]);
         }
         for [a, _, _, d] in cols {
             v[d] = rot16(xor(v[d], v[a]));
@@ -155,8 +158,11 @@ unsafe fn g_columns(v: &mut [V; 16], cols: [[usize; 4]; 4], x: [V; 4], y: [V; 4]
         for [_, b, c, _] in cols {
             v[b] = rot12(xor(v[b], v[c]));
         }
-        for (k, [a, b, _, _]) in cols.into_iter().enumerate() {
-            v[a] = add(add(v[a], v[b]), y[k]);
+        for (k, [a, _, _, _]) in cols.into_iter().enumerate() {
+            v[a] = add(v[a], y[k]);
+        }
+        for [a, b, _, _] in cols {
+            v[a] = add(v[a], v[b]);
         }
         for [a, _, _, d] in cols {
             v[d] = rot8(xor(v[d], v[a]));
