@@ -434,18 +434,26 @@ fn subtree_wide(
     parallel: bool,
     out: &mut [CvBytes],
 ) -> usize {
-    // Four-lane backends' halves fill eight nodes: zeroing room for those takes a few stores,
-    // where room for `2 * WIDE` takes a call of `memset` at every level.
-    if leaf_chunks(p) <= 4 {
-        subtree_wide_in::<8>(p, input, counter, params, parallel, out)
+    // One call's worth of chunks needs no room for halves. Four-lane backends' halves fill
+    // eight nodes: zeroing room for those takes a few stores, where room for `2 * WIDE` takes a
+    // call of `memset` at every level.
+    let width = leaf_chunks(p);
+    if input.len() <= width * CHUNK_LEN {
+        return chunk_level(p, input, counter, params, out);
+    }
+    if width <= 4 {
+        subtree_wide_in::<8>(p, width, input, counter, params, parallel, out)
     } else {
-        subtree_wide_in::<{ 2 * WIDE }>(p, input, counter, params, parallel, out)
+        subtree_wide_in::<{ 2 * WIDE }>(p, width, input, counter, params, parallel, out)
     }
 }
 
-/// [`subtree_wide`] with room for `ROOM` nodes of the halves (at least `2 * width`).
+/// [`subtree_wide`] with room for `ROOM` nodes of the halves (at least `2 * width`), `width`
+/// being [`leaf_chunks`].
+#[allow(clippy::too_many_arguments)]
 fn subtree_wide_in<const ROOM: usize>(
     p: Platform,
+    width: usize,
     input: &[u8],
     counter: u64,
     params: Params,
@@ -454,7 +462,6 @@ fn subtree_wide_in<const ROOM: usize>(
 ) -> usize {
     debug_assert!(!input.is_empty());
     let n = input.len().div_ceil(CHUNK_LEN);
-    let width = leaf_chunks(p);
     if n <= width {
         return chunk_level(p, input, counter, params, out);
     }
@@ -472,8 +479,8 @@ fn subtree_wide_in<const ROOM: usize>(
     let (left_out, right_out) = children.split_at_mut(width);
     let (left_n, right_n) = join(
         parallel && should_split(input.len()),
-        || subtree_wide_in::<ROOM>(p, left, counter, params, parallel, left_out),
-        || subtree_wide_in::<ROOM>(p, right, right_counter, params, parallel, right_out),
+        || subtree_wide_in::<ROOM>(p, width, left, counter, params, parallel, left_out),
+        || subtree_wide_in::<ROOM>(p, width, right, right_counter, params, parallel, right_out),
     );
     // The left half is complete, so it returns a full `WIDE` nodes, as many as or more than the
     // right: its pairs never straddle the halves.
