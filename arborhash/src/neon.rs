@@ -138,10 +138,17 @@ pub(crate) unsafe fn round_lanes<L: GLanes>(v: &mut [L; 16], m: &[L; 16], s: &[u
     ];
 }
 
-/// G on the four columns `cols` (`[a, b, c, d]` word indices each) of four lanes' states at
-/// once, step by step across the columns, with message words `x[k]`, `y[k]` for column `k`.
+/// Half of G (the message word `x[k]`, then rotations `rot_d` of d and `rot_b` of b) on the
+/// four columns `cols` (`[a, b, c, d]` word indices each) of four lanes' states at once, each
+/// step taken in every column before the next.
 #[inline(always)]
-unsafe fn g_columns(v: &mut [V; 16], cols: [[usize; 4]; 4], x: [V; 4], y: [V; 4]) {
+unsafe fn half_g_columns(
+    v: &mut [V; 16],
+    cols: [[usize; 4]; 4],
+    x: [V; 4],
+    rot_d: unsafe fn(V) -> V,
+    rot_b: unsafe fn(V) -> V,
+) {
     unsafe {
         for (k, [a, _, _, _]) in cols.into_iter().enumerate() {
             v[a] = add(v[a], x[k]);
@@ -150,29 +157,24 @@ unsafe fn g_columns(v: &mut [V; 16], cols: [[usize; 4]; 4], x: [V; 4], y: [V; 4]
             v[a] = add(v[a], v[b]);
         }
         for [a, _, _, d] in cols {
-            v[d] = rot16(xor(v[d], v[a]));
+            v[d] = rot_d(xor(v[d], v[a]));
         }
         for [_, _, c, d] in cols {
             v[c] = add(v[c], v[d]);
         }
         for [_, b, c, _] in cols {
-            v[b] = rot12(xor(v[b], v[c]));
+            v[b] = rot_b(xor(v[b], v[c]));
         }
-        for (k, [a, _, _, _]) in cols.into_iter().enumerate() {
-            v[a] = add(v[a], y[k]);
-        }
-        for [a, b, _, _] in cols {
-            v[a] = add(v[a], v[b]);
-        }
-        for [a, _, _, d] in cols {
-            v[d] = rot8(xor(v[d], v[a]));
-        }
-        for [_, _, c, d] in cols {
-            v[c] = add(v[c], v[d]);
-        }
-        for [_, b, c, _] in cols {
-            v[b] = rot7(xor(v[b], v[c]));
-        }
+    }
+}
+
+/// G on the four columns `cols` of four lanes' states at once, with message words `x[k]`,
+/// `y[k]` for column `k` (see [`half_g_columns`]).
+#[inline(always)]
+unsafe fn g_columns(v: &mut [V; 16], cols: [[usize; 4]; 4], x: [V; 4], y: [V; 4]) {
+    unsafe {
+        half_g_columns(v, cols, x, rot16, rot12);
+        half_g_columns(v, cols, y, rot8, rot7);
     }
 }
 
