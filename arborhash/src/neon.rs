@@ -138,8 +138,102 @@ pub(crate) unsafe fn round_lanes<L: GLanes>(v: &mut [L; 16], m: &[L; 16], s: &[u
     ];
 }
 
+/// Half of G (the message word `x[k]`, then rotations `rot_d` of d and `rot_b` of b) on the
+/// four columns `cols` (`[a, b, c, d]` word indices each) of four lanes' states at once, each
+/// step taken in every column before the next.
+#[inline(always)]
+unsafe fn half_g_columns(
+    v: &mut [V; 16],
+    cols: [[usize; 4]; 4],
+    x: [V; 4],
+    rot_d: unsafe fn(V) -> V,
+    rot_b: unsafe fn(V) -> V,
+) {
+    unsafe {
+        for (k, [a, _, _, _]) in cols.into_iter().enumerate() {
+            v[a] = add(v[a], x[k]);
+        }
+        for [a, b, _, _] in cols {
+            v[a] = add(v[a], v[b]);
+        }
+        for [a, _, _, d] in cols {
+            v[d] = rot_d(xor(v[d], v[a]));
+        }
+        for [_, _, c, d] in cols {
+            v[c] = add(v[c], v[d]);
+        }
+        for [_, b, c, _] in cols {
+            v[b] = rot_b(xor(v[b], v[c]));
+        }
+    }
+}
+
+/// G on the four columns `cols` of four lanes' states at once, with message words `x[k]`,
+/// `y[k]` for column `k` (see [`half_g_columns`]).
+#[inline(always)]
+unsafe fn g_columns(v: &mut [V; 16], cols: [[usize; 4]; 4], x: [V; 4], y: [V; 4]) {
+    unsafe {
+        half_g_columns(v, cols, x, rot16, rot12);
+        half_g_columns(v, cols, y, rot8, rot7);
+    }
+}
+
+/// One round on four lanes' transposed BLAKE3 states (`v[i]` is word `i` of every lane), whose
+/// message word `i` is `m[s[i]]`, each step of G taken in the four columns (then diagonals)
+/// before the next: in BLAKE3's four-lane kernel LLVM then spills less than with
+/// [`round_lanes`]'s G one after another, which BLAKE2s's kernel (its chaining value live
+/// through the rounds) keeps, as it does better there (`scripts/arm-insns.sh` counts both).
+#[inline(always)]
+pub(crate) unsafe fn round4(v: &mut [V; 16], m: &[V; 16], s: &[usize; 16]) {
+    unsafe {
+        let pick = |o: usize| [0, 1, 2, 3].map(|k| m[s[o + 2 * k]]);
+        g_columns(
+            v,
+            [[0, 4, 8, 12], [1, 5, 9, 13], [2, 6, 10, 14], [3, 7, 11, 15]],
+            pick(0),
+            pick(1),
+        );
+        g_columns(
+            v,
+            [[0, 5, 10, 15], [1, 6, 11, 12], [2, 7, 8, 13], [3, 4, 9, 14]],
+            pick(8),
+            pick(9),
+        );
+    }
+}
+
+/// Four consecutive words at each of `rows`, transposed: element `l` of vector `i` is word `i`
+/// at `rows[l]`. One `ld4r` and three single-element `ld4` rather than four loads and a
+/// transpose in registers. Each pointer must be readable for 16 bytes (of any alignment:
+/// AArch64 element loads need none).
+#[inline(always)]
+pub(crate) unsafe fn load_transposed4(rows: [*const u8; 4]) -> [V; 4] {
+    unsafe {
+        let x = vld4q_dup_u32(rows[0].cast());
+        let x = vld4q_lane_u32::<1>(rows[1].cast(), x);
+        let x = vld4q_lane_u32::<2>(rows[2].cast(), x);
+        let x = vld4q_lane_u32::<3>(rows[3].cast(), x);
+        [x.0, x.1, x.2, x.3]
+    }
+}
+
+/// The inverse of [`load_transposed4`]: element `l` of vector `i` to word `i` at `rows[l]`
+/// (four single-element `st4`). Each pointer must be writable for 16 bytes.
+#[inline(always)]
+pub(crate) unsafe fn store_transposed4(x: [V; 4], rows: [*mut u8; 4]) {
+    unsafe {
+        let x = uint32x4x4_t(x[0], x[1], x[2], x[3]);
+        vst4q_lane_u32::<0>(rows[0].cast(), x);
+        vst4q_lane_u32::<1>(rows[1].cast(), x);
+        vst4q_lane_u32::<2>(rows[2].cast(), x);
+        vst4q_lane_u32::<3>(rows[3].cast(), x);
+    }
+}
+
 /// The 64-byte blocks at `inputs[l] + offset` of four lanes, as message words: word `i` of
-/// every lane in `m[i]`. Each pointer must be readable for 64 bytes from `offset`.
+/// every lane in `m[i]`. Each pointer must be readable for 64 bytes from `offset`. (Loading
+/// with single-element `ld4`, as [`load_transposed4`] does, costs more here: the rounds need
+/// every register, and LLVM spills and reloads the four-register groups `ld4` fills whole.)
 #[inline(always)]
 pub(crate) unsafe fn load_blocks4(inputs: &[*const u8; 4], offset: usize) -> [V; 16] {
     unsafe {

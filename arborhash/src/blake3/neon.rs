@@ -25,7 +25,8 @@ use super::kernels::{Group, Kernels, Lane, Run, BLOCK_LEN};
 use super::portable::MSG_SCHEDULE;
 use super::IV;
 use crate::neon::{
-    load_blocks4, round_lanes, row_message, splat, splat4, store, transpose, words, xor, V,
+    load_blocks4, load_transposed4, round4, row_message, splat, splat4, store, store_transposed4,
+    transpose, words, xor, V,
 };
 
 // SAFETY (every `#[inline(always)]` helper): only ever inlined into the `#[target_feature(enable
@@ -39,13 +40,13 @@ use crate::neon::{
 #[inline(always)]
 unsafe fn rounds4(v: &mut [V; 16], m: &[V; 16]) {
     unsafe {
-        round_lanes(v, m, &MSG_SCHEDULE[0]);
-        round_lanes(v, m, &MSG_SCHEDULE[1]);
-        round_lanes(v, m, &MSG_SCHEDULE[2]);
-        round_lanes(v, m, &MSG_SCHEDULE[3]);
-        round_lanes(v, m, &MSG_SCHEDULE[4]);
-        round_lanes(v, m, &MSG_SCHEDULE[5]);
-        round_lanes(v, m, &MSG_SCHEDULE[6]);
+        round4(v, m, &MSG_SCHEDULE[0]);
+        round4(v, m, &MSG_SCHEDULE[1]);
+        round4(v, m, &MSG_SCHEDULE[2]);
+        round4(v, m, &MSG_SCHEDULE[3]);
+        round4(v, m, &MSG_SCHEDULE[4]);
+        round4(v, m, &MSG_SCHEDULE[5]);
+        round4(v, m, &MSG_SCHEDULE[6]);
     }
 }
 
@@ -77,7 +78,8 @@ unsafe fn counter_words(counters: [u64; 4]) -> [V; 2] {
 struct Lanes4 {
     /// Each lane's input, `blocks * BLOCK_LEN` readable bytes.
     inputs: [*const u8; 4],
-    cvs: [[u32; 8]; 4],
+    /// Each lane's chaining value at the start, eight words.
+    cvs: [*const u32; 4],
     counters: [u64; 4],
     flags_start: [u8; 4],
     flags_end: [u8; 4],
@@ -86,44 +88,42 @@ struct Lanes4 {
 
 /// Hashes `blocks` blocks in each lane of `group` (flags `flags` on every block, the lane's
 /// `flags_start` on the first and `flags_end` on the last, whose length is the lane's
-/// `last_block_len`) and returns the lanes' chaining values.
+/// `last_block_len`) and writes the lanes' chaining values to `out` (32 writable bytes each).
 #[inline(always)]
-unsafe fn hash_group(group: &Lanes4, blocks: usize, flags: u8) -> [[u8; 32]; 4] {
+unsafe fn hash_group(group: &Lanes4, blocks: usize, flags: u8, out: [*mut u8; 4]) {
     unsafe {
         let counter = counter_words(group.counters);
-        let halves =
-            |f: fn(&[u32; 8]) -> [u32; 4]| transpose(group.cvs.each_ref().map(|cv| words(f(cv))));
-        let lo = halves(|cv| [cv[0], cv[1], cv[2], cv[3]]);
-        let hi = halves(|cv| [cv[4], cv[5], cv[6], cv[7]]);
+        let lo = load_transposed4(group.cvs.map(|cv| cv.cast()));
+        let hi = load_transposed4(group.cvs.map(|cv| cv.add(4).cast()));
         let mut h = [lo[0], lo[1], lo[2], lo[3], hi[0], hi[1], hi[2], hi[3]];
+        // Block length and flags of a block, by whether it is the first (1) and the last (2):
+        // one load each rather than selects in every block.
+        let flags = splat(u32::from(flags));
         let flags_start = words(group.flags_start.map(u32::from));
         let flags_end = words(group.flags_end.map(u32::from));
         let last_len = words(group.last_block_len.map(u32::from));
+        let len = splat(BLOCK_LEN as u32);
+        let ends = [
+            [len, flags],
+            [len, vorrq_u32(flags, flags_start)],
+            [last_len, vorrq_u32(flags, flags_end)],
+            [
+                last_len,
+                vorrq_u32(vorrq_u32(flags, flags_start), flags_end),
+            ],
+        ];
         for j in 0..blocks {
             let m = load_blocks4(&group.inputs, j * BLOCK_LEN);
-            let mut block_flags = splat(u32::from(flags));
-            let mut block_len = splat(BLOCK_LEN as u32);
-            if j == 0 {
-                block_flags = vorrq_u32(block_flags, flags_start);
-            }
-            if j + 1 == blocks {
-                block_flags = vorrq_u32(block_flags, flags_end);
-                block_len = last_len;
-            }
+            let [block_len, block_flags] =
+                ends[usize::from(j == 0) | usize::from(j + 1 == blocks) << 1];
             let mut v = state4(&h, counter, block_len, block_flags);
             rounds4(&mut v, &m);
             for i in 0..8 {
                 h[i] = xor(v[i], v[i + 8]);
             }
         }
-        let lo = transpose([h[0], h[1], h[2], h[3]]);
-        let hi = transpose([h[4], h[5], h[6], h[7]]);
-        let mut out = [[0u8; 32]; 4];
-        for (l, bytes) in out.iter_mut().enumerate() {
-            store(bytes.as_mut_ptr(), lo[l]);
-            store(bytes.as_mut_ptr().add(16), hi[l]);
-        }
-        out
+        store_transposed4([h[0], h[1], h[2], h[3]], out);
+        store_transposed4([h[4], h[5], h[6], h[7]], out.map(|p| p.add(16)));
     }
 }
 
@@ -208,7 +208,7 @@ unsafe fn load_cv(cv: &[u32; 8]) -> [V; 2] {
 #[inline(always)]
 unsafe fn hash_lane_rows(group: &Lanes4, l: usize, blocks: usize, flags: u8) -> [u8; 32] {
     unsafe {
-        let mut h = load_cv(&group.cvs[l]);
+        let mut h = load_cv(&*group.cvs[l].cast::<[u32; 8]>());
         for j in 0..blocks {
             let mut block_flags = flags;
             let mut block_len = BLOCK_LEN as u8;
@@ -249,11 +249,17 @@ unsafe fn hash_up_to_4(
             }
             return;
         }
+        // The unused lanes hash the last lane's input again, into a value that is dropped.
+        let mut spare = [0u8; 32];
+        let mut dst = [spare.as_mut_ptr(); 4];
+        for (l, out) in out[..n].iter_mut().enumerate() {
+            dst[l] = out.as_mut_ptr();
+        }
         for l in n..4 {
             group.inputs[l] = group.inputs[n - 1];
+            group.cvs[l] = group.cvs[n - 1];
         }
-        let cvs = hash_group(group, blocks, flags);
-        out[..n].copy_from_slice(&cvs[..n]);
+        hash_group(group, blocks, flags, dst);
     }
 }
 
@@ -266,7 +272,7 @@ impl Lanes4 {
     fn of_run(run: &Run<'_>) -> Lanes4 {
         let mut lanes = Lanes4 {
             inputs: [core::ptr::null(); 4],
-            cvs: [*run.key; 4],
+            cvs: [run.key.as_ptr(); 4],
             counters: [0; 4],
             flags_start: [run.flags_start; 4],
             flags_end: [run.flags_end; 4],
@@ -285,7 +291,7 @@ impl Lanes4 {
     fn of_lanes(lanes: &[Lane<'_>]) -> Lanes4 {
         let mut group = Lanes4 {
             inputs: [core::ptr::null(); 4],
-            cvs: [[0; 8]; 4],
+            cvs: [core::ptr::null(); 4],
             counters: [0; 4],
             flags_start: [0; 4],
             flags_end: [0; 4],
@@ -293,7 +299,7 @@ impl Lanes4 {
         };
         for (l, lane) in lanes.iter().take(4).enumerate() {
             group.inputs[l] = lane.input.as_ptr();
-            group.cvs[l] = lane.cv;
+            group.cvs[l] = lane.cv.as_ptr();
             group.counters[l] = lane.counter;
             group.flags_start[l] = lane.flags_start;
             group.flags_end[l] = lane.flags_end;

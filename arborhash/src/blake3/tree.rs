@@ -434,9 +434,34 @@ fn subtree_wide(
     parallel: bool,
     out: &mut [CvBytes],
 ) -> usize {
+    // One call's worth of chunks needs no room for halves. Four-lane backends' halves fill
+    // eight nodes: zeroing room for those takes a few stores, where room for `2 * WIDE` takes a
+    // call of `memset` at every level.
+    let width = leaf_chunks(p);
+    if input.len() <= width * CHUNK_LEN {
+        return chunk_level(p, input, counter, params, out);
+    }
+    if width <= 4 {
+        subtree_wide_in::<8>(p, width, input, counter, params, parallel, out)
+    } else {
+        subtree_wide_in::<{ 2 * WIDE }>(p, width, input, counter, params, parallel, out)
+    }
+}
+
+/// [`subtree_wide`] with room for `ROOM` nodes of the halves (at least `2 * width`), `width`
+/// being [`leaf_chunks`].
+#[allow(clippy::too_many_arguments)]
+fn subtree_wide_in<const ROOM: usize>(
+    p: Platform,
+    width: usize,
+    input: &[u8],
+    counter: u64,
+    params: Params,
+    parallel: bool,
+    out: &mut [CvBytes],
+) -> usize {
     debug_assert!(!input.is_empty());
     let n = input.len().div_ceil(CHUNK_LEN);
-    let width = leaf_chunks(p);
     if n <= width {
         return chunk_level(p, input, counter, params, out);
     }
@@ -450,12 +475,12 @@ fn subtree_wide(
     let (left, right) = input.split_at(left_len(input.len() as u64) as usize);
     let right_counter = counter + (left.len() / CHUNK_LEN) as u64;
     // The halves' nodes side by side: the left's `width`, then the right's.
-    let mut children = [[0u8; 32]; 2 * WIDE];
+    let mut children = [[0u8; 32]; ROOM];
     let (left_out, right_out) = children.split_at_mut(width);
     let (left_n, right_n) = join(
         parallel && should_split(input.len()),
-        || subtree_wide(p, left, counter, params, parallel, left_out),
-        || subtree_wide(p, right, right_counter, params, parallel, right_out),
+        || subtree_wide_in::<ROOM>(p, width, left, counter, params, parallel, left_out),
+        || subtree_wide_in::<ROOM>(p, width, right, right_counter, params, parallel, right_out),
     );
     // The left half is complete, so it returns a full `WIDE` nodes, as many as or more than the
     // right: its pairs never straddle the halves.
