@@ -97,17 +97,8 @@ fn lines_before_a_slow_input_are_printed_at_once() {
     std::fs::write(dir.join("before"), b"x").unwrap();
     std::fs::write(dir.join("after"), b"y").unwrap();
     let fifo = dir.join("fifo");
-    assert!(Command::new("mkfifo")
-        .arg(&fifo)
-        .status()
-        .unwrap()
-        .success());
-    let mut child = Command::new(arbor_path())
-        .args(["sum", "before", "fifo", "after"])
-        .current_dir(dir)
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
+    make_fifo(&fifo);
+    let mut child = spawn_arbor(dir, &["sum", "before", "fifo", "after"]);
     let (lines, received) = mpsc::channel();
     let stdout = child.stdout.take().unwrap();
     std::thread::spawn(move || {
@@ -136,11 +127,7 @@ fn a_fifo_whose_writer_writes_at_once_is_read_whole() {
     let temp = tempfile::tempdir().unwrap();
     let dir = temp.path();
     let fifo = dir.join("fifo");
-    assert!(Command::new("mkfifo")
-        .arg(&fifo)
-        .status()
-        .unwrap()
-        .success());
+    make_fifo(&fifo);
     let data = bytes(20_000, 3);
     let expected = format!("{}  fifo\n", arborhash::blake3::hash(&data).to_hex());
     for _ in 0..20 {
@@ -148,12 +135,7 @@ fn a_fifo_whose_writer_writes_at_once_is_read_whole() {
             let (fifo, data) = (fifo.clone(), data.clone());
             std::thread::spawn(move || std::fs::write(fifo, data))
         };
-        let mut child = Command::new(arbor_path())
-            .args(["sum", "fifo"])
-            .current_dir(dir)
-            .stdout(Stdio::piped())
-            .spawn()
-            .unwrap();
+        let mut child = spawn_arbor(dir, &["sum", "fifo"]);
         let (done, finished) = mpsc::channel();
         let stdout = child.stdout.take().unwrap();
         std::thread::spawn(move || {
@@ -177,6 +159,20 @@ fn a_fifo_whose_writer_writes_at_once_is_read_whole() {
             .unwrap()
             .expect("the writer met a closed pipe");
     }
+}
+
+fn make_fifo(path: &Path) {
+    assert!(Command::new("mkfifo").arg(path).status().unwrap().success());
+}
+
+/// Starts `arbor args` in `dir` with its standard output piped.
+fn spawn_arbor(dir: &Path, args: &[&str]) -> std::process::Child {
+    Command::new(arbor_path())
+        .args(args)
+        .current_dir(dir)
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap()
 }
 
 /// Runs `command` in `sh` in `dir`, with `ARBOR`, `B2SUM` and `B3SUM` set.
