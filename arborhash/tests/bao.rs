@@ -720,6 +720,8 @@ fn every_backend_matches_reference() {
                         "{backend}"
                     );
                     assert!(decode_all(&encoded, &hash, gl).unwrap() == input);
+                    assert!(bao::decode(&encoded, &hash, gl).unwrap() == input);
+                    bao::verify_outboard(&input, &outboard, &hash, gl).unwrap();
                     let bad = flip(&encoded, encoded.len() / 2);
                     assert!(!decode_checking_prefix(&bad, &hash, gl, &input));
                     let start = len as u64 / 2;
@@ -860,6 +862,144 @@ fn large_reads_verify_every_piece() {
                     "G {log} at {at}"
                 );
             }
+        }
+    }
+}
+
+/// The in-memory decoder and outboard check: the input back for every length kind, the
+/// `bao` crate's encodings, and an error for every corruption, truncation, trailing byte,
+/// wrong hash, wrong output size and forged length.
+mod in_memory {
+    use super::*;
+
+    fn decode_both(encoded: &[u8], hash: &Hash, gl: GroupLog) -> Result<Vec<u8>, Error> {
+        let decoded = bao::decode(encoded, hash, gl);
+        if let Ok(content) = &decoded {
+            let mut out = vec![0xa5; content.len()];
+            bao::decode_into(encoded, hash, gl, &mut out).unwrap();
+            assert!(out == *content);
+        }
+        decoded
+    }
+
+    #[test]
+    fn round_trip_every_length() {
+        let mut rng = ChaCha8Rng::seed_from_u64(240);
+        for log in [0u8, 4, 8] {
+            let gl = g(log);
+            let mut lens = lengths(1024 << log);
+            lens.retain(|&n| n <= 9 << 20);
+            lens.extend((0..6).map(|_| rng.gen_range(0..4 << 20)));
+            for len in lens {
+                let input = random_input(&mut rng, len);
+                let (encoded, hash) = bao::encode(&input, gl);
+                assert!(
+                    decode_both(&encoded, &hash, gl).unwrap() == input,
+                    "{log} {len}"
+                );
+                let (outboard, _) = bao::outboard(&input, gl);
+                bao::verify_outboard(&input, &outboard, &hash, gl).unwrap();
+            }
+        }
+    }
+
+    #[test]
+    fn bao_crate_encodings() {
+        let mut rng = ChaCha8Rng::seed_from_u64(241);
+        let mut lens = lengths(1024);
+        lens.extend((0..6).map(|_| rng.gen_range(0..3 << 20)));
+        for len in lens {
+            let input = random_input(&mut rng, len);
+            let (encoded, hash) = ::bao::encode::encode(&input);
+            let hash = Hash::from(*hash.as_bytes());
+            let decoded = decode_both(&encoded, &hash, GroupLog::ZERO).unwrap();
+            assert!(decoded == input, "len {len}");
+            let (outboard, _) = ::bao::encode::outboard(&input);
+            bao::verify_outboard(&input, &outboard, &hash, GroupLog::ZERO).unwrap();
+        }
+    }
+
+    #[test]
+    fn every_corruption_truncation_and_trailing_byte() {
+        let mut rng = ChaCha8Rng::seed_from_u64(242);
+        for (log, len) in [
+            (0u8, 0usize),
+            (0, 1),
+            (0, 1024),
+            (0, 1025),
+            (0, 5000),
+            (1, 9000),
+            (2, 3 * 4096 + 5),
+            (0, 300_000),
+            (4, 600_000),
+        ] {
+            let gl = g(log);
+            let input = random_input(&mut rng, len);
+            let (encoded, hash) = bao::encode(&input, gl);
+            let every = encoded.len() <= 12_000;
+            for at in 0..encoded.len() {
+                if every || at < 200 || rng.gen_ratio(1, 200) {
+                    assert!(
+                        decode_both(&flip(&encoded, at), &hash, gl).is_err(),
+                        "flip {at}"
+                    );
+                }
+            }
+            for cut in 0..encoded.len() {
+                if every || rng.gen_ratio(1, 200) {
+                    let err = decode_both(&encoded[..cut], &hash, gl).unwrap_err();
+                    assert!(matches!(err, Error::Truncated { .. }), "cut {cut}: {err}");
+                }
+            }
+            let mut longer = encoded.clone();
+            longer.push(0);
+            assert!(matches!(
+                decode_both(&longer, &hash, gl),
+                Err(Error::TrailingData)
+            ));
+            assert!(matches!(
+                decode_both(&encoded, &Hash::from([1; 32]), gl),
+                Err(Error::Mismatch { .. })
+            ));
+            for out_len in [len + 1, len.saturating_sub(1)] {
+                if out_len != len {
+                    let mut out = vec![0; out_len];
+                    assert!(bao::decode_into(&encoded, &hash, gl, &mut out).is_err());
+                }
+            }
+            let (outboard, _) = bao::outboard(&input, gl);
+            for at in 0..outboard.len() {
+                assert!(bao::verify_outboard(&input, &flip(&outboard, at), &hash, gl).is_err());
+            }
+            for cut in 0..outboard.len() {
+                assert!(bao::verify_outboard(&input, &outboard[..cut], &hash, gl).is_err());
+            }
+            if !input.is_empty() {
+                let at = rng.gen_range(0..input.len());
+                assert!(bao::verify_outboard(&flip(&input, at), &outboard, &hash, gl).is_err());
+                assert!(bao::verify_outboard(&input[..len - 1], &outboard, &hash, gl).is_err());
+            }
+            let mut long_input = input.clone();
+            long_input.push(9);
+            assert!(bao::verify_outboard(&long_input, &outboard, &hash, gl).is_err());
+        }
+    }
+
+    /// A header claiming far more than the encoding holds fails before any allocation (an
+    /// allocation of that size would abort the test).
+    #[test]
+    fn forged_length_allocates_nothing() {
+        let input = vec![3u8; 5000];
+        let (encoded, hash) = bao::encode(&input, GroupLog::ZERO);
+        for forged in [1u64 << 40, 1 << 62, u64::MAX] {
+            let mut bad = encoded.clone();
+            bad[..bao::HEADER_LEN].copy_from_slice(&forged.to_le_bytes());
+            let err = bao::decode(&bad, &hash, GroupLog::ZERO).unwrap_err();
+            assert!(
+                matches!(err, Error::Truncated { .. } | Error::LengthOverflow),
+                "{forged}: {err}"
+            );
+            assert!(bao::verify_outboard(&input, &bad, &hash, GroupLog::ZERO).is_err());
         }
     }
 }
