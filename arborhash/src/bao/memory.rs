@@ -60,6 +60,9 @@ pub fn decode_into(
 /// Verifies `content` against its outboard encoding and `hash`, in memory (the content needs no
 /// copy: on `Ok` it is verified as it is). Large inputs are verified on all cores with the
 /// `rayon` feature.
+///
+/// The check holds for the bytes as they were read: content that can change meanwhile (a mapped
+/// file that another process writes) must be copied first, or decoded with a [`Decoder`](super::Decoder).
 pub fn verify_outboard(
     content: &[u8],
     outboard: &[u8],
