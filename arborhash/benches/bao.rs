@@ -22,7 +22,11 @@
 //!   `decode read_to_end / hash` the same into a vector with `read_to_end` (which zeroes the
 //!   vector's new room before reading into it); `decode_outboard / hash` as the first from the
 //!   content and its outboard;
-//! - `encode G=4 / bao` and `decode G=4 / hash`: the same with 16 KiB groups.
+//! - `decode_into / hash`: the in-memory `bao::decode_into` (subtrees verified and copied on
+//!   all cores) into a buffer used before, against our hash on all cores; `verify_outboard /
+//!   hash` the in-memory check of the content against its outboard (no copy);
+//! - `encode G=4 / bao`, `decode G=4 / hash` and `decode_into G=4 / hash`: the same with 16 KiB
+//!   groups.
 
 use arborhash::bao::{self, Decoder, GroupLog};
 use arborhash::blake3::Hasher;
@@ -163,6 +167,13 @@ fn main() {
             &mut || decode_into(Decoder::new(&encoded[..], &hash, z), &mut out),
             &mut || sink(Hasher::new().update_rayon(&data).finalize()),
         );
+        pair(
+            "decode_into / hash",
+            len,
+            rounds,
+            &mut || bao::decode_into(&encoded, &hash, z, &mut out).unwrap(),
+            &mut || sink(Hasher::new().update_rayon(&data).finalize()),
+        );
         let mut vec = Vec::with_capacity(len);
         pair(
             "decode read_to_end / hash",
@@ -187,12 +198,26 @@ fn main() {
             },
             &mut || sink(Hasher::new().update_rayon(&data).finalize()),
         );
+        pair(
+            "verify_outboard / hash",
+            len,
+            rounds,
+            &mut || bao::verify_outboard(&data, &outboard, &hash, z).unwrap(),
+            &mut || sink(Hasher::new().update_rayon(&data).finalize()),
+        );
         let (encoded, hash) = bao::encode(&data, g4);
         pair(
             "decode G=4 / hash",
             len,
             rounds,
             &mut || decode_into(Decoder::new(&encoded[..], &hash, g4), &mut out),
+            &mut || sink(Hasher::new().update_rayon(&data).finalize()),
+        );
+        pair(
+            "decode_into G=4 / hash",
+            len,
+            rounds,
+            &mut || bao::decode_into(&encoded, &hash, g4, &mut out).unwrap(),
             &mut || sink(Hasher::new().update_rayon(&data).finalize()),
         );
     }

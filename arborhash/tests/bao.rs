@@ -546,12 +546,21 @@ fn corruption_truncation_trailing() {
                     !decode_checking_prefix(&bad, &hash, gl, &input),
                     "flip {at}"
                 );
+                assert!(
+                    bao::decode(&bad, &hash, gl).is_err(),
+                    "in memory, flip {at}"
+                );
             }
         }
         for cut in 0..encoded.len() {
             if every || rng.gen_ratio(1, 50) {
                 let err = decode_all(&encoded[..cut], &hash, gl).unwrap_err();
                 assert!(matches!(err, Error::Truncated { .. }), "cut {cut}: {err}");
+                let err = bao::decode(&encoded[..cut], &hash, gl).unwrap_err();
+                assert!(
+                    matches!(err, Error::Truncated { .. }),
+                    "in memory, cut {cut}: {err}"
+                );
             }
         }
         let mut longer = encoded.clone();
@@ -560,9 +569,17 @@ fn corruption_truncation_trailing() {
             decode_all(&longer, &hash, gl),
             Err(Error::TrailingData)
         ));
+        assert!(matches!(
+            bao::decode(&longer, &hash, gl),
+            Err(Error::TrailingData)
+        ));
         let wrong = Hash::from([1; 32]);
         assert!(matches!(
             decode_all(&encoded, &wrong, gl),
+            Err(Error::Mismatch { .. })
+        ));
+        assert!(matches!(
+            bao::decode(&encoded, &wrong, gl),
             Err(Error::Mismatch { .. })
         ));
         // Outboard: corrupt tree, corrupt content, short and long content.
@@ -570,15 +587,22 @@ fn corruption_truncation_trailing() {
         for at in 0..outboard.len() {
             let bad = flip(&outboard, at);
             assert!(decode_outboard(&input, &bad, &hash, gl).is_err());
+            assert!(bao::verify_outboard(&input, &bad, &hash, gl).is_err());
+        }
+        for cut in 0..outboard.len() {
+            assert!(bao::verify_outboard(&input, &outboard[..cut], &hash, gl).is_err());
         }
         if !input.is_empty() {
             let at = rng.gen_range(0..input.len());
             assert!(decode_outboard(&flip(&input, at), &outboard, &hash, gl).is_err());
+            assert!(bao::verify_outboard(&flip(&input, at), &outboard, &hash, gl).is_err());
             assert!(decode_outboard(&input[..len - 1], &outboard, &hash, gl).is_err());
+            assert!(bao::verify_outboard(&input[..len - 1], &outboard, &hash, gl).is_err());
         }
         let mut long_input = input.clone();
         long_input.push(9);
         assert!(decode_outboard(&long_input, &outboard, &hash, gl).is_err());
+        assert!(bao::verify_outboard(&long_input, &outboard, &hash, gl).is_err());
         // Slices: every byte of a middle slice flipped, and truncated. A slice that does not
         // reach the final leaf does not prove the length, so a changed header may decode, but
         // only to the right bytes.
@@ -720,6 +744,8 @@ fn every_backend_matches_reference() {
                         "{backend}"
                     );
                     assert!(decode_all(&encoded, &hash, gl).unwrap() == input);
+                    assert!(bao::decode(&encoded, &hash, gl).unwrap() == input);
+                    bao::verify_outboard(&input, &outboard, &hash, gl).unwrap();
                     let bad = flip(&encoded, encoded.len() / 2);
                     assert!(!decode_checking_prefix(&bad, &hash, gl, &input));
                     let start = len as u64 / 2;
@@ -860,6 +886,111 @@ fn large_reads_verify_every_piece() {
                     "G {log} at {at}"
                 );
             }
+        }
+    }
+}
+
+/// The in-memory decoder and outboard check: the input back for every length kind, the
+/// `bao` crate's encodings, and an error for every corruption, truncation, trailing byte,
+/// wrong hash, wrong output size and forged length.
+mod in_memory {
+    use super::*;
+
+    fn decode_both(encoded: &[u8], hash: &Hash, gl: GroupLog) -> Result<Vec<u8>, Error> {
+        let decoded = bao::decode(encoded, hash, gl);
+        if let Ok(content) = &decoded {
+            let mut out = vec![0xa5; content.len()];
+            bao::decode_into(encoded, hash, gl, &mut out).unwrap();
+            assert!(out == *content);
+        }
+        decoded
+    }
+
+    #[test]
+    fn round_trip_every_length() {
+        let mut rng = ChaCha8Rng::seed_from_u64(240);
+        for log in [0u8, 4, 8] {
+            let gl = g(log);
+            let mut lens = lengths(1024 << log);
+            lens.retain(|&n| n <= 9 << 20);
+            lens.extend((0..6).map(|_| rng.gen_range(0..4 << 20)));
+            for len in lens {
+                let input = random_input(&mut rng, len);
+                let (encoded, hash) = bao::encode(&input, gl);
+                assert!(
+                    decode_both(&encoded, &hash, gl).unwrap() == input,
+                    "{log} {len}"
+                );
+                let (outboard, _) = bao::outboard(&input, gl);
+                bao::verify_outboard(&input, &outboard, &hash, gl).unwrap();
+            }
+        }
+    }
+
+    #[test]
+    fn bao_crate_encodings() {
+        let mut rng = ChaCha8Rng::seed_from_u64(241);
+        let mut lens = lengths(1024);
+        lens.extend((0..6).map(|_| rng.gen_range(0..3 << 20)));
+        for len in lens {
+            let input = random_input(&mut rng, len);
+            let (encoded, hash) = ::bao::encode::encode(&input);
+            let hash = Hash::from(*hash.as_bytes());
+            let decoded = decode_both(&encoded, &hash, GroupLog::ZERO).unwrap();
+            assert!(decoded == input, "len {len}");
+            let (outboard, _) = ::bao::encode::outboard(&input);
+            bao::verify_outboard(&input, &outboard, &hash, GroupLog::ZERO).unwrap();
+        }
+    }
+
+    /// Trees split across threads (the small ones are in `corruption_truncation_trailing`):
+    /// sampled corruptions and truncations, and outputs of the wrong size.
+    #[test]
+    fn large_corruption_truncation_and_output_size() {
+        let mut rng = ChaCha8Rng::seed_from_u64(242);
+        for (log, len) in [(0u8, 300_000usize), (4, 600_000), (0, 3 << 20)] {
+            let gl = g(log);
+            let input = random_input(&mut rng, len);
+            let (encoded, hash) = bao::encode(&input, gl);
+            for _ in 0..300 {
+                let at = rng.gen_range(0..encoded.len());
+                assert!(
+                    decode_both(&flip(&encoded, at), &hash, gl).is_err(),
+                    "flip {at}"
+                );
+                let cut = rng.gen_range(0..encoded.len());
+                let err = decode_both(&encoded[..cut], &hash, gl).unwrap_err();
+                assert!(matches!(err, Error::Truncated { .. }), "cut {cut}: {err}");
+            }
+            let (outboard, _) = bao::outboard(&input, gl);
+            for _ in 0..100 {
+                let at = rng.gen_range(0..outboard.len());
+                assert!(bao::verify_outboard(&input, &flip(&outboard, at), &hash, gl).is_err());
+                let at = rng.gen_range(0..input.len());
+                assert!(bao::verify_outboard(&flip(&input, at), &outboard, &hash, gl).is_err());
+            }
+            for out_len in [len - 1, len + 1] {
+                let mut out = vec![0; out_len];
+                assert!(bao::decode_into(&encoded, &hash, gl, &mut out).is_err());
+            }
+        }
+    }
+
+    /// A header claiming far more than the encoding holds fails before any allocation (an
+    /// allocation of that size would abort the test).
+    #[test]
+    fn forged_length_allocates_nothing() {
+        let input = vec![3u8; 5000];
+        let (encoded, hash) = bao::encode(&input, GroupLog::ZERO);
+        for forged in [1u64 << 40, 1 << 62, u64::MAX] {
+            let mut bad = encoded.clone();
+            bad[..bao::HEADER_LEN].copy_from_slice(&forged.to_le_bytes());
+            let err = bao::decode(&bad, &hash, GroupLog::ZERO).unwrap_err();
+            assert!(
+                matches!(err, Error::Truncated { .. } | Error::LengthOverflow),
+                "{forged}: {err}"
+            );
+            assert!(bao::verify_outboard(&input, &bad, &hash, GroupLog::ZERO).is_err());
         }
     }
 }

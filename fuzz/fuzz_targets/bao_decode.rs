@@ -1,6 +1,7 @@
 //! Fuzzes the Bao decoder: a valid encoding (of content and group log chosen by the input) is
 //! edited (bytes flipped, cut, extended) as the input says, then decoded from start to end and
-//! after a seek, combined and outboard. It must never panic, every byte it releases must be the
+//! after a seek, combined and outboard, and in memory (`bao::decode`, `bao::verify_outboard`).
+//! It must never panic, every byte it releases must be the
 //! content's, and a decoding that reaches the end must have released all of it. The raw input
 //! is also decoded as an encoding against a fixed hash.
 #![no_main]
@@ -32,6 +33,12 @@ fuzz_target!(|data: &[u8]| {
     check(Decoder::new(&encoded[..], &hash, g), &content);
     check(Decoder::new_outboard(&content[..], &outboard[..], &hash, g), &content);
 
+    // In memory: only the content itself may decode.
+    if let Ok(decoded) = bao::decode(&encoded, &hash, g) {
+        assert!(decoded == content);
+    }
+    let _ = bao::verify_outboard(&content, &outboard, &hash, g);
+
     let rest = &content[seek_to as usize..];
     let mut decoder = Decoder::new(Cursor::new(&encoded), &hash, g);
     if decoder.seek(SeekFrom::Start(seek_to)).is_ok() {
@@ -50,6 +57,7 @@ fuzz_target!(|data: &[u8]| {
     // The raw input as an encoding: anything but a panic.
     let mut sink = Vec::new();
     let _ = Decoder::new(&data[4..], &hash, g).read_to_end(&mut sink);
+    let _ = bao::decode(&data[4..], &hash, g);
     let mut decoder = Decoder::new(Cursor::new(&data[4..]), &hash, g);
     let _ = decoder.seek(SeekFrom::End(-1));
 });

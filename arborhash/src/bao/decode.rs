@@ -404,9 +404,7 @@ impl<R: Read, O: Read> Core<R, O> {
         Ok(())
     }
 
-    /// Reads a whole small subtree, its content into `content`, and verifies it at once: the
-    /// content is encoded again (the chaining values of all its leaves and parents in wide
-    /// kernel calls) and the parents and value must be the same as those read.
+    /// Reads a whole small subtree, its content into `content`, and verifies it at once.
     fn read_subtree(&mut self, node: &Node, content: &mut [u8]) -> Result<(), Error> {
         let layout = self.layout();
         let parents_len = (layout.leaves(node.len) - 1) as usize * PARENT_LEN;
@@ -424,13 +422,7 @@ impl<R: Read, O: Read> Core<R, O> {
             }
         }
         self.consumed[0] += node.len;
-        let outboard = Layout::new(self.group_log, true);
-        self.check.resize(parents_len, 0);
-        let cv = write_subtree(outboard, content, node.start, node.root, &mut self.check);
-        if self.check != self.parents || Hash::from(cv) != node.cv {
-            return Err(node.mismatch());
-        }
-        Ok(())
+        verify_subtree(layout, node, content, &self.parents, &mut self.check)
     }
 
     /// Releases the part of the verified node in `buf` that the range asks for.
@@ -446,9 +438,31 @@ impl<R: Read, O: Read> Core<R, O> {
     }
 }
 
+/// Verifies the subtree `node` at once, given its content and parents (in pre-order): the content
+/// is encoded again into `check` (the chaining values of all its leaves and parents in wide
+/// kernel calls) and the parents and value must be the same as those given.
+pub(super) fn verify_subtree(
+    layout: Layout,
+    node: &Node,
+    content: &[u8],
+    parents: &[u8],
+    check: &mut Vec<u8>,
+) -> Result<(), Error> {
+    let outboard = Layout {
+        outboard: true,
+        ..layout
+    };
+    check.resize(parents.len(), 0);
+    let cv = write_subtree(outboard, content, node.start, node.root, check);
+    if check[..] != *parents || Hash::from(cv) != node.cv {
+        return Err(node.mismatch());
+    }
+    Ok(())
+}
+
 /// Reads the combined encoding of the subtree `node`, its leaves into `content` and its parents
 /// into `parents`.
-fn read_split(
+pub(super) fn read_split(
     stream: &mut impl Read,
     layout: Layout,
     node: &Node,

@@ -59,12 +59,14 @@
 mod append;
 mod decode;
 mod encode;
+mod memory;
 mod slice;
 mod tree;
 
 pub use append::append_outboard;
 pub use decode::{Decoder, SliceDecoder};
 pub use encode::{encode, encode_into, outboard, outboard_into, write_combined, Encoder};
+pub use memory::{decode, decode_into, verify_outboard};
 pub use slice::SliceExtractor;
 
 use crate::blake3::Hash;
