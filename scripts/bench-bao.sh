@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # `arbor bao` on files against `arbor sum` on the same file, runs alternating:
 #   encode --outboard (target: at least 0.8 of `arbor sum`'s speed), combined encode, and
-#   decode (one thread) of the combined encoding to /dev/null, at 1 MiB, 64 MiB and 1 GiB.
+#   decode (one thread) of the combined encoding to /dev/null, at 1 MiB, 64 MiB and 1 GiB; and the
+#   outboard written to /dev/null, which leaves out the file system's cost of writing it, and
+#   with 16 KiB groups (G=4), whose outboard is 16 times smaller.
 # Each round times one run of each command in turn; printed per size and command: the median
 # over rounds of time(arbor sum) / time(command) (above 0.8 meets the target), the lowest and
 # highest round's ratio, and the command's median time. Files go under $BENCH_DIR (default: a
@@ -34,6 +36,9 @@ arbor, f, h, mib, rounds = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4], i
 commands = {
     "sum": [arbor, "sum", f],
     "bao encode --outboard": [arbor, "bao", "encode", f, "--outboard", f + ".obao"],
+    "bao encode --outboard /dev/null": [arbor, "bao", "encode", f, "--outboard", "/dev/null"],
+    "bao encode --outboard, G=4": [arbor, "bao", "encode", "--group-log", "4", f, "--outboard",
+                                   f + ".obao4"],
     "bao encode": [arbor, "bao", "encode", f, f + ".bao2"],
     "bao decode": [arbor, "bao", "decode", h, f + ".bao", "/dev/null"],
 }
