@@ -22,6 +22,9 @@
 //!   `decode read_to_end / hash` the same into a vector with `read_to_end` (which zeroes the
 //!   vector's new room before reading into it); `decode_outboard / hash` as the first from the
 //!   content and its outboard;
+//! - `hash+copy / hash`: our hash on all cores followed by a copy of the content into a
+//!   buffer used before (in two halves, on two threads): what a decoder into memory costs if
+//!   its copy does not overlap its hashing, the bound the decoding rows are measured against;
 //! - `decode_into / hash`: the in-memory `bao::decode_into` (subtrees verified and copied on
 //!   all cores) into a buffer used before, against our hash on all cores; `verify_outboard /
 //!   hash` the in-memory check of the content against its outboard (no copy);
@@ -95,6 +98,17 @@ fn pair(name: &str, len: usize, rounds: usize, left: &mut dyn FnMut(), right: &m
 fn decode_into(mut decoder: impl Read, out: &mut [u8]) {
     decoder.read_exact(out).unwrap();
     assert_eq!(decoder.read(&mut [0]).unwrap(), 0);
+}
+
+/// Copies `from` into `out` in two halves, one per thread: the copy a decoder into memory
+/// makes besides hashing, on both cores.
+fn copy_on_two_threads(from: &[u8], out: &mut [u8]) {
+    let (left, right) = from.split_at(from.len() / 2);
+    let (left_out, right_out) = out.split_at_mut(from.len() / 2);
+    rayon::join(
+        || left_out.copy_from_slice(left),
+        || right_out.copy_from_slice(right),
+    );
 }
 
 fn main() {
@@ -188,6 +202,16 @@ fn main() {
             &mut || sink(Hasher::new().update_rayon(&data).finalize()),
         );
         drop((encoded, vec));
+        pair(
+            "hash+copy / hash",
+            len,
+            rounds,
+            &mut || {
+                sink(Hasher::new().update_rayon(&data).finalize());
+                copy_on_two_threads(&data, &mut out);
+            },
+            &mut || sink(Hasher::new().update_rayon(&data).finalize()),
+        );
         pair(
             "decode_outboard / hash",
             len,
