@@ -51,6 +51,29 @@ fn split_cv(rng: &mut ChaCha8Rng, mode: Mode<'_>, offset: u64, input: &[u8]) -> 
 }
 
 #[test]
+fn context_keys_from_bytes_match_the_reference() {
+    let mut rng = ChaCha8Rng::seed_from_u64(21);
+    for len in [0, 1, 2, 63, 64, 65, 1023, 1024, 1025, 3000] {
+        // Random bytes: not UTF-8 at all but for the shortest.
+        let context: Vec<u8> = (0..len).map(|_| rng.gen()).collect();
+        for backend in Backend::ALL {
+            with_backend(backend, || {
+                assert_eq!(
+                    hazmat::hash_derive_key_context_bytes(&context),
+                    reference::context_key_bytes(&context),
+                    "context of {len} bytes, {backend:?}"
+                );
+            });
+        }
+    }
+    let text = "arborhash 2026-11-27 context";
+    assert_eq!(
+        hazmat::hash_derive_key_context_bytes(text.as_bytes()),
+        hazmat::hash_derive_key_context(text)
+    );
+}
+
+#[test]
 fn split_and_merge_matches_one_shot() {
     let mut rng = ChaCha8Rng::seed_from_u64(20);
     let context_key = hazmat::hash_derive_key_context("subtree test context");

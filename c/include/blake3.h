@@ -11,10 +11,9 @@
  *
  * Argument rules: every pointer must point to as many bytes as its length says, or be NULL
  * only where the length is 0. These functions return nothing, as in the official API; a call
- * with a bad argument (NULL hasher, key or context, NULL input with a nonzero length, a context
- * that is not UTF-8) does not crash: it leaves the hasher unusable, later calls on it do
- * nothing and finalize writes zeros. arborhash_blake3_hasher_check() in arborhash.h tells
- * whether a hasher is still usable. Calls on a hasher never initialised are refused the same
+ * with a bad argument (NULL hasher, key or context, NULL input with a nonzero length) does not
+ * crash: it leaves the hasher unusable, later calls on it do nothing and finalize writes zeros.
+ * arborhash_blake3_hasher_check() in arborhash.h tells whether a hasher is still usable. Calls on a hasher never initialised are refused the same
  * way in almost all cases (a tag word is checked), but do initialise it first.
  *
  * Thread safety: one hasher per thread at a time; finalize may run on several threads at once.
@@ -61,13 +60,12 @@ void blake3_hasher_init(blake3_hasher *self);
 /* Initialises self for the keyed hash (a MAC or PRF) with the BLAKE3_KEY_LEN bytes at key. */
 void blake3_hasher_init_keyed(blake3_hasher *self, const uint8_t key[BLAKE3_KEY_LEN]);
 
-/* Initialises self for key derivation: context is a NUL-terminated UTF-8 string, hardcoded,
- * globally unique and application-specific; the key material is then the input. */
+/* Initialises self for key derivation: context is a NUL-terminated string, hardcoded,
+ * globally unique and application-specific (UTF-8 recommended; its bytes are hashed as they
+ * are); the key material is then the input. */
 void blake3_hasher_init_derive_key(blake3_hasher *self, const char *context);
 
-/* As blake3_hasher_init_derive_key, with a context of context_len bytes (no NUL needed). The
- * context must be UTF-8 here (arborhash derives keys from strings): other bytes leave the
- * hasher unusable, where the official library accepts them. */
+/* As blake3_hasher_init_derive_key, with a context of context_len bytes (no NUL needed). */
 void blake3_hasher_init_derive_key_raw(blake3_hasher *self, const void *context,
                                        size_t context_len);
 

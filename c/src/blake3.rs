@@ -1,6 +1,6 @@
 //! `blake3.h`: the official BLAKE3 C API over `arborhash::blake3`.
 //!
-//! The official functions return nothing, so a bad argument (NULL, a context that is not UTF-8)
+//! The official functions return nothing, so a bad argument (a NULL pointer)
 //! cannot be reported by the call: it leaves the hasher unusable, later calls on it do nothing,
 //! finalisation writes zeros, and `arborhash_blake3_hasher_check` (in `arborhash.h`) says so.
 
@@ -34,7 +34,7 @@ pub extern "C" fn blake3_version() -> *const c_char {
 enum Mode<'a> {
     Hash,
     Keyed(&'a [u8; KEY_LEN]),
-    DeriveKey(&'a str),
+    DeriveKey(&'a [u8]),
 }
 
 /// Builds the hasher for `mode` in its slot, or marks the hasher unusable if `mode` is `None`
@@ -108,7 +108,8 @@ pub unsafe extern "C" fn blake3_hasher_init_keyed(self_: *mut blake3_hasher, key
     unsafe { init(self_, key.map(Mode::Keyed)) }
 }
 
-/// Initialises `self` for key derivation with a NUL-terminated UTF-8 context string.
+/// Initialises `self` for key derivation with a NUL-terminated context string (its bytes are
+/// hashed as they are, UTF-8 or not, as in the official library).
 ///
 /// # Safety
 /// `self_` as for [`blake3_hasher_init`]; `context` is NULL or a NUL-terminated string.
@@ -121,14 +122,13 @@ pub unsafe extern "C" fn blake3_hasher_init_derive_key(
         None
     } else {
         // SAFETY: the caller's promise.
-        unsafe { CStr::from_ptr(context) }.to_str().ok()
+        Some(unsafe { CStr::from_ptr(context) }.to_bytes())
     };
     // SAFETY: the caller's promise.
     unsafe { init(self_, context.map(Mode::DeriveKey)) }
 }
 
-/// Initialises `self` for key derivation with a context of `context_len` bytes, which must be
-/// UTF-8 (arborhash's derive-key mode takes strings).
+/// Initialises `self` for key derivation with a context of `context_len` bytes.
 ///
 /// # Safety
 /// `self_` as for [`blake3_hasher_init`]; `context` is NULL or points to `context_len` bytes.
@@ -140,7 +140,6 @@ pub unsafe extern "C" fn blake3_hasher_init_derive_key_raw(
 ) {
     // SAFETY: the caller's promise.
     let context = unsafe { input(context, context_len) };
-    let context = context.and_then(|bytes| core::str::from_utf8(bytes).ok());
     // SAFETY: the caller's promise.
     unsafe { init(self_, context.map(Mode::DeriveKey)) }
 }

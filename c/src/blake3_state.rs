@@ -7,6 +7,7 @@
 
 use core::mem::MaybeUninit;
 
+use arborhash::blake3::hazmat::{self, HasherExt};
 use arborhash::blake3::{self, Hash, Hasher, KEY_LEN, OUT_LEN};
 
 /// The longest message gathered for hashing in one call.
@@ -75,9 +76,10 @@ impl State {
         })
     }
 
-    /// The derive-key mode with `context`.
-    pub fn derive_key(context: &str) -> State {
-        State::Long(Hasher::new_derive_key(context))
+    /// The derive-key mode with `context`, bytes of any value as in the official library.
+    pub fn derive_key(context: &[u8]) -> State {
+        let key = hazmat::hash_derive_key_context_bytes(context);
+        State::Long(Hasher::new_from_context_key(&key))
     }
 
     /// Adds input; on several threads for long inputs if `threaded`.

@@ -40,6 +40,7 @@ PY
 key=000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f
 python3 -c 'import sys; open(sys.argv[1], "wb").write(bytes.fromhex(sys.argv[2]))' "$work/key" "$key"
 context="arborhash 2026-11-26 C API test context"
+bytes_context=$'arborhash \xff\xfe\x80 context'
 b2key=$key$key
 salt=5a5a5a5a5a5a5a5a0102030405060708
 personal=7065727320313233a1a2a3a4a5a6a7a8
@@ -62,6 +63,12 @@ for n in "${lengths[@]}"; do
     expect "official b3 keyed $n" "$want_keyed" "$(out/official/b3 --keyed "$key" "$f")"
     expect "official b3 derive $n" "$want_derive" "$(out/official/b3 --derive-key "$context" "$f")"
     expect "official b3 xof $n" "$want_xof" "$(out/official/b3 --length 200 --seek 1000 "$f")"
+    # A context that is not UTF-8 (b3sum takes strings only): its bytes, as the official code.
+    want_bytes_context=$(out/official/b3 --derive-key "$bytes_context" "$f")
+    for v in "${variants[@]}"; do
+      expect "b3 $v non-UTF-8 derive $n" "$want_bytes_context" \
+        "$("out/$v/b3" --derive-key "$bytes_context" "$f")"
+    done
   fi
 
   # BLAKE2b/s: hashlib (lengths, keys, salt, personalization).

@@ -218,7 +218,7 @@ impl Hasher {
     /// A hasher for the key derivation function: `context` should be hardcoded, globally unique
     /// and application-specific; the key material is the input.
     pub fn new_derive_key(context: &str) -> Hasher {
-        let context_key = context_key(Platform::current(), context);
+        let context_key = context_key(Platform::current(), context.as_bytes());
         Hasher::from_params(Params::derive_key_material(&context_key))
     }
 

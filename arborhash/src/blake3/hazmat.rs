@@ -125,6 +125,13 @@ impl HasherExt for Hasher {
 
 /// Hashes a derive-key context string once, for [`Mode::DeriveKeyMaterial`].
 pub fn hash_derive_key_context(context: &str) -> ContextKey {
+    context_key(Platform::current(), context.as_bytes())
+}
+
+/// [`hash_derive_key_context`] for a context given as bytes, which need not be UTF-8: what the
+/// official C API's `blake3_hasher_init_derive_key_raw` hashes. Contexts should be hardcoded
+/// strings; this is for callers that receive them as bytes. Not in the `blake3` crate.
+pub fn hash_derive_key_context_bytes(context: &[u8]) -> ContextKey {
     context_key(Platform::current(), context)
 }
 

@@ -58,7 +58,7 @@ pub fn keyed_hash_many(key: &[u8; KEY_LEN], inputs: &[&[u8]], outputs: &mut [Has
 /// slices' lengths differ.
 pub fn derive_key_many(context: &str, inputs: &[&[u8]], outputs: &mut [[u8; OUT_LEN]]) {
     check_lengths(inputs.len(), outputs.len());
-    let params = Params::derive_key_material(&context_key(Platform::current(), context));
+    let params = Params::derive_key_material(&context_key(Platform::current(), context.as_bytes()));
     batch(params, inputs, |i, key| outputs[i] = key);
 }
 

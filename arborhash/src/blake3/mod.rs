@@ -88,12 +88,13 @@ impl Params {
 }
 
 /// The hash of `context` in the derive-key context mode: the key of the key-material stage.
-fn context_key(p: Platform, context: &str) -> [u8; 32] {
+/// Bytes rather than a string, for [`hazmat::hash_derive_key_context_bytes`].
+fn context_key(p: Platform, context: &[u8]) -> [u8; 32] {
     let params = Params {
         key: IV,
         flags: DERIVE_KEY_CONTEXT,
     };
-    root_hash_all(p, context.as_bytes(), params)
+    root_hash_all(p, context, params)
 }
 
 /// The default hash of `input`.
@@ -114,6 +115,6 @@ pub fn keyed_hash(key: &[u8; KEY_LEN], input: &[u8]) -> Hash {
 /// [`Hasher::new_derive_key`] with [`Hasher::finalize_xof`].
 pub fn derive_key(context: &str, key_material: &[u8]) -> [u8; OUT_LEN] {
     let p = Platform::current();
-    let params = Params::derive_key_material(&context_key(p, context));
+    let params = Params::derive_key_material(&context_key(p, context.as_bytes()));
     root_hash_all(p, key_material, params)
 }

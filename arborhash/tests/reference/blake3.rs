@@ -191,8 +191,13 @@ pub fn keyed_hash(key: &[u8; 32], input: &[u8]) -> [u8; 32] {
 }
 
 pub fn context_key(context: &str) -> [u8; 32] {
+    context_key_bytes(context.as_bytes())
+}
+
+/// The context key of a context given as bytes (the official C API takes any bytes).
+pub fn context_key_bytes(context: &[u8]) -> [u8; 32] {
     let mut key = [0u8; 32];
-    xof(context.as_bytes(), IV, DERIVE_KEY_CONTEXT, 0, &mut key);
+    xof(context, IV, DERIVE_KEY_CONTEXT, 0, &mut key);
     key
 }
 
