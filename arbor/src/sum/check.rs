@@ -9,7 +9,7 @@
 //! - `b3sum`: malformed lines and unreadable files count as failures; one summary at the end.
 //! - `b2sum`: coreutils 9.1 exactly, including `FAILED open or read` and per-list summaries.
 
-use super::input::{self, Hashed, ReadOptions};
+use super::input::{self, Hashed, ReadOptions, Seen};
 use super::ordered::{self, Emitter};
 use super::output::{coreutils_error, coreutils_quote, Reporter};
 use super::progress::Progress;
@@ -281,7 +281,8 @@ fn check_group(
                 entries.push(Some((i, entry)));
             }
         }
-        let paths: Vec<&Path> = paths.iter().map(PathBuf::as_path).collect();
+        let paths: Vec<(&Path, Seen)> =
+            paths.iter().map(|p| (p.as_path(), Seen::Unknown)).collect();
         let mut results = ListedResults {
             emitter,
             options,

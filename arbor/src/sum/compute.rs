@@ -2,7 +2,7 @@
 //! `-r` in sorted order). Inputs are hashed in parallel, each line printed as soon as the lines
 //! before it are; a failed input is reported and the others go on.
 
-use super::input::{self, Hashed, ReadOptions};
+use super::input::{self, Hashed, ReadOptions, Seen};
 use super::ordered::{self, Emitter};
 use super::output::{coreutils_error, coreutils_quote, Reporter};
 use super::progress::Progress;
@@ -21,7 +21,7 @@ const GROUP: usize = 64;
 
 enum Item {
     Stdin,
-    File(PathBuf),
+    File(PathBuf, Seen),
     /// An input already known to fail, with its message.
     Failed(PathBuf, String),
 }
@@ -73,13 +73,14 @@ fn hash_group(
                 emitter.flush();
                 emitter.emit(i, Some(input::hash_stdin(spec, progress)));
             }
-            Item::File(path) if batching => {
+            Item::File(path, seen) if batching => {
                 files.push(i);
-                paths.push(path.as_path());
+                paths.push((path.as_path(), *seen));
             }
-            Item::File(path) => {
+            Item::File(path, seen) => {
                 emitter.flush();
-                emitter.emit(i, Some(input::hash_file(spec, path, options, progress)));
+                let result = input::hash_file(spec, path, *seen, options, progress);
+                emitter.emit(i, Some(result));
             }
             Item::Failed(..) => emitter.emit(i, None),
         }
@@ -131,7 +132,12 @@ fn manifest_items(root: &Path, reporter: &mut Reporter) -> Vec<Item> {
         .into_iter()
         .map(|(dir, e)| Item::Failed(dir, e.to_string()))
         .collect();
-    items.extend(found.files.into_iter().map(Item::File));
+    items.extend(
+        found
+            .files
+            .into_iter()
+            .map(|f| Item::File(f, Seen::Regular)),
+    );
     items
 }
 
@@ -163,7 +169,12 @@ fn collect_items(settings: &Settings, reporter: &mut Reporter) -> Vec<Item> {
                 for (dir, e) in found.errors {
                     items.push(Item::Failed(dir, e.to_string()));
                 }
-                items.extend(found.files.into_iter().map(Item::File));
+                items.extend(
+                    found
+                        .files
+                        .into_iter()
+                        .map(|f| Item::File(f, Seen::Regular)),
+                );
             } else {
                 items.push(Item::Failed(
                     path,
@@ -171,7 +182,7 @@ fn collect_items(settings: &Settings, reporter: &mut Reporter) -> Vec<Item> {
                 ));
             }
         } else {
-            items.push(Item::File(path));
+            items.push(Item::File(path, Seen::Unknown));
         }
     }
     items
@@ -184,7 +195,7 @@ fn total_size(items: &[Item]) -> Option<u64> {
         .par_iter()
         .map(|item| match item {
             Item::Stdin => None,
-            Item::File(path) => match std::fs::metadata(path) {
+            Item::File(path, _) => match std::fs::metadata(path) {
                 Ok(m) if m.is_file() => Some(m.len()),
                 Ok(_) => None,
                 Err(_) => Some(0),
@@ -203,7 +214,7 @@ fn print_result(
 ) -> bool {
     let name: &OsStr = match item {
         Item::Stdin => OsStr::new("-"),
-        Item::File(path) | Item::Failed(path, _) => path.as_os_str(),
+        Item::File(path, _) | Item::Failed(path, _) => path.as_os_str(),
     };
     let bytes = name.as_encoded_bytes();
     match (item, result) {
@@ -211,7 +222,7 @@ fn print_result(
             put_json_line(reporter, spec, bytes, &mut digest, size);
             true
         }
-        (Item::File(path), Some(Ok(Hashed { mut digest, .. }))) if settings.manifest => {
+        (Item::File(path, _), Some(Ok(Hashed { mut digest, .. }))) if settings.manifest => {
             // Names relative to the root, as bytes, escaped as coreutils does.
             let root = Path::new(&settings.files[0]);
             let relative = path

@@ -43,12 +43,30 @@ pub enum Opened {
     Special(Option<File>),
 }
 
+/// What is known of an input before it is opened.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Seen {
+    /// Nothing (a name given on the command line or in a check list): it is looked at first.
+    Unknown,
+    /// A regular file, as the directory walk that found it saw it.
+    Regular,
+}
+
 /// Finds how to read `path`, opening it only when it is a regular file. A FIFO must not be
 /// opened and closed to look at it: that connects its writer, whose next write would then fail
-/// with a broken pipe.
-pub fn open(path: &Path) -> io::Result<Opened> {
-    if !std::fs::metadata(path)?.is_file() {
-        return Ok(Opened::Special(None));
+/// with a broken pipe. A file the walk saw as regular is opened without a look first, and a
+/// small one looked at is not looked at again through the open file (it is read to its end
+/// whatever it has become, see [`read_small`]): each look is a system call per file, and the
+/// extra one made `arbor sum -r` on 100,000 files of 4 KiB 20 % slower.
+pub fn open(path: &Path, seen: Seen) -> io::Result<Opened> {
+    if seen == Seen::Unknown {
+        let metadata = std::fs::metadata(path)?;
+        if !metadata.is_file() {
+            return Ok(Opened::Special(None));
+        }
+        if metadata.len() < MMAP_MIN {
+            return Ok(Opened::Small(File::open(path)?, metadata.len()));
+        }
     }
     let file = File::open(path)?;
     let metadata = file.metadata()?;
@@ -79,10 +97,11 @@ pub fn hash_special(
 pub fn hash_file(
     spec: &Spec,
     path: &Path,
+    seen: Seen,
     options: ReadOptions,
     progress: &Progress,
 ) -> io::Result<Hashed> {
-    match open(path)? {
+    match open(path, seen)? {
         Opened::Small(file, size) => {
             let mut data = Vec::with_capacity(size as usize + 1);
             read_small(&file, size, &mut data)?;
@@ -112,14 +131,14 @@ pub trait Results {
 /// for it.
 pub fn hash_files(
     spec: &Spec,
-    paths: &[&Path],
+    paths: &[(&Path, Seen)],
     options: ReadOptions,
     progress: &Progress,
     results: &mut dyn Results,
 ) {
     let mut small = Vec::new();
-    for (i, path) in paths.iter().enumerate() {
-        match open(path) {
+    for (i, &(path, seen)) in paths.iter().enumerate() {
+        match open(path, seen) {
             Ok(Opened::Small(file, size)) => small.push((i, file, size)),
             Ok(Opened::Large(file, metadata)) => {
                 hash_small(spec, std::mem::take(&mut small), progress, results);
