@@ -157,20 +157,6 @@ fn parse_hash(hex: &str) -> Result<Hash, Failure> {
     Hash::from_hex(hex).map_err(|e| fail(None, format!("invalid hash {hex:?}: {e}")))
 }
 
-/// Fills the page tables of a mapping before it is hashed (a page fault in the middle of the
-/// hashing kernels costs them far more than the fault), in pieces on all cores: filling them on
-/// one thread (`MAP_POPULATE`) made `arbor bao encode --outboard` take 1.7 times as long as
-/// `arbor sum` on a 1 GiB file (`scripts/bench-bao.sh`). Where the kernel cannot (before Linux
-/// 5.14), the pages fault in as they are read.
-fn populate_on_all_cores(map: &memmap2::Mmap) {
-    use rayon::prelude::*;
-    let offsets: Vec<usize> = (0..map.len()).step_by(arborhash::mmap::PIECE).collect();
-    offsets.par_iter().for_each(|&offset| {
-        let len = arborhash::mmap::PIECE.min(map.len() - offset);
-        let _ = map.advise_range(memmap2::Advice::PopulateRead, offset, len);
-    });
-}
-
 /// Maps a file for reading (an empty file is an empty slice), or reads standard input.
 enum Input {
     Map(memmap2::Mmap),
@@ -198,9 +184,10 @@ impl Input {
         }
         // SAFETY: read-only mapping; if another process changes the file meanwhile the encoding
         // may be inconsistent (as with every mmap-based tool), but no Rust invariant depends on
-        // the bytes.
+        // the bytes. Its page tables are filled before the hashing kernels read it, since a page
+        // fault costs them far more than the fault itself.
         let map = unsafe { memmap2::Mmap::map(&file) }.map_err(|e| fail(Some(path), e))?;
-        populate_on_all_cores(&map);
+        arborhash::mmap::populate_all(&map);
         Ok(Input::Map(map))
     }
 
