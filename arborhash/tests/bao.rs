@@ -745,6 +745,11 @@ fn every_backend_matches_reference() {
                     );
                     assert!(decode_all(&encoded, &hash, gl).unwrap() == input);
                     assert!(bao::decode(&encoded, &hash, gl).unwrap() == input);
+                    // Into an output at every alignment to the copy's 64-byte lines.
+                    let skew = rng.gen_range(0..64);
+                    let mut out = vec![0; skew + len];
+                    bao::decode_into(&encoded, &hash, gl, &mut out[skew..]).unwrap();
+                    assert!(out[skew..] == input, "{backend}, output skewed {skew}");
                     bao::verify_outboard(&input, &outboard, &hash, gl).unwrap();
                     let bad = flip(&encoded, encoded.len() / 2);
                     assert!(!decode_checking_prefix(&bad, &hash, gl, &input));

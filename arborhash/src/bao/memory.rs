@@ -2,9 +2,11 @@
 //! subtrees verified (and their content copied out) on all cores with the `rayon` feature.
 
 use super::decode::{read_split, verify_subtree};
+use super::encode::leaf_cv;
 use super::tree::{Layout, Node};
 use super::{encoded_size, outboard_size, Error, GroupLog, HEADER_LEN, PARENT_LEN};
-use crate::blake3::Hash;
+use crate::blake3::hazmat::{self, ChainingValue};
+use crate::blake3::{Hash, CHUNK_LEN};
 use std::io;
 
 /// Subtrees up to this many content bytes are verified at once by encoding them again (their
@@ -147,6 +149,7 @@ fn truncated_at(layout: Layout, len: u64, have: u64) -> Error {
 fn verify_node(layout: Layout, node: Node, encoded: &[u8], target: Target) -> Result<(), Error> {
     if layout.is_leaf(node.len) || node.len <= SUBTREE_MAX {
         return match target {
+            Target::Copy(out) if !node.root => verify_copying(layout, &node, encoded, out),
             Target::Copy(out) => {
                 let parents_len = (layout.leaves(node.len) - 1) as usize * PARENT_LEN;
                 let mut parents = vec![0; parents_len];
@@ -169,4 +172,111 @@ fn verify_node(layout: Layout, node: Node, encoded: &[u8], target: Target) -> Re
         || verify_node(layout, right, right_encoded, right_target),
     );
     left_result.and(right_result)
+}
+
+/// Verifies the subtree `node` (not the root), whose whole combined encoding is `encoded`, and
+/// copies its content into `out`, reading the encoding once: its chunks are hashed where they
+/// lie between the parents and copied as they are hashed (with non-temporal stores on the wide
+/// backends, so the copy neither reads `out` first nor evicts the encoding from the cache).
+/// Then the values of the nodes are computed level by level, in wide kernel calls, and every
+/// parent of the encoding is checked against the pair below it.
+fn verify_copying(
+    layout: Layout,
+    node: &Node,
+    encoded: &[u8],
+    out: &mut [u8],
+) -> Result<(), Error> {
+    let mut leaves = Vec::new();
+    let mut parents = Vec::new();
+    split_leaves(layout, node.len, encoded, &mut leaves, &mut parents);
+    let chunks: Vec<&[u8; CHUNK_LEN]> = leaves
+        .iter()
+        .flat_map(|leaf| leaf.chunks_exact(CHUNK_LEN))
+        .map(|chunk| chunk.try_into().expect("a whole chunk"))
+        .collect();
+    let tail = leaves
+        .last()
+        .map_or(&[][..], |leaf| leaf.chunks_exact(CHUNK_LEN).remainder());
+    let whole = chunks.len() * CHUNK_LEN;
+    let first_chunk = node.start / CHUNK_LEN as u64;
+    let mut levels = vec![vec![
+        [0u8; 32];
+        chunks.len() + usize::from(!tail.is_empty())
+    ]];
+    let (out_chunks, out_tail) = out.split_at_mut(whole);
+    hazmat::chunk_chaining_values_copying(&chunks, first_chunk, out_chunks, &mut levels[0]);
+    if !tail.is_empty() {
+        out_tail.copy_from_slice(tail);
+        levels[0][chunks.len()] = leaf_cv(tail, node.start + whole as u64, false);
+    }
+    while levels[levels.len() - 1].len() > 1 {
+        let below = &levels[levels.len() - 1];
+        let mut above = vec![[0u8; 32]; below.len().div_ceil(2)];
+        let pairs = below.len() / 2;
+        hazmat::parent_chaining_values(below[..2 * pairs].as_flattened(), &mut above[..pairs]);
+        if below.len() % 2 == 1 {
+            above[pairs] = below[2 * pairs];
+        }
+        levels.push(above);
+    }
+    let top = levels.len() - 1;
+    let leaf_level =
+        layout.group_len.trailing_zeros() as usize - CHUNK_LEN.trailing_zeros() as usize;
+    let mut parents = parents.into_iter();
+    if Hash::from(levels[top][0]) != node.cv
+        || !parents_match(&levels, leaf_level, top, 0, &mut parents)
+    {
+        return Err(node.mismatch());
+    }
+    debug_assert!(parents.next().is_none(), "every parent checked");
+    Ok(())
+}
+
+/// Splits the combined encoding of a subtree over `len` content bytes into its leaves' content
+/// and its parents, each in pre-order.
+fn split_leaves<'a>(
+    layout: Layout,
+    len: u64,
+    encoded: &'a [u8],
+    leaves: &mut Vec<&'a [u8]>,
+    parents: &mut Vec<&'a [u8]>,
+) {
+    if layout.is_leaf(len) {
+        leaves.push(encoded);
+        return;
+    }
+    let (parent, children) = encoded.split_at(PARENT_LEN);
+    parents.push(parent);
+    let left_len = hazmat::left_subtree_len(len);
+    let (left, right) = children.split_at(layout.subtree_size(left_len) as usize);
+    split_leaves(layout, left_len, left, leaves, parents);
+    split_leaves(layout, len - left_len, right, leaves, parents);
+}
+
+/// Whether the parents below node `i` of `level` (and the node itself, above the leaves)
+/// are, in pre-order, the pairs of values below them. `levels[0]` are the chunks' values,
+/// each level above pairs the one below from the left, an odd last node rising alone: the
+/// left-balanced tree. Leaves are at `leaf_level`; nothing below them is in the encoding.
+fn parents_match<'a>(
+    levels: &[Vec<ChainingValue>],
+    leaf_level: usize,
+    level: usize,
+    i: usize,
+    parents: &mut impl Iterator<Item = &'a [u8]>,
+) -> bool {
+    if level <= leaf_level {
+        return true;
+    }
+    let below = &levels[level - 1];
+    let Some(right) = below.get(2 * i + 1) else {
+        // A node alone on its level is its left child, risen.
+        return parents_match(levels, leaf_level, level - 1, 2 * i, parents);
+    };
+    let Some(parent) = parents.next() else {
+        return false;
+    };
+    parent[..32] == below[2 * i]
+        && parent[32..] == *right
+        && parents_match(levels, leaf_level, level - 1, 2 * i, parents)
+        && parents_match(levels, leaf_level, level - 1, 2 * i + 1, parents)
 }

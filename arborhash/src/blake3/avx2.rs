@@ -7,7 +7,7 @@
 
 use core::arch::x86_64::*;
 
-use super::kernels::{self, Group, Kernels, BLOCK_LEN};
+use super::kernels::{self, copy_then_hash, Group, Kernels, Lane, BLOCK_LEN};
 use super::simd::{self, load128, transpose4_fn, LaneWords, Rotate, RowMessage, RowWords};
 use super::sse41::{self, ByteMask, Shuffles, ROT16, ROT16_MASK, ROT8, ROT8_MASK};
 
@@ -371,6 +371,18 @@ impl LaneWords for __m256i {
     const PREFETCH_AHEAD: usize = 256;
 
     #[inline(always)]
+    unsafe fn stream_line(src: *const u8, dst: *mut u8) {
+        // SAFETY: AVX; `src` holds 64 bytes and `dst`, 64-byte aligned, takes them (see the
+        // trait).
+        unsafe {
+            for half in [0, 32] {
+                let v = _mm256_loadu_si256(src.add(half).cast());
+                _mm256_stream_si256(dst.add(half).cast(), v);
+            }
+        }
+    }
+
+    #[inline(always)]
     unsafe fn splat(w: u32) -> Self {
         // SAFETY: AVX; see the trait.
         unsafe { _mm256_set1_epi32(w as i32) }
@@ -518,6 +530,28 @@ impl Kernels for Avx2 {
                 flags,
                 flags_start,
             )
+        }
+    }
+    /// Hashes the 1 to 8 whole chunks `lanes` and copies them to `dsts`: five or more transposed, each
+    /// block copied as it is loaded; fewer lanes are copied first, then hashed in rows.
+    ///
+    /// # Safety
+    /// The CPU must support AVX2; the arguments are as `Kernels::hash_many_copying`
+    /// requires.
+    #[target_feature(enable = "avx2")]
+    unsafe fn hash_many_copying(
+        lanes: &[Lane<'_>],
+        flags: u8,
+        dsts: &[*mut u8; 16],
+        out: &mut [[u8; 32]],
+    ) {
+        // SAFETY: the features are enabled here and present; each kernel gets a lane count it
+        // takes, and the rest is forwarded from the caller.
+        unsafe {
+            match lanes.len() {
+                5.. => simd::hash_transposed_copying::<__m256i, Shuffles>(lanes, flags, dsts, out),
+                _ => copy_then_hash::<Self>(lanes, flags, dsts, out),
+            }
         }
     }
 

@@ -17,7 +17,7 @@
 
 use core::arch::x86_64::*;
 
-use super::kernels::{Group, Kernels, BLOCK_LEN};
+use super::kernels::{copy_then_hash, Group, Kernels, Lane, BLOCK_LEN};
 use super::simd::{self, load128, pick, store128, transpose4_fn, LaneWords, Rotate, RowWords};
 use super::IV;
 
@@ -160,6 +160,13 @@ impl LaneWords for __m512i {
     /// prefetcher keeps ahead of (16 MiB one-shot 0.81-0.87 of the crate without a prefetch,
     /// 0.90-0.97 with; no change in cache).
     const PREFETCH_AHEAD: usize = 256;
+
+    #[inline(always)]
+    unsafe fn stream_line(src: *const u8, dst: *mut u8) {
+        // SAFETY: AVX-512F; `src` holds 64 bytes and `dst`, 64-byte aligned, takes them (see
+        // the trait).
+        unsafe { _mm512_stream_si512(dst.cast(), _mm512_loadu_si512(src.cast())) }
+    }
 
     #[inline(always)]
     unsafe fn splat(w: u32) -> Self {
@@ -577,6 +584,29 @@ impl Kernels for Avx512 {
         // SAFETY: the features are enabled here and present (our contract).
         unsafe {
             simd::compress_rows_in_place::<Ror>(cv, blocks, block_len, counter, flags, flags_start)
+        }
+    }
+    /// Hashes the 1 to 16 whole chunks `lanes` and copies them to `dsts`: nine or more transposed in `__m512i`, five to eight in `__m256i`, each
+    /// block copied as it is loaded; fewer lanes are copied first, then hashed in rows.
+    ///
+    /// # Safety
+    /// The CPU must support AVX-512F, AVX-512VL and AVX2; the arguments are as `Kernels::hash_many_copying`
+    /// requires.
+    #[target_feature(enable = "avx512f,avx512vl,avx2")]
+    unsafe fn hash_many_copying(
+        lanes: &[Lane<'_>],
+        flags: u8,
+        dsts: &[*mut u8; 16],
+        out: &mut [[u8; 32]],
+    ) {
+        // SAFETY: the features are enabled here and present; each kernel gets a lane count it
+        // takes, and the rest is forwarded from the caller.
+        unsafe {
+            match lanes.len() {
+                9.. => simd::hash_transposed_copying::<__m512i, Ror>(lanes, flags, dsts, out),
+                5.. => simd::hash_transposed_copying::<__m256i, Ror>(lanes, flags, dsts, out),
+                _ => copy_then_hash::<Self>(lanes, flags, dsts, out),
+            }
         }
     }
 

@@ -46,10 +46,10 @@
 use core::fmt;
 
 #[cfg(feature = "std")]
-use super::kernels::hash_run;
+use super::kernels::{hash_chunks_copying, hash_run, Lane, EMPTY_LANE};
 use super::tree::{chunk_output, hash_all, left_len, parent_output, Params};
 #[cfg(feature = "std")]
-use super::tree::{chunk_run, parent_run};
+use super::tree::{chunk_run, parent_run, CHUNK_END, CHUNK_START};
 use super::{context_key, Hash, Hasher, OutputReader, CHUNK_LEN, KEY_LEN};
 use crate::platform::Platform;
 
@@ -293,6 +293,41 @@ pub(crate) fn chunk_chaining_values(input: &[u8], first_chunk: u64, out: &mut [C
     let key = Params::HASH.key;
     let run = chunk_run(input, &key, first_chunk, Params::HASH.flags);
     hash_run(Platform::current(), run, out);
+}
+
+/// [`chunk_chaining_values`] of `chunks`, which may lie anywhere (Bao's leaves between their
+/// parents), the first with index `first_chunk`; chunk `i` is copied to
+/// `dst[i * CHUNK_LEN..]` as it is hashed, for a decoder that reads each byte of its input
+/// once. Panics unless `dst` holds every chunk and `out` has a value for each.
+#[cfg(feature = "std")]
+pub(crate) fn chunk_chaining_values_copying(
+    chunks: &[&[u8; CHUNK_LEN]],
+    first_chunk: u64,
+    dst: &mut [u8],
+    out: &mut [ChainingValue],
+) {
+    assert_eq!(
+        dst.len(),
+        chunks.len() * CHUNK_LEN,
+        "one chunk of copy per chunk"
+    );
+    let p = Platform::current();
+    let Params { key, flags } = Params::HASH;
+    let mut lanes = [EMPTY_LANE; 16];
+    let groups = chunks.chunks(16).zip(dst.chunks_mut(16 * CHUNK_LEN));
+    for (g, ((group, dst), out)) in groups.zip(out.chunks_mut(16)).enumerate() {
+        for (i, (lane, chunk)) in lanes.iter_mut().zip(group).enumerate() {
+            *lane = Lane {
+                input: &chunk[..],
+                cv: key,
+                counter: first_chunk + (16 * g + i) as u64,
+                flags_start: CHUNK_START,
+                flags_end: CHUNK_END,
+                last_block_len: 64,
+            };
+        }
+        hash_chunks_copying(p, &lanes[..group.len()], flags, dst, out);
+    }
 }
 
 /// The non-root chaining values of the parent nodes `pairs` (64 bytes each: two children's

@@ -17,6 +17,7 @@ pub(crate) struct Tested {
     pub degree: usize,
     pub compress_in_place: CompressInPlace,
     pub hash_many: unsafe fn(Group<'_, '_>, &mut [[u8; 32]]),
+    pub hash_many_copying: HashManyCopying,
     pub xof_many: XofMany,
 }
 
@@ -29,6 +30,7 @@ impl Tested {
             degree: K::DEGREE,
             compress_in_place: K::compress_in_place,
             hash_many: K::hash_many,
+            hash_many_copying: K::hash_many_copying,
             xof_many: K::xof_many,
         }
     }
@@ -37,6 +39,9 @@ impl Tested {
 /// `compress_in_place`'s signature: chaining value, blocks, block length, counter, flags, flags
 /// of the first block.
 pub(crate) type CompressInPlace = unsafe fn(&mut [u32; 8], &[[u8; BLOCK_LEN]], u8, u64, u8, u8);
+
+/// `hash_many_copying`'s signature: whole chunks, flags, destinations, output.
+type HashManyCopying = unsafe fn(&[Lane<'_>], u8, &[*mut u8; 16], &mut [[u8; 32]]);
 
 /// `xof_many`'s signature: chaining value, block, block length, counter, flags, output.
 type XofMany = unsafe fn(&[u32; 8], &[u8; BLOCK_LEN], u8, u64, u8, &mut [u8]);
@@ -57,6 +62,7 @@ pub(crate) fn check<K: Kernels>(backend: Backend) {
     check_empty_input(k);
     check_hash_run(k);
     check_hash_chunk_runs(k);
+    check_hash_many_copying(k);
 }
 
 /// Every test starts from the same seed so that failures reproduce.
@@ -286,6 +292,72 @@ fn check_hash_chunk_runs(k: &Tested) {
         let what = format!("{}: {n} runs of four chunks", k.name);
         assert_eq!(got[..4 * n], expected[..], "{what}");
         assert_eq!(got[4 * n], [0xA5; 32], "{what}: spare output");
+    }
+}
+
+/// 1 to `degree` whole chunks hashed while copied, each to its own destination at every
+/// alignment to the 64-byte lines: the values against the portable kernel, the copies against
+/// the inputs, and the bytes around each copy untouched.
+fn check_hash_many_copying(k: &Tested) {
+    const ROOM: usize = CHUNK_LEN + 2 * BLOCK_LEN;
+    let mut rng = rng(k);
+    for round in 0..4 * BLOCK_LEN {
+        let n = round % k.degree + 1;
+        let mut inputs = vec![0u8; n * (CHUNK_LEN + 32)];
+        rng.fill(&mut inputs[..]);
+        let key: [u32; 8] = rng.gen();
+        let flags = rng.gen();
+        let lanes: Vec<Lane<'_>> = inputs
+            .chunks_exact(CHUNK_LEN + 32)
+            .map(|space| {
+                let start = rng.gen_range(0..32);
+                Lane {
+                    input: &space[start..start + CHUNK_LEN],
+                    cv: key,
+                    counter: interesting_counter(&mut rng),
+                    flags_start: rng.gen(),
+                    flags_end: rng.gen(),
+                    last_block_len: rng.gen_range(1..=64),
+                }
+            })
+            .collect();
+        let mut expected = vec![[0u8; 32]; n];
+        portable::hash_lanes(&lanes, CHUNK_LEN / BLOCK_LEN, flags, &mut expected);
+        // Each destination in a room of its own, 64-byte aligned, at an offset that takes
+        // every value from 0 to 63 over the rounds.
+        let mut rooms = vec![[0x5Au8; ROOM]; n + 1];
+        let skews: Vec<usize> = (0..n).map(|i| (round + 17 * i) % BLOCK_LEN).collect();
+        let first = rooms.as_mut_ptr().cast::<u8>();
+        let aligned = first.wrapping_add(first.align_offset(BLOCK_LEN));
+        let mut dsts = [aligned; 16];
+        for (i, dst) in dsts.iter_mut().enumerate().take(n) {
+            *dst = aligned.wrapping_add(i * ROOM + skews[i]);
+        }
+        let mut got = vec![[0xA5u8; 32]; n + 1];
+        // SAFETY: `supported` was tested; the lanes are whole chunks, each destination a
+        // chunk's room inside `rooms` (one room of slack covers the alignment), apart from the
+        // inputs.
+        unsafe { (k.hash_many_copying)(&lanes, flags, &dsts, &mut got) };
+        let what = format!("{}: {n} chunks copied", k.name);
+        assert_eq!(got[..n], expected[..], "{what}");
+        assert_eq!(got[n], [0xA5; 32], "{what}: spare output");
+        let bytes = rooms.as_flattened();
+        let mut copied = vec![false; bytes.len()];
+        for (i, lane) in lanes.iter().enumerate() {
+            let at = dsts[i] as usize - bytes.as_ptr() as usize;
+            assert_eq!(
+                &bytes[at..at + CHUNK_LEN],
+                lane.input,
+                "{what}: copy of lane {i}"
+            );
+            copied[at..at + CHUNK_LEN].fill(true);
+        }
+        for (byte, copied) in bytes.iter().zip(copied) {
+            assert!(
+                copied || *byte == 0x5A,
+                "{what}: a byte outside the copies changed"
+            );
+        }
     }
 }
 

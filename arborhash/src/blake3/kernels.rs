@@ -223,6 +223,25 @@ pub(crate) trait Kernels {
     /// written. The inputs are whole lanes (checked by the driver).
     unsafe fn hash_many(group: Group<'_, '_>, out: &mut [[u8; 32]]);
 
+    /// Hashes the whole chunks `lanes` (1 to `DEGREE`) as `hash_many` hashes them as a
+    /// [`Group::Lanes`] with `flags`, and copies lane `i`'s input to `dsts[i]`. The wide
+    /// backends copy each block as they load it (`simd::hash_transposed_copying`); this
+    /// default copies first.
+    ///
+    /// # Safety
+    /// As `hash_many`; besides, `dsts[i]` is valid for writing a chunk and overlaps no input
+    /// for `i < lanes.len()`.
+    #[cfg_attr(not(feature = "std"), allow(dead_code))] // Bao's decoder is the caller.
+    unsafe fn hash_many_copying(
+        lanes: &[Lane<'_>],
+        flags: u8,
+        dsts: &[*mut u8; 16],
+        out: &mut [[u8; 32]],
+    ) {
+        // SAFETY: forwarded from the caller.
+        unsafe { copy_then_hash::<Self>(lanes, flags, dsts, out) }
+    }
+
     /// Fills `out` (whole blocks) with the root compression of `block` under `cv`, counters
     /// `counter`, `counter + 1`, ... for consecutive blocks; `flags` includes ROOT.
     unsafe fn xof_many(
@@ -233,6 +252,33 @@ pub(crate) trait Kernels {
         flags: u8,
         out: &mut [u8],
     );
+}
+
+/// [`Kernels::hash_many_copying`] in two steps: every lane's input copied, then hashed.
+///
+/// # Safety
+/// As [`Kernels::hash_many_copying`].
+#[cfg_attr(not(feature = "std"), allow(dead_code))] // Bao's decoder is the caller.
+pub(crate) unsafe fn copy_then_hash<K: Kernels + ?Sized>(
+    lanes: &[Lane<'_>],
+    flags: u8,
+    dsts: &[*mut u8; 16],
+    out: &mut [[u8; 32]],
+) {
+    // SAFETY: the caller promises a chunk's room at each destination, apart from the inputs.
+    unsafe {
+        for (lane, &dst) in lanes.iter().zip(dsts) {
+            core::ptr::copy_nonoverlapping(lane.input.as_ptr(), dst, CHUNK_LEN);
+        }
+        K::hash_many(
+            Group::Lanes {
+                lanes,
+                blocks: CHUNK_LEN / BLOCK_LEN,
+                flags,
+            },
+            out,
+        );
+    }
 }
 
 /// Evaluates `$body` with `$k` naming the [`Kernels`] of `$p`'s backend: the one place a
@@ -322,6 +368,44 @@ pub(crate) fn hash_lanes(
         for (lanes, out) in lanes.chunks(K::DEGREE).zip(out.chunks_mut(K::DEGREE)) {
             // SAFETY: see `with_kernels`; the group is whole lanes, at most `DEGREE` of them.
             unsafe { K::hash_many(Group::Lanes { lanes, blocks, flags }, out) };
+        }
+    })
+}
+
+/// Hashes the whole chunks `lanes` as [`hash_lanes`] does, and copies them to `dst` on the
+/// way, chunk `i` to `dst[i * CHUNK_LEN..]`: the wide backends read each chunk once and write
+/// the copy with non-temporal stores, which leave the caches to the input, so a long copy costs
+/// little beside the hashing.
+/// Panics if `out` is shorter than `lanes`, a lane's input is not one chunk, or `dst` is not
+/// one chunk per lane.
+#[cfg_attr(not(feature = "std"), allow(dead_code))] // Bao's decoder is the caller.
+pub(crate) fn hash_chunks_copying(
+    p: Platform,
+    lanes: &[Lane<'_>],
+    flags: u8,
+    dst: &mut [u8],
+    out: &mut [[u8; 32]],
+) {
+    assert!(out.len() >= lanes.len(), "output shorter than lanes");
+    assert_eq!(
+        dst.len(),
+        lanes.len() * CHUNK_LEN,
+        "one chunk of copy per lane"
+    );
+    for lane in lanes {
+        assert_eq!(lane.input.len(), CHUNK_LEN, "lane input length");
+    }
+    with_kernels!(p, K => {
+        let groups = lanes.chunks(K::DEGREE).zip(dst.chunks_mut(K::DEGREE * CHUNK_LEN));
+        for ((lanes, dst), out) in groups.zip(out.chunks_mut(K::DEGREE)) {
+            let mut dsts = [dst.as_mut_ptr(); 16];
+            for (d, chunk) in dsts.iter_mut().zip(dst.chunks_exact_mut(CHUNK_LEN)) {
+                *d = chunk.as_mut_ptr();
+            }
+            // SAFETY: see `with_kernels`; the group is whole chunks, at most `DEGREE` of
+            // them, each with a chunk of `dst`, which is exclusively borrowed and so apart
+            // from the inputs.
+            unsafe { K::hash_many_copying(lanes, flags, &dsts, out) };
         }
     })
 }

@@ -213,6 +213,9 @@ pub(super) trait LaneWords: Copy {
             }
         }
     }
+    /// Copies the 64 bytes at `src` to `dst`, which is 64-byte aligned, with non-temporal
+    /// stores: they write the line without first reading it into the cache.
+    unsafe fn stream_line(src: *const u8, dst: *mut u8);
     /// Every lane set to `w`.
     unsafe fn splat(w: u32) -> Self;
     /// Lane `i` set to `w[i]` for `i < LANES`.
@@ -410,11 +413,31 @@ pub(super) unsafe fn hash_transposed<V: LaneWords, R: Rotate<V>>(
                 lanes,
                 blocks,
                 flags,
-            } => hash_group::<V, R>(lanes, blocks, flags, out),
+            } => hash_group::<V, R>(lanes, blocks, flags, None, out),
             Group::Run(run) | Group::ChunkRuns(&[run]) => hash_run_group::<V, R>(run, out),
             Group::ChunkRuns(runs) => hash_chunk_runs_group::<V, R>(runs, out),
         }
     }
+}
+
+/// Hashes the 1 to `V::LANES` whole chunks `lanes` transposed, lane `i` into `out[i]`, as
+/// [`hash_transposed`] hashes them as [`Group::Lanes`], and copies lane `i`'s input to `dsts[i]`
+/// on the way: each block is copied just after it is loaded (see [`copy_block`]), so the input
+/// is read from memory once and the copy does not read its destination.
+///
+/// # Safety
+/// `V`'s and `R`'s features must be enabled and present; `lanes` has 1 to `V::LANES` lanes of
+/// one chunk each, `dsts[i]` is valid for writing a chunk and overlaps no input for
+/// `i < lanes.len()`, and `out` holds at least as many values.
+#[inline(always)]
+pub(super) unsafe fn hash_transposed_copying<V: LaneWords, R: Rotate<V>>(
+    lanes: &[Lane<'_>],
+    flags: u8,
+    dsts: &[*mut u8; 16],
+    out: &mut [[u8; 32]],
+) {
+    // SAFETY: forwarded from the caller.
+    unsafe { hash_group::<V, R>(lanes, CHUNK_BLOCKS, flags, Some(*dsts), out) }
 }
 
 /// Hashes the 1 to `N * V::ROW_LANES` lanes of `group` in `N` interleaved row states, lane `i`
@@ -456,6 +479,7 @@ unsafe fn hash_group<V: LaneWords, R: Rotate<V>>(
     lanes: &[Lane<'_>],
     blocks: usize,
     flags: u8,
+    copy_to: Option<[*mut u8; 16]>,
     out: &mut [[u8; 32]],
 ) {
     debug_assert!(!lanes.is_empty() && lanes.len() <= V::LANES && out.len() >= lanes.len());
@@ -494,6 +518,7 @@ unsafe fn hash_group<V: LaneWords, R: Rotate<V>>(
                 last_flags: V::splat(u32::from(flags | lane0.flags_end)),
                 last_len: V::splat(u32::from(lane0.last_block_len)),
                 prefetch_offset: 0,
+                copy_to,
             }
         } else {
             let mut cvs = [lane0.cv.as_ptr().cast::<u8>(); 16];
@@ -515,6 +540,7 @@ unsafe fn hash_group<V: LaneWords, R: Rotate<V>>(
                 last_flags: V::from_lanes(&last),
                 last_len: V::from_lanes(&len),
                 prefetch_offset: 0,
+                copy_to,
             }
         };
         compress_group::<V, R>(&inputs, blocks, flags, params, &mut out[..lanes.len()]);
@@ -567,6 +593,7 @@ unsafe fn hash_chunk_runs_group<V: LaneWords, R: Rotate<V>>(
             last_len: V::splat(BLOCK_LEN as u32),
             // The batch API's runs: nothing to read ahead beyond them.
             prefetch_offset: 0,
+            copy_to: None,
         };
         compress_group::<V, R>(&inputs, CHUNK_BLOCKS, run0.flags, params, &mut out[..4 * n]);
     }
@@ -596,6 +623,7 @@ unsafe fn hash_run_group<V: LaneWords, R: Rotate<V>>(run: Run<'_>, out: &mut [[u
             last_flags: V::splat(u32::from(run.flags | run.flags_end)),
             last_len: V::splat(BLOCK_LEN as u32),
             prefetch_offset: run.prefetch_offset,
+            copy_to: None,
         };
         let base = run.input.as_ptr();
         if run.blocks == 1 && n == V::LANES {
@@ -642,8 +670,8 @@ const CHUNK_BLOCKS: usize = CHUNK_LEN / BLOCK_LEN;
 
 /// Every lane's parameters of a transposed group, one vector each: the starting chaining
 /// value, the counter, the flags of the first and of the last block, and the last block's
-/// length (a single block is the first and the last: its flags are in both); and where the
-/// group prefetches, as in [`Run::prefetch_offset`].
+/// length (a single block is the first and the last: its flags are in both); where the
+/// group prefetches, as in [`Run::prefetch_offset`]; and where it copies its input to.
 struct GroupParams<V> {
     cv: [V; 8],
     counter: [V; 2],
@@ -651,6 +679,8 @@ struct GroupParams<V> {
     last_flags: V,
     last_len: V,
     prefetch_offset: usize,
+    /// Where each lane's input (whole chunks) is also copied, if anywhere (see [`copy_block`]).
+    copy_to: Option<[*mut u8; 16]>,
 }
 
 /// The transposed compression of `blocks` blocks of every lane, lane `i` reading its input at
@@ -679,6 +709,7 @@ unsafe fn compress_group<V: LaneWords, R: Rotate<V>>(
             last_flags,
             last_len,
             prefetch_offset,
+            copy_to,
         } = params;
         let middle_flags = V::splat(u32::from(flags));
         let full_len = V::splat(BLOCK_LEN as u32);
@@ -710,7 +741,15 @@ unsafe fn compress_group<V: LaneWords, R: Rotate<V>>(
                 _ => &middle_flags,
             };
             let block_len = if is_last { &last_len } else { &full_len };
+            if let Some(dsts) = &copy_to {
+                copy_block::<V>(inputs, dsts, j, out.len());
+            }
             compress_block::<V, R>(&mut cv, &m, &counter, block_len, block_flags);
+        }
+        if copy_to.is_some() {
+            // Orders the non-temporal stores before whatever the caller does next, such as
+            // handing the copy to another thread.
+            _mm_sfence();
         }
 
         // Escapes so that the frame, and with it every spill slot, is aligned.
@@ -779,6 +818,56 @@ unsafe fn load_block<V: LaneWords, R: Rotate<V>>(
         m[..8].copy_from_slice(&first);
         m[8..].copy_from_slice(&second);
         m
+    }
+}
+
+/// Copies block `j` of each of the first `n` lanes (whole chunks) to the same offset from its
+/// destination, for [`compress_group`], which has just loaded it: the reads hit the L1 cache.
+/// The 64-byte lines of the destination that lie wholly within the chunk are written with
+/// non-temporal stores, line by line as the blocks that hold them arrive; where the
+/// destination is not 64-byte aligned, its bytes before the first line and after the last
+/// (which share their lines with the neighbouring chunks) are stored as usual at the end.
+///
+/// # Safety
+/// `V`'s feature must be enabled and present; for `i < n`, `inputs[i]` holds a chunk,
+/// `dsts[i]` is valid for writing one and overlaps no input, and `j < CHUNK_BLOCKS`.
+#[inline(always)]
+unsafe fn copy_block<V: LaneWords>(
+    inputs: &[*const u8; 16],
+    dsts: &[*mut u8; 16],
+    j: usize,
+    n: usize,
+) {
+    let at = j * BLOCK_LEN;
+    for (&src, &dst) in inputs.iter().zip(dsts).take(n) {
+        // Bytes from the destination's start to its first 64-byte boundary.
+        let skew = (dst as usize).wrapping_neg() % BLOCK_LEN;
+        // SAFETY: every offset is within the chunk: `skew + at - BLOCK_LEN` and `at` are at
+        // most `CHUNK_LEN - BLOCK_LEN`; the streamed addresses are 64-byte aligned; a prefetch
+        // never faults.
+        unsafe {
+            if skew == 0 {
+                V::stream_line(src.add(at), dst.add(at));
+                continue;
+            }
+            if j == 0 {
+                // The two lines shared with the neighbours, fetched now so that their stores
+                // at the end find them in the cache: a store that waits for its line holds up
+                // every store after it.
+                _mm_prefetch::<_MM_HINT_T0>(dst.cast());
+                _mm_prefetch::<_MM_HINT_T0>(dst.add(CHUNK_LEN - 1).cast());
+            } else {
+                let line = at + skew - BLOCK_LEN;
+                V::stream_line(src.add(line), dst.add(line));
+            }
+            if j == CHUNK_BLOCKS - 1 {
+                // Only the bytes outside the streamed lines: a store into a line streamed
+                // before would fetch it back from memory.
+                let tail = CHUNK_LEN - BLOCK_LEN + skew;
+                core::ptr::copy_nonoverlapping(src, dst, skew);
+                core::ptr::copy_nonoverlapping(src.add(tail), dst.add(tail), CHUNK_LEN - tail);
+            }
+        }
     }
 }
 

@@ -12,7 +12,7 @@
 
 use core::arch::x86_64::*;
 
-use super::kernels::{Group, Kernels, BLOCK_LEN};
+use super::kernels::{copy_then_hash, Group, Kernels, Lane, BLOCK_LEN};
 use super::simd::{self, load128, store128, transpose4_fn, LaneWords, Rotate, RowWords};
 
 /// A byte shuffle mask for 16 or 32 bytes, reloaded where used (`ByteMask::get`).
@@ -92,6 +92,17 @@ transpose4_fn!(
 
 impl LaneWords for __m128i {
     const LANES: usize = 4;
+
+    #[inline(always)]
+    unsafe fn stream_line(src: *const u8, dst: *mut u8) {
+        // SAFETY: SSE2; `src` holds 64 bytes and `dst`, 64-byte aligned, takes them (see the
+        // trait).
+        unsafe {
+            for quarter in (0..64).step_by(16) {
+                _mm_stream_si128(dst.add(quarter).cast(), load128(src.add(quarter)));
+            }
+        }
+    }
 
     #[inline(always)]
     unsafe fn splat(w: u32) -> Self {
@@ -228,6 +239,28 @@ impl Kernels for Sse41 {
                 flags,
                 flags_start,
             )
+        }
+    }
+    /// Hashes the 1 to 4 whole chunks `lanes` and copies them to `dsts`: four transposed, each
+    /// block copied as it is loaded; fewer lanes are copied first, then hashed in rows.
+    ///
+    /// # Safety
+    /// The CPU must support SSE4.1; the arguments are as `Kernels::hash_many_copying`
+    /// requires.
+    #[target_feature(enable = "sse4.1")]
+    unsafe fn hash_many_copying(
+        lanes: &[Lane<'_>],
+        flags: u8,
+        dsts: &[*mut u8; 16],
+        out: &mut [[u8; 32]],
+    ) {
+        // SAFETY: the features are enabled here and present; each kernel gets a lane count it
+        // takes, and the rest is forwarded from the caller.
+        unsafe {
+            match lanes.len() {
+                4 => simd::hash_transposed_copying::<__m128i, Shuffles>(lanes, flags, dsts, out),
+                _ => copy_then_hash::<Self>(lanes, flags, dsts, out),
+            }
         }
     }
 
