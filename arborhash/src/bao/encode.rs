@@ -149,6 +149,21 @@ pub(crate) fn merge(left: &ChainingValue, right: &ChainingValue, root: bool) -> 
     }
 }
 
+/// The level of the tree above `below` (two values or more) into the front of `above`: each
+/// pair's parent, in wide kernel calls, and an odd last value risen alone (a left-balanced
+/// tree's); the parent of just two is the root with `root`.
+pub(crate) fn parent_level(below: &[ChainingValue], root: bool, above: &mut [ChainingValue]) {
+    let pairs = below.len() / 2;
+    if below.len() == 2 {
+        above[0] = merge(&below[0], &below[1], root);
+    } else {
+        hazmat::parent_chaining_values(below[..2 * pairs].as_flattened(), &mut above[..pairs]);
+        if !below.len().is_multiple_of(2) {
+            above[pairs] = below[2 * pairs];
+        }
+    }
+}
+
 /// The chaining value of one leaf, or the hash if it is the root.
 pub(crate) fn leaf_cv(group: &[u8], start: u64, root: bool) -> ChainingValue {
     if root {
@@ -220,18 +235,7 @@ impl Batch {
                 .cvs
                 .split_at_mut(batch.starts[k - 1] + batch.counts[k - 1]);
             let below = &below[batch.starts[k - 1]..];
-            let pairs = below.len() / 2;
-            if below.len() == 2 {
-                above[0] = merge(&below[0], &below[1], root);
-            } else {
-                hazmat::parent_chaining_values(
-                    below[..2 * pairs].as_flattened(),
-                    &mut above[..pairs],
-                );
-                if !below.len().is_multiple_of(2) {
-                    above[pairs] = below[2 * pairs];
-                }
-            }
+            parent_level(below, root, above);
             batch.starts[k] = batch.starts[k - 1] + batch.counts[k - 1];
             batch.counts[k] = below.len().div_ceil(2);
             batch.levels += 1;

@@ -2,7 +2,7 @@
 //! subtrees verified (and their content copied out) on all cores with the `rayon` feature.
 
 use super::decode::{read_split, verify_subtree};
-use super::encode::leaf_cv;
+use super::encode::{leaf_cv, parent_level};
 use super::tree::{Layout, Node};
 use super::{encoded_size, outboard_size, Error, GroupLog, HEADER_LEN, PARENT_LEN};
 use crate::blake3::hazmat::{self, ChainingValue};
@@ -17,7 +17,8 @@ const SUBTREE_MAX: u64 = 256 * 1024;
 ///
 /// The content is allocated only after the encoding's size has been checked against its
 /// header's length, so a forged header cannot make this allocate more than `encoded` holds.
-/// Large encodings are verified on all cores with the `rayon` feature.
+/// Large encodings are verified on all cores with the `rayon` feature. As for [`decode_into`],
+/// `encoded` must not change during the call.
 pub fn decode(encoded: &[u8], hash: &Hash, group_log: GroupLog) -> Result<Vec<u8>, Error> {
     let len = checked_len(encoded, group_log, false)?;
     // The size check bounds `len` by `encoded.len()`.
@@ -33,6 +34,11 @@ pub fn decode(encoded: &[u8], hash: &Hash, group_log: GroupLog) -> Result<Vec<u8
 /// Only `Ok` says that `out` holds verified content: after an error its bytes are unspecified
 /// (some may be unverified). Large encodings are verified and copied on all cores with the
 /// `rayon` feature.
+///
+/// Each chunk is hashed and copied in one pass, which reads it twice: `encoded` must not change
+/// during the call (as a shared slice promises), or `out` could hold bytes other than those
+/// verified. A mapped file that another process may write is decoded safely with a
+/// [`Decoder`](super::Decoder), which verifies its own copy.
 pub fn decode_into(
     encoded: &[u8],
     hash: &Hash,
@@ -212,11 +218,7 @@ fn verify_copying(
     while levels[levels.len() - 1].len() > 1 {
         let below = &levels[levels.len() - 1];
         let mut above = vec![[0u8; 32]; below.len().div_ceil(2)];
-        let pairs = below.len() / 2;
-        hazmat::parent_chaining_values(below[..2 * pairs].as_flattened(), &mut above[..pairs]);
-        if below.len() % 2 == 1 {
-            above[pairs] = below[2 * pairs];
-        }
+        parent_level(below, false, &mut above);
         levels.push(above);
     }
     let top = levels.len() - 1;
