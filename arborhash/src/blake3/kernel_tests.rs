@@ -295,7 +295,7 @@ fn check_hash_chunk_runs(k: &Tested) {
     }
 }
 
-/// 1 to `degree` whole chunks hashed while copied, each to its own destination at every
+/// 1 to `degree` whole chunks hashed while copied, each to its own destination, at every
 /// alignment to the 64-byte lines: the values against the portable kernel, the copies against
 /// the inputs, and the bytes around each copy untouched.
 fn check_hash_many_copying(k: &Tested) {
@@ -323,15 +323,14 @@ fn check_hash_many_copying(k: &Tested) {
             .collect();
         let mut expected = vec![[0u8; 32]; n];
         portable::hash_lanes(&lanes, CHUNK_LEN / BLOCK_LEN, flags, &mut expected);
-        // Each destination in a room of its own, 64-byte aligned, at an offset that takes
-        // every value from 0 to 63 over the rounds.
+        // Each destination in a room of its own (rooms are a whole number of lines apart),
+        // at an offset from a line that takes every value from 0 to 63 over the rounds.
         let mut rooms = vec![[0x5Au8; ROOM]; n + 1];
-        let skews: Vec<usize> = (0..n).map(|i| (round + 17 * i) % BLOCK_LEN).collect();
         let first = rooms.as_mut_ptr().cast::<u8>();
         let aligned = first.wrapping_add(first.align_offset(BLOCK_LEN));
         let mut dsts = [aligned; 16];
         for (i, dst) in dsts.iter_mut().enumerate().take(n) {
-            *dst = aligned.wrapping_add(i * ROOM + skews[i]);
+            *dst = aligned.wrapping_add(i * ROOM + round % BLOCK_LEN);
         }
         let mut got = vec![[0xA5u8; 32]; n + 1];
         // SAFETY: `supported` was tested; the lanes are whole chunks, each destination a

@@ -229,8 +229,8 @@ pub(crate) trait Kernels {
     /// default copies first.
     ///
     /// # Safety
-    /// As `hash_many`; besides, `dsts[i]` is valid for writing a chunk and overlaps no input
-    /// for `i < lanes.len()`.
+    /// As `hash_many`; besides, for `i < lanes.len()`, `dsts[i]` is valid for writing a chunk,
+    /// overlaps no input and lies at the same offset from a 64-byte boundary as `dsts[0]`.
     #[cfg_attr(not(feature = "std"), allow(dead_code))] // Bao's decoder is the caller.
     unsafe fn hash_many_copying(
         lanes: &[Lane<'_>],

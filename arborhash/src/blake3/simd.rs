@@ -427,8 +427,9 @@ pub(super) unsafe fn hash_transposed<V: LaneWords, R: Rotate<V>>(
 ///
 /// # Safety
 /// `V`'s and `R`'s features must be enabled and present; `lanes` has 1 to `V::LANES` lanes of
-/// one chunk each, `dsts[i]` is valid for writing a chunk and overlaps no input for
-/// `i < lanes.len()`, and `out` holds at least as many values.
+/// one chunk each; for `i < lanes.len()`, `dsts[i]` is valid for writing a chunk, overlaps no
+/// input and lies at the same offset from a 64-byte boundary as `dsts[0]`; `out` holds at
+/// least as many values.
 #[inline(always)]
 pub(super) unsafe fn hash_transposed_copying<V: LaneWords, R: Rotate<V>>(
     lanes: &[Lane<'_>],
@@ -714,6 +715,13 @@ unsafe fn compress_group<V: LaneWords, R: Rotate<V>>(
         let middle_flags = V::splat(u32::from(flags));
         let full_len = V::splat(BLOCK_LEN as u32);
         let lane_len = blocks * BLOCK_LEN;
+        // Bytes from the copies' starts to a 64-byte boundary, the same for every lane.
+        let skew = copy_to.map_or(0, |dsts| (dsts[0] as usize).wrapping_neg() % BLOCK_LEN);
+        debug_assert!(copy_to.is_none_or(|dsts| {
+            dsts[..out.len()]
+                .iter()
+                .all(|d| (*d as usize).wrapping_neg() % BLOCK_LEN == skew)
+        }));
         // Half the next block is loaded ahead where `FIRST_HALF_AHEAD` says so; a whole block,
         // live beside the 32 vectors of state and message, makes LLVM spill in every round.
         let mut next_first = [V::splat(0); 8];
@@ -742,7 +750,7 @@ unsafe fn compress_group<V: LaneWords, R: Rotate<V>>(
             };
             let block_len = if is_last { &last_len } else { &full_len };
             if let Some(dsts) = &copy_to {
-                copy_block::<V>(inputs, dsts, j, out.len());
+                copy_block::<V>(inputs, dsts, skew, j, out.len());
             }
             compress_block::<V, R>(&mut cv, &m, &counter, block_len, block_flags);
         }
@@ -823,47 +831,41 @@ unsafe fn load_block<V: LaneWords, R: Rotate<V>>(
 
 /// Copies block `j` of each of the first `n` lanes (whole chunks) to the same offset from its
 /// destination, for [`compress_group`], which has just loaded it: the reads hit the L1 cache.
-/// The 64-byte lines of the destination that lie wholly within the chunk are written with
-/// non-temporal stores, line by line as the blocks that hold them arrive; where the
-/// destination is not 64-byte aligned, its bytes before the first line and after the last
-/// (which share their lines with the neighbouring chunks) are stored as usual at the end.
+/// The 64-byte lines of the destinations that lie wholly within their chunk are written with
+/// non-temporal stores, line by line as the blocks that hold them arrive. Destinations `skew`
+/// bytes short of a 64-byte boundary have their bytes before the first line and after the last
+/// (which share their lines with the neighbouring chunks) stored as usual at the end.
 ///
 /// # Safety
 /// `V`'s feature must be enabled and present; for `i < n`, `inputs[i]` holds a chunk,
-/// `dsts[i]` is valid for writing one and overlaps no input, and `j < CHUNK_BLOCKS`.
+/// `dsts[i]` is valid for writing one, overlaps no input and is `skew` bytes (less than 64)
+/// before a 64-byte boundary; `j < CHUNK_BLOCKS`.
 #[inline(always)]
 unsafe fn copy_block<V: LaneWords>(
     inputs: &[*const u8; 16],
     dsts: &[*mut u8; 16],
+    skew: usize,
     j: usize,
     n: usize,
 ) {
-    let at = j * BLOCK_LEN;
-    for (&src, &dst) in inputs.iter().zip(dsts).take(n) {
-        // Bytes from the destination's start to its first 64-byte boundary.
-        let skew = (dst as usize).wrapping_neg() % BLOCK_LEN;
-        // SAFETY: every offset is within the chunk: `skew + at - BLOCK_LEN` and `at` are at
-        // most `CHUNK_LEN - BLOCK_LEN`; the streamed addresses are 64-byte aligned; a prefetch
-        // never faults.
-        unsafe {
-            if skew == 0 {
-                V::stream_line(src.add(at), dst.add(at));
-                continue;
-            }
-            if j == 0 {
-                // The two lines shared with the neighbours, fetched now so that their stores
-                // at the end find them in the cache: a store that waits for its line holds up
-                // every store after it.
-                _mm_prefetch::<_MM_HINT_T0>(dst.cast());
-                _mm_prefetch::<_MM_HINT_T0>(dst.add(CHUNK_LEN - 1).cast());
-            } else {
-                let line = at + skew - BLOCK_LEN;
+    debug_assert!(skew < BLOCK_LEN);
+    let lanes = inputs.iter().zip(dsts).take(n);
+    // SAFETY: every offset is within the chunk (`line` and `at` are at most
+    // `CHUNK_LEN - BLOCK_LEN`); the streamed addresses are 64-byte aligned.
+    unsafe {
+        let at = j * BLOCK_LEN;
+        if skew == 0 || j > 0 {
+            // The line that this block completes.
+            let line = if skew == 0 { at } else { at + skew - BLOCK_LEN };
+            for (&src, &dst) in lanes.clone() {
                 V::stream_line(src.add(line), dst.add(line));
             }
-            if j == CHUNK_BLOCKS - 1 {
-                // Only the bytes outside the streamed lines: a store into a line streamed
-                // before would fetch it back from memory.
-                let tail = CHUNK_LEN - BLOCK_LEN + skew;
+        }
+        if skew != 0 && j == CHUNK_BLOCKS - 1 {
+            // Only the bytes outside the streamed lines: a store into a line streamed before
+            // would fetch it back from memory.
+            let tail = CHUNK_LEN - BLOCK_LEN + skew;
+            for (&src, &dst) in lanes {
                 core::ptr::copy_nonoverlapping(src, dst, skew);
                 core::ptr::copy_nonoverlapping(src.add(tail), dst.add(tail), CHUNK_LEN - tail);
             }
