@@ -46,7 +46,7 @@
 use core::fmt;
 
 #[cfg(feature = "std")]
-use super::kernels::{hash_chunks_copying, hash_run, Lane, EMPTY_LANE};
+use super::kernels::{hash_chunks_copying, hash_run, Lane, BLOCK_LEN, EMPTY_LANE};
 use super::tree::{chunk_output, hash_all, left_len, parent_output, Params};
 #[cfg(feature = "std")]
 use super::tree::{chunk_run, parent_run, CHUNK_END, CHUNK_START};
@@ -323,7 +323,7 @@ pub(crate) fn chunk_chaining_values_copying(
                 counter: first_chunk + (16 * g + i) as u64,
                 flags_start: CHUNK_START,
                 flags_end: CHUNK_END,
-                last_block_len: 64,
+                last_block_len: BLOCK_LEN as u8,
             };
         }
         hash_chunks_copying(p, &lanes[..group.len()], flags, dst, out);

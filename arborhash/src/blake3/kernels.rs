@@ -10,7 +10,10 @@
 //! - `compress_in_place`: one chaining value through a chain of blocks;
 //! - `hash_many`: one [`Group`] of at most `DEGREE` lanes (at most four for a 1-lane backend
 //!   given one run of four chunks), each lane's chaining value to `out`;
-//! - `xof_many`: consecutive extended-output blocks of one root node.
+//! - `xof_many`: consecutive extended-output blocks of one root node;
+//! - optionally `hash_many_copying`: whole chunks hashed as `hash_many` hashes them and copied
+//!   to destinations on the way (the x86 backends store each block as they load it; the
+//!   default copies first).
 //!
 //! Each is an `unsafe fn`, callable once a [`Platform`] proves the CPU has the backend's
 //! features; the SIMD ones are `#[target_feature]` functions. Plugging a backend in takes its
@@ -403,8 +406,8 @@ pub(crate) fn hash_chunks_copying(
                 *d = chunk.as_mut_ptr();
             }
             // SAFETY: see `with_kernels`; the group is whole chunks, at most `DEGREE` of
-            // them, each with a chunk of `dst`, which is exclusively borrowed and so apart
-            // from the inputs.
+            // them, each with a chunk of `dst`, which is exclusively borrowed (so apart from
+            // the inputs); the chunks are `CHUNK_LEN` apart, so at one offset from a line.
             unsafe { K::hash_many_copying(lanes, flags, &dsts, out) };
         }
     })
