@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # `arbor bao` on files against `arbor sum` on the same file, runs alternating:
 #   encode --outboard (target: at least 0.8 of `arbor sum`'s speed), combined encode, and
-#   decode (one thread) of the combined encoding to /dev/null, at 1 MiB, 64 MiB and 1 GiB; and the
+#   decode of the combined encoding to /dev/null, at 1 MiB, 64 MiB and 1 GiB; and the
 #   outboard written to /dev/null, which leaves out the file system's cost of writing it, and
 #   with 16 KiB groups (G=4), whose outboard is 16 times smaller.
 # Each round times one run of each command in turn; printed per size and command: the median

@@ -1,6 +1,7 @@
 //! Two pieces of work on two threads of rayon's pool where the caller asks for it (and the
-//! `rayon` feature is on), else one after the other: the BLAKE3 tree's halves, and a mapped
-//! file's next piece filled while this one is hashed (`mmap`).
+//! `rayon` feature is on), else one after the other: the BLAKE3 tree's halves, a mapped
+//! file's next piece filled while this one is hashed (`mmap`), and a Bao decoder's next piece
+//! read while this one is verified.
 
 /// Runs `a` and `b`, on two threads with `parallel`, and returns both results.
 #[cfg(feature = "rayon")]
@@ -21,6 +22,34 @@ where
 /// Runs `a`, then `b` (no `rayon` feature), and returns both results.
 #[cfg(not(feature = "rayon"))]
 pub(crate) fn join<A, B, RA, RB>(_parallel: bool, a: A, b: B) -> (RA, RB)
+where
+    A: FnOnce() -> RA,
+    B: FnOnce() -> RB,
+{
+    (a(), b())
+}
+
+/// Runs `a` on another thread of rayon's pool while the caller runs `b` (which need not be
+/// `Send`: it may hold a reader of any type), and returns both results; without the `rayon`
+/// feature, `a` then `b`.
+#[cfg(feature = "rayon")]
+pub(crate) fn beside<A, B, RA, RB>(a: A, b: B) -> (RA, RB)
+where
+    A: FnOnce() -> RA + Send,
+    B: FnOnce() -> RB,
+    RA: Send,
+{
+    let mut ra = None;
+    let rb = rayon::in_place_scope(|scope| {
+        scope.spawn(|_| ra = Some(a()));
+        b()
+    });
+    (ra.expect("a scope ends after its spawned work"), rb)
+}
+
+/// Runs `a`, then `b` (no `rayon` feature), and returns both results.
+#[cfg(all(feature = "std", not(feature = "rayon")))]
+pub(crate) fn beside<A, B, RA, RB>(a: A, b: B) -> (RA, RB)
 where
     A: FnOnce() -> RA,
     B: FnOnce() -> RB,

@@ -836,11 +836,13 @@ fn bao_tree_oracle() {
     }
 }
 
-/// Reads of megabytes, which the decoder fills in pieces verified while the next is read: a
+/// Reads of megabytes, which the decoder fills in pieces, each verified while the next is read: a
 /// corrupt byte anywhere (a parent above the pieces, the first, a middle or the last piece)
-/// fails the read, and no read returns a byte that is not the input's.
+/// fails the read, no read returns a byte that is not the input's, and every whole 1 MiB piece
+/// before a corrupt content byte is returned before the error.
 #[test]
 fn large_reads_verify_every_piece() {
+    const PIECE: usize = 1 << 20;
     let mut rng = ChaCha8Rng::seed_from_u64(31);
     for log in [0u8, 2, 9] {
         let gl = g(log);
@@ -848,8 +850,10 @@ fn large_reads_verify_every_piece() {
         let input = random_input(&mut rng, len);
         let (encoded, hash) = bao::encode(&input, gl);
         let (outboard, _) = bao::outboard(&input, gl);
-        for read_len in [1 << 20, 4 << 20] {
-            let decode = |encoded: &[u8], content: Option<&[u8]>| -> bool {
+        // (The middle one ends between pieces, where a subtree waits for the next read.)
+        for read_len in [1 << 20, (3 << 19) + 100, 4 << 20] {
+            // Ok for the whole input, else the number of bytes returned before the error.
+            let decode = |encoded: &[u8], content: Option<&[u8]>| -> Result<(), usize> {
                 let mut buf = vec![0u8; read_len];
                 let mut got = Vec::new();
                 let mut reader: Box<dyn Read> = match content {
@@ -858,17 +862,18 @@ fn large_reads_verify_every_piece() {
                 };
                 loop {
                     match reader.read(&mut buf) {
-                        Ok(0) => return got == input,
+                        Ok(0) if got == input => return Ok(()),
+                        Ok(0) => return Err(got.len()),
                         Ok(n) => {
                             got.extend_from_slice(&buf[..n]);
                             assert!(got[..] == input[..got.len()], "G {log} read {read_len}");
                         }
-                        Err(_) => return false,
+                        Err(_) => return Err(got.len()),
                     }
                 }
             };
-            assert!(decode(&encoded, None));
-            assert!(decode(&outboard, Some(&input)));
+            assert_eq!(decode(&encoded, None), Ok(()));
+            assert_eq!(decode(&outboard, Some(&input)), Ok(()));
             let places = [
                 8,
                 8 + 64 * 3,
@@ -877,18 +882,22 @@ fn large_reads_verify_every_piece() {
                 encoded.len() - 1,
             ];
             for at in places {
-                assert!(!decode(&flip(&encoded, at), None), "G {log} at {at}");
+                assert!(
+                    decode(&flip(&encoded, at), None).is_err(),
+                    "G {log} at {at}"
+                );
             }
             for at in [8, outboard.len() / 2, outboard.len() - 1] {
                 assert!(
-                    !decode(&flip(&outboard, at), Some(&input)),
+                    decode(&flip(&outboard, at), Some(&input)).is_err(),
                     "G {log} at {at}"
                 );
             }
             for at in [0, len / 2, len - 1] {
+                let released = decode(&outboard, Some(&flip(&input, at))).unwrap_err();
                 assert!(
-                    !decode(&outboard, Some(&flip(&input, at))),
-                    "G {log} at {at}"
+                    released >= at / PIECE * PIECE,
+                    "G {log} read {read_len} at {at}: {released} released"
                 );
             }
         }

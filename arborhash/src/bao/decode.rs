@@ -7,13 +7,15 @@ use super::tree::{Layout, Node, Range, Walk};
 use super::{encoded_size, Error, GroupLog, HEADER_LEN, PARENT_LEN};
 use crate::blake3::hazmat;
 use crate::blake3::Hash;
+use crate::threads::beside;
 use std::io::{self, Read, Seek, SeekFrom};
 
 /// Reads and verifies a combined encoding (from one stream) or an outboard encoding (the content
 /// from one stream, the tree from another), releasing only verified content.
 ///
 /// With `Seek` on its streams it seeks too; its first seek verifies the final leaf, which proves
-/// the length, before it uses it. An error leaves the decoder failed: later reads fail too.
+/// the length, before it uses it. A read that meets an error after verified bytes returns those
+/// bytes, and the next call the error. An error leaves the decoder failed: later reads fail too.
 pub struct Decoder<R, O = io::Empty> {
     core: Core<R, O>,
 }
@@ -24,8 +26,11 @@ pub struct SliceDecoder<R> {
     core: Core<R, io::Empty>,
 }
 
-/// The largest subtree decoded straight into a caller's buffer (if it is that large).
-const DIRECT_MAX: u64 = 16 << 20;
+/// The largest subtree read straight into a caller's buffer as one piece: small enough to be
+/// still in cache when it is verified, while the next piece is read.
+const PIECE_MAX: u64 = 1 << 20;
+/// The largest leaf read straight into a caller's buffer (a leaf cannot be split).
+const LEAF_DIRECT_MAX: u64 = 16 << 20;
 /// `read_to_end` grows its vector by at most this much per read, so that the zeroed room is
 /// still in cache when it is filled.
 const READ_TO_END_STEP: u64 = 4 << 20;
@@ -37,6 +42,36 @@ enum Loaded {
     /// This many verified bytes in the caller's buffer.
     Direct(usize),
     End,
+}
+
+/// The pieces one read put straight into the caller's buffer: `filled` bytes, of which the
+/// first `verified` (up to the content offset `verified_end`) are verified, and the piece
+/// after them, if any, is `pending` (its node and offset in the buffer).
+#[derive(Default)]
+struct Pieces {
+    filled: usize,
+    verified: usize,
+    verified_end: u64,
+    pending: Option<(Node, usize)>,
+}
+
+impl Pieces {
+    /// Verifies the pending piece, if any, in `out` (the buffer up to its end at least).
+    fn verify_pending(
+        &mut self,
+        layout: Layout,
+        out: &[u8],
+        parents: &[u8],
+        check: &mut Vec<u8>,
+    ) -> Result<(), Error> {
+        if let Some((node, at)) = self.pending.take() {
+            let end = at + node.len as usize;
+            verify_piece(layout, &node, &out[at..end], parents, check)?;
+            self.verified = end;
+            self.verified_end = node.end();
+        }
+        Ok(())
+    }
 }
 
 enum State {
@@ -65,8 +100,10 @@ struct Core<R, O> {
     buf: Vec<u8>,
     pos: usize,
     end: usize,
-    /// A small subtree's parents as read, and encoded again.
+    /// A subtree's parents as read: the piece being read, the piece being verified, and the
+    /// parents encoded again to compare.
     parents: Vec<u8>,
+    pending_parents: Vec<u8>,
     check: Vec<u8>,
     /// The content offset of `buf[pos]` (or of the reader, after a seek past the end).
     position: u64,
@@ -74,6 +111,8 @@ struct Core<R, O> {
     len_verified: bool,
     /// Reads are at the end: report EOF.
     finished: bool,
+    /// An error met after verified pieces that a read returned: the next call reports it.
+    deferred: Option<Error>,
     /// Bytes read from the input and the outboard stream, to find their starts at a seek.
     consumed: [u64; 2],
     bases: Option<Bases>,
@@ -198,12 +237,14 @@ impl<R: Read, O: Read> Core<R, O> {
             state: State::Header,
             buf: Vec::new(),
             parents: Vec::new(),
+            pending_parents: Vec::new(),
             check: Vec::new(),
             pos: 0,
             end: 0,
             position: 0,
             len_verified: false,
             finished: false,
+            deferred: None,
             consumed: [0; 2],
             bases: None,
         }
@@ -278,8 +319,12 @@ impl<R: Read, O: Read> Core<R, O> {
         }
     }
 
-    /// Reads the header if not yet read; returns the (unverified) length.
+    /// Reads the header if not yet read; returns the (unverified) length, or the error a read
+    /// deferred.
     fn header(&mut self) -> Result<u64, Error> {
+        if let Some(e) = self.deferred.take() {
+            return Err(e);
+        }
         match self.state {
             State::Walking { len, .. } => return Ok(len),
             State::Failed => {
@@ -316,39 +361,69 @@ impl<R: Read, O: Read> Core<R, O> {
     }
 
     /// Reads and verifies nodes up to the next leaf of the range, and loads its released
-    /// bytes; at the end, checks that no data follows and returns false.
+    /// bytes, or reads as many whole pieces as fit straight into `out`; at the end, checks that
+    /// no data follows.
     fn next_leaf(&mut self, out: &mut [u8]) -> Result<Loaded, Error> {
         let len = self.header()?;
-        let State::Walking { walk, .. } = &mut self.state else {
-            unreachable!("header() leaves the decoder walking");
-        };
-        let layout = walk.layout;
-        let range = walk.range;
-        while let Some(node) = walk.next() {
+        let mut pieces = Pieces::default();
+        let result = self.walk_to_leaf(len, out, &mut pieces);
+        if pieces.verified == 0 {
+            return result;
+        }
+        // The verified pieces go out first; an error after them waits for the next call.
+        if let Err(e) = result {
+            self.deferred = Some(e);
+        }
+        self.position = pieces.verified_end;
+        self.len_verified |= pieces.verified_end == len;
+        Ok(Loaded::Direct(pieces.verified))
+    }
+
+    /// The walk of [`next_leaf`](Self::next_leaf), which leaves in `pieces` what it read into
+    /// `out`.
+    fn walk_to_leaf(
+        &mut self,
+        len: u64,
+        out: &mut [u8],
+        pieces: &mut Pieces,
+    ) -> Result<Loaded, Error> {
+        let layout = self.layout();
+        while let Some(node) = self.walk().next() {
+            let range = self.walk().range;
             let covered = range.start <= node.start && node.end() <= range.end;
             let released = range.out_start <= node.start && node.end() <= range.out_end;
-            let fits = out.len() as u64 >= node.len && node.len <= DIRECT_MAX;
+            let piece_max = if layout.is_leaf(node.len) {
+                LEAF_DIRECT_MAX
+            } else {
+                PIECE_MAX
+            };
+            let fits = (out.len() - pieces.filled) as u64 >= node.len && node.len <= piece_max;
             // (Not the empty leaf: a read of 0 bytes would be taken for the end.)
             if covered && released && fits && node.len > 0 {
-                // Straight into the caller's buffer, which holds unverified bytes only if this
-                // read fails; a large subtree is verified on all cores.
+                // Read while the piece before is verified on the pool.
                 let n = node.len as usize;
-                if layout.is_leaf(node.len) {
-                    read_node(&mut self.input, &mut out[..n], &node)?;
-                    self.consumed[0] += node.len;
-                    node.verify_leaf(&out[..n])?;
-                } else {
-                    self.read_subtree(&node, &mut out[..n])?;
-                }
-                self.position = node.end();
-                self.len_verified |= node.end() == len;
-                return Ok(Loaded::Direct(n));
+                let (before, rest) = out.split_at_mut(pieces.filled);
+                let before_parents = std::mem::take(&mut self.pending_parents);
+                let mut parents = std::mem::take(&mut self.parents);
+                let mut check = std::mem::take(&mut self.check);
+                let (verified, read) = beside(
+                    || pieces.verify_pending(layout, before, &before_parents, &mut check),
+                    || self.read_piece(&node, &mut rest[..n], &mut parents),
+                );
+                // This piece's parents are the next to be verified.
+                self.pending_parents = parents;
+                self.parents = before_parents;
+                self.check = check;
+                verified?;
+                read?;
+                pieces.pending = Some((node, pieces.filled));
+                pieces.filled += n;
+                continue;
             }
-            if !layout.is_leaf(node.len) && node.len <= BATCH_LEN as u64 && covered {
-                self.load_subtree(&node, len, range)?;
-                return Ok(Loaded::Buffered);
-            }
-            if !layout.is_leaf(node.len) {
+            // A leaf, or a small subtree read whole, goes through the buffer; a larger
+            // subtree is split at its parent.
+            let buffered = layout.is_leaf(node.len) || (node.len <= BATCH_LEN as u64 && covered);
+            if !buffered {
                 let mut parent = [0u8; PARENT_LEN];
                 match &mut self.outboard {
                     Some(outboard) => {
@@ -360,11 +435,22 @@ impl<R: Read, O: Read> Core<R, O> {
                         self.consumed[0] += PARENT_LEN as u64;
                     }
                 }
-                walk.push_children(node.verify_parent(&layout, &parent)?);
+                let children = node.verify_parent(&layout, &parent)?;
+                self.walk().push_children(children);
                 continue;
             }
-            self.load_leaf(&node, len, range)?;
+            if pieces.filled > 0 {
+                // Buffered on the next call.
+                self.walk().push(node);
+                break;
+            }
+            self.load_buffered(&node, len, range)?;
             return Ok(Loaded::Buffered);
+        }
+        if pieces.filled > 0 {
+            let out = &out[..pieces.filled];
+            pieces.verify_pending(layout, out, &self.pending_parents, &mut self.check)?;
+            return Ok(Loaded::Direct(pieces.verified));
         }
         if has_more(&mut self.input)? {
             return Err(Error::TrailingData);
@@ -377,52 +463,58 @@ impl<R: Read, O: Read> Core<R, O> {
         Ok(Loaded::End)
     }
 
-    /// Reads and verifies a leaf from the input, releasing its part of the range.
-    fn load_leaf(&mut self, node: &Node, len: u64, range: Range) -> Result<(), Error> {
-        // A leaf is at most a group: 64 MiB at GroupLog::MAX.
-        self.buf.resize(node.len as usize, 0);
-        self.pos = 0;
-        self.end = 0;
-        read_node(&mut self.input, &mut self.buf, node)?;
-        self.consumed[0] += node.len;
-        node.verify_leaf(&self.buf)?;
-        self.release(node, len, range);
-        Ok(())
+    fn walk(&mut self) -> &mut Walk {
+        match &mut self.state {
+            State::Walking { walk, .. } => walk,
+            _ => unreachable!("header() leaves the decoder walking"),
+        }
     }
 
-    /// Reads a whole small subtree into `buf` and verifies it, releasing its part of the range.
-    fn load_subtree(&mut self, node: &Node, len: u64, range: Range) -> Result<(), Error> {
+    /// Reads a leaf, or a whole subtree up to [`BATCH_LEN`], into `buf` and verifies it,
+    /// releasing its part of the range.
+    fn load_buffered(&mut self, node: &Node, len: u64, range: Range) -> Result<(), Error> {
+        // A leaf is at most a group: 64 MiB at GroupLog::MAX.
         self.pos = 0;
         self.end = 0;
         let mut buf = std::mem::take(&mut self.buf);
+        let mut parents = std::mem::take(&mut self.parents);
         // Overwritten whole by the reads: resizing zeroes only growth.
         buf.resize(node.len as usize, 0);
-        let result = self.read_subtree(node, &mut buf);
+        let result = self
+            .read_piece(node, &mut buf, &mut parents)
+            .and_then(|()| verify_piece(self.layout(), node, &buf, &parents, &mut self.check));
         self.buf = buf;
+        self.parents = parents;
         result?;
         self.release(node, len, range);
         Ok(())
     }
 
-    /// Reads a whole small subtree, its content into `content`, and verifies it at once.
-    fn read_subtree(&mut self, node: &Node, content: &mut [u8]) -> Result<(), Error> {
+    /// Reads a leaf, or a whole subtree (its content into `content`, its parents into
+    /// `parents`), unverified.
+    fn read_piece(
+        &mut self,
+        node: &Node,
+        content: &mut [u8],
+        parents: &mut Vec<u8>,
+    ) -> Result<(), Error> {
         let layout = self.layout();
         let parents_len = (layout.leaves(node.len) - 1) as usize * PARENT_LEN;
-        self.parents.resize(parents_len, 0);
+        parents.resize(parents_len, 0);
         match &mut self.outboard {
             Some(outboard) => {
-                read_node(outboard, &mut self.parents, node)?;
+                read_node(outboard, parents, node)?;
                 read_node(&mut self.input, content, node)?;
                 self.consumed[1] += parents_len as u64;
             }
             None => {
                 // Leaves straight into the content, parents into their own buffer.
-                read_split(&mut self.input, layout, node, content, &mut self.parents)?;
+                read_split(&mut self.input, layout, node, content, parents)?;
                 self.consumed[0] += parents_len as u64;
             }
         }
         self.consumed[0] += node.len;
-        verify_subtree(layout, node, content, &self.parents, &mut self.check)
+        Ok(())
     }
 
     /// Releases the part of the verified node in `buf` that the range asks for.
@@ -435,6 +527,21 @@ impl<R: Read, O: Read> Core<R, O> {
         self.pos = (from - node.start) as usize;
         self.end = (to - node.start) as usize;
         self.position = from;
+    }
+}
+
+/// Verifies a leaf, or a subtree with its parents, read by `read_piece`.
+fn verify_piece(
+    layout: Layout,
+    node: &Node,
+    content: &[u8],
+    parents: &[u8],
+    check: &mut Vec<u8>,
+) -> Result<(), Error> {
+    if layout.is_leaf(node.len) {
+        node.verify_leaf(content)
+    } else {
+        verify_subtree(layout, node, content, parents, check)
     }
 }
 
@@ -574,7 +681,7 @@ impl<R: Read + Seek, O: Read + Seek> Core<R, O> {
             None => at(bases.input, HEADER_LEN as u64 + node.offset),
         };
         self.input.seek(SeekFrom::Start(leaf_at))?;
-        self.load_leaf(&node, len, Range::all(len))?;
+        self.load_buffered(&node, len, Range::all(len))?;
         self.pos = (target - node.start) as usize;
         self.position = target;
         self.finished = false;
