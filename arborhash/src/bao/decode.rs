@@ -31,9 +31,12 @@ pub struct SliceDecoder<R> {
 const PIECE_MAX: u64 = 1 << 20;
 /// The largest leaf read straight into a caller's buffer (a leaf cannot be split).
 const LEAF_DIRECT_MAX: u64 = 16 << 20;
-/// `read_to_end` grows its vector by at most this much per read, so that the zeroed room is
-/// still in cache when it is filled.
-const READ_TO_END_STEP: u64 = 4 << 20;
+/// `read_to_end` grows its vector per read by as much as it has read so far, within these
+/// bounds: large reads overlap more of the verification with reading (each read's last piece is
+/// verified alone), while a forged length makes it zero at most the first step before any byte
+/// is verified.
+const READ_TO_END_FIRST: u64 = 4 << 20;
+const READ_TO_END_MAX: u64 = 64 << 20;
 
 /// What a step of the walk produced.
 enum Loaded {
@@ -288,9 +291,9 @@ impl<R: Read, O: Read> Core<R, O> {
         }
     }
 
-    /// Appends the rest of the released bytes to `buf`, in reads of up to [`READ_TO_END_STEP`]
-    /// (the header's length, unverified, only sizes them); on an error `buf` keeps the bytes
-    /// of the reads before.
+    /// Appends the rest of the released bytes to `buf`, in reads of growing size (see
+    /// [`READ_TO_END_FIRST`]; the header's length, unverified, only caps them); on an error
+    /// `buf` keeps the bytes of the reads before.
     fn read_to_end(&mut self, buf: &mut Vec<u8>) -> io::Result<usize> {
         let start = buf.len();
         loop {
@@ -304,7 +307,8 @@ impl<R: Read, O: Read> Core<R, O> {
                 _ => 0,
             };
             let old = buf.len();
-            buf.resize(old + rest.clamp(1, READ_TO_END_STEP) as usize, 0);
+            let step = ((old - start) as u64).clamp(READ_TO_END_FIRST, READ_TO_END_MAX);
+            buf.resize(old + rest.clamp(1, step) as usize, 0);
             match self.read(&mut buf[old..]) {
                 Ok(0) => {
                     buf.truncate(old);
