@@ -316,6 +316,12 @@ std::thread_local! {
     static THREAD: core::cell::Cell<u8> = const { core::cell::Cell::new(0) };
 }
 
+/// How many `with_backend` calls are running, in all threads: while none is, `selection` skips
+/// the thread-local, whose every access costs a call into the dynamic loader in a shared library
+/// (the Python extension, the C library).
+#[cfg(feature = "std")]
+static THREAD_OVERRIDES: core::sync::atomic::AtomicUsize = core::sync::atomic::AtomicUsize::new(0);
+
 /// Runs `f` with `backend` (or the best supported one, if the CPU lacks it) selected for the
 /// calling thread only. Work that this crate hands to other threads (rayon) inside `f` uses the
 /// process-wide selection. Nested calls restore the outer choice on return, also on panic.
@@ -325,8 +331,11 @@ pub fn with_backend<R>(backend: Backend, f: impl FnOnce() -> R) -> R {
     impl Drop for Restore {
         fn drop(&mut self) {
             THREAD.with(|t| t.set(self.0));
+            THREAD_OVERRIDES.fetch_sub(1, Ordering::Relaxed);
         }
     }
+    // (A thread sees its own count in order, so it never skips its own override.)
+    THREAD_OVERRIDES.fetch_add(1, Ordering::Relaxed);
     let previous = THREAD.with(|t| t.replace(pack(resolve(Some(backend)))));
     let _restore = Restore(previous);
     f()
@@ -335,7 +344,7 @@ pub fn with_backend<R>(backend: Backend, f: impl FnOnce() -> R) -> R {
 /// The backend selection in force for the calling thread.
 pub fn selection() -> Selection {
     #[cfg(feature = "std")]
-    {
+    if THREAD_OVERRIDES.load(Ordering::Relaxed) != 0 {
         let v = THREAD.with(|t| t.get());
         if v != 0 {
             return unpack(v);
