@@ -29,7 +29,10 @@
 //!   all cores) into a buffer used before, against our hash on all cores; `verify_outboard /
 //!   hash` the in-memory check of the content against its outboard (no copy);
 //! - `encode G=4 / bao`, `decode G=4 / hash` and `decode_into G=4 / hash`: the same with 16 KiB
-//!   groups.
+//!   groups;
+//! - first, whatever the sizes, `decode 1 KiB x1024 / bao` (and 16 and 256 KiB): `Decoder`'s
+//!   `read_to_end` of small encodings against the `bao` crate's decoder, each round as many
+//!   calls as make 1 MiB, where the fixed costs of a decoder show.
 
 use arborhash::bao::{self, Decoder, GroupLog};
 use arborhash::blake3::Hasher;
@@ -94,6 +97,37 @@ fn pair(name: &str, len: usize, rounds: usize, left: &mut dyn FnMut(), right: &m
     );
 }
 
+/// Small encodings, where a decoder's fixed costs show: ours against the `bao` crate's
+/// decoder, each timed over enough calls to decode 1 MiB in all.
+fn small_decodes() {
+    for len in [1 << 10, 16 << 10, 256 << 10] {
+        let data = input(len);
+        let (encoded, hash) = bao::encode(&data, GroupLog::ZERO);
+        let (their_encoded, their_hash) = ::bao::encode::encode(&data);
+        let calls = (1 << 20) / len;
+        let (mut ours, mut theirs) = (Vec::with_capacity(len), Vec::with_capacity(len));
+        pair(
+            &format!("decode {} KiB x{calls} / bao", len >> 10),
+            1 << 20,
+            200,
+            &mut || {
+                for _ in 0..calls {
+                    ours.clear();
+                    let mut decoder = Decoder::new(&encoded[..], &hash, GroupLog::ZERO);
+                    decoder.read_to_end(&mut ours).unwrap();
+                }
+            },
+            &mut || {
+                for _ in 0..calls {
+                    theirs.clear();
+                    let mut decoder = ::bao::decode::Decoder::new(&their_encoded[..], &their_hash);
+                    decoder.read_to_end(&mut theirs).unwrap();
+                }
+            },
+        );
+    }
+}
+
 /// Decodes into `out` (the content's size) and checks that the decoder then ends.
 fn decode_into(mut decoder: impl Read, out: &mut [u8]) {
     decoder.read_exact(out).unwrap();
@@ -124,6 +158,7 @@ fn main() {
     println!("| pair (left / right) | size | median ratio | spread | left speed | rounds |");
     println!("| --- | --- | --- | --- | --- | --- |");
     let g4 = GroupLog::new(4).unwrap();
+    small_decodes();
     for mib in sizes {
         let len = mib << 20;
         let data = input(len);

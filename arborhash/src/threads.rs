@@ -29,16 +29,19 @@ where
     (a(), b())
 }
 
-/// Runs `a` on another thread of rayon's pool while the caller runs `b` (which need not be
-/// `Send`: it may hold a reader of any type), and returns both results; without the `rayon`
-/// feature, `a` then `b`.
+/// Runs `a` on another thread of rayon's pool, with `parallel`, while the caller runs `b`
+/// (which need not be `Send`: it may hold a reader of any type), and returns both results;
+/// else (or without the `rayon` feature) `a` then `b`.
 #[cfg(feature = "rayon")]
-pub(crate) fn beside<A, B, RA, RB>(a: A, b: B) -> (RA, RB)
+pub(crate) fn beside<A, B, RA, RB>(parallel: bool, a: A, b: B) -> (RA, RB)
 where
     A: FnOnce() -> RA + Send,
     B: FnOnce() -> RB,
     RA: Send,
 {
+    if !parallel {
+        return (a(), b());
+    }
     let mut ra = None;
     let rb = rayon::in_place_scope(|scope| {
         scope.spawn(|_| ra = Some(a()));
@@ -49,7 +52,7 @@ where
 
 /// Runs `a`, then `b` (no `rayon` feature), and returns both results.
 #[cfg(all(feature = "std", not(feature = "rayon")))]
-pub(crate) fn beside<A, B, RA, RB>(a: A, b: B) -> (RA, RB)
+pub(crate) fn beside<A, B, RA, RB>(_parallel: bool, a: A, b: B) -> (RA, RB)
 where
     A: FnOnce() -> RA,
     B: FnOnce() -> RB,

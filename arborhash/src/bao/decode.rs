@@ -2,7 +2,7 @@
 //! (`SliceDecoder`). Both release the bytes of a leaf only after it has been checked up to the
 //! root hash.
 
-use super::encode::{write_subtree, BATCH_LEN};
+use super::encode::{write_subtree, BATCH_LEN, PARALLEL_MIN};
 use super::tree::{Layout, Node, Range, Walk};
 use super::{encoded_size, Error, GroupLog, HEADER_LEN, PARENT_LEN};
 use crate::blake3::hazmat;
@@ -404,13 +404,19 @@ impl<R: Read, O: Read> Core<R, O> {
             let fits = (out.len() - pieces.filled) as u64 >= node.len && node.len <= piece_max;
             // (Not the empty leaf: a read of 0 bytes would be taken for the end.)
             if covered && released && fits && node.len > 0 {
-                // Read while the piece before is verified on the pool.
+                // Read while the piece before is verified on the pool, if it is large enough
+                // to pay for waking a thread.
                 let n = node.len as usize;
+                let overlap = pieces
+                    .pending
+                    .as_ref()
+                    .is_some_and(|(piece, _)| piece.len >= PARALLEL_MIN as u64);
                 let (before, rest) = out.split_at_mut(pieces.filled);
                 let before_parents = std::mem::take(&mut self.pending_parents);
                 let mut parents = std::mem::take(&mut self.parents);
                 let mut check = std::mem::take(&mut self.check);
                 let (verified, read) = beside(
+                    overlap,
                     || pieces.verify_pending(layout, before, &before_parents, &mut check),
                     || self.read_piece(&node, &mut rest[..n], &mut parents),
                 );

@@ -12,8 +12,9 @@ use std::io::{self, Read, Seek, SeekFrom, Write};
 pub(crate) const BATCH_LEN: usize = 64 * CHUNK_LEN;
 /// Input the streaming encoder gathers before hashing it (on all cores).
 const STREAM_PENDING: usize = 1 << 20;
-/// Subtrees from this size are split across two rayon tasks.
-const PARALLEL_MIN: usize = 128 * 1024;
+/// Subtrees from this size are split across two rayon tasks (and the decoder verifies pieces
+/// from this size on the pool): below it, waking a thread costs more than it saves.
+pub(crate) const PARALLEL_MIN: usize = 128 * 1024;
 
 /// The combined encoding of `input` and its hash.
 pub fn encode(input: &[u8], group_log: GroupLog) -> (Vec<u8>, Hash) {
