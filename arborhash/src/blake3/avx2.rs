@@ -532,8 +532,9 @@ impl Kernels for Avx2 {
             )
         }
     }
-    /// Hashes the 1 to 8 whole chunks `lanes` and copies them to `dsts`: five or more transposed, each
-    /// block copied as it is loaded; fewer lanes are copied first, then hashed in rows.
+    /// Hashes the 1 to 8 whole chunks `lanes` and copies them to `dsts`: five or more
+    /// transposed, each block copied as it is loaded; fewer lanes are copied first, then hashed
+    /// in rows.
     ///
     /// # Safety
     /// The CPU must support AVX2; the arguments are as `Kernels::hash_many_copying`

@@ -586,12 +586,13 @@ impl Kernels for Avx512 {
             simd::compress_rows_in_place::<Ror>(cv, blocks, block_len, counter, flags, flags_start)
         }
     }
-    /// Hashes the 1 to 16 whole chunks `lanes` and copies them to `dsts`: nine or more transposed in `__m512i`, five to eight in `__m256i`, each
-    /// block copied as it is loaded; fewer lanes are copied first, then hashed in rows.
+    /// Hashes the 1 to 16 whole chunks `lanes` and copies them to `dsts`: nine or more
+    /// transposed in `__m512i`, five to eight in `__m256i`, each block copied as it is loaded;
+    /// fewer lanes are copied first, then hashed in rows.
     ///
     /// # Safety
-    /// The CPU must support AVX-512F, AVX-512VL and AVX2; the arguments are as `Kernels::hash_many_copying`
-    /// requires.
+    /// The CPU must support AVX-512F, AVX-512VL and AVX2; the arguments are as
+    /// `Kernels::hash_many_copying` requires.
     #[target_feature(enable = "avx512f,avx512vl,avx2")]
     unsafe fn hash_many_copying(
         lanes: &[Lane<'_>],
