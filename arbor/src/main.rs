@@ -5,6 +5,7 @@
 mod bao;
 mod bench;
 mod generate;
+mod mapped;
 mod sum;
 
 use clap::{Parser, Subcommand};

@@ -9,6 +9,8 @@ use std::fs::File;
 use std::io::{self, BufReader, BufWriter, Read, Write};
 use std::process::ExitCode;
 
+use crate::mapped::Mapped;
+
 /// Bao verified streaming: encode files so that any part can be checked against the hash alone.
 #[derive(Args, Debug)]
 pub struct BaoArgs {
@@ -139,17 +141,126 @@ fn is_std(path: Option<&OsStr>) -> bool {
     path.is_none_or(|p| p == "-")
 }
 
-fn open(path: Option<&OsStr>) -> Result<Box<dyn Read>, Failure> {
+/// A regular file's device and inode: the same whatever path or descriptor reached it.
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct FileId(u64, u64);
+
+#[cfg(unix)]
+fn file_id(metadata: &std::fs::Metadata) -> Option<FileId> {
+    use std::os::unix::fs::MetadataExt;
+    metadata
+        .is_file()
+        .then(|| FileId(metadata.dev(), metadata.ino()))
+}
+
+#[cfg(not(unix))]
+fn file_id(_: &std::fs::Metadata) -> Option<FileId> {
+    None
+}
+
+/// The file behind standard input (`0`) or output (`1`), if it is a regular file.
+#[cfg(unix)]
+fn std_id(fd: std::os::fd::RawFd) -> Option<FileId> {
+    // SAFETY: the descriptor is borrowed only for this call and stays open meanwhile.
+    let fd = unsafe { std::os::fd::BorrowedFd::borrow_raw(fd) };
+    let file = File::from(fd.try_clone_to_owned().ok()?);
+    file_id(&file.metadata().ok()?)
+}
+
+#[cfg(not(unix))]
+fn std_id(_: i32) -> Option<FileId> {
+    None
+}
+
+/// Opens an input for reading: a file, or standard input for `-` or nothing; with the file's
+/// identity, so that no output can be written over it.
+fn open(path: Option<&OsStr>) -> Result<(Box<dyn Read>, Option<FileId>), Failure> {
     match path {
-        Some(p) if p != "-" => Ok(Box::new(File::open(p).map_err(|e| fail(path, e))?)),
-        _ => Ok(Box::new(io::stdin().lock())),
+        Some(p) if p != "-" => {
+            let (file, id) = open_file(p)?;
+            Ok((Box::new(file), id))
+        }
+        _ => Ok((Box::new(io::stdin().lock()), std_id(0))),
     }
 }
 
-fn create(path: Option<&OsStr>) -> Result<Box<dyn Write>, Failure> {
-    match path {
-        Some(p) if p != "-" => Ok(Box::new(File::create(p).map_err(|e| fail(path, e))?)),
-        _ => Ok(Box::new(io::stdout().lock())),
+fn open_file(path: &OsStr) -> Result<(File, Option<FileId>), Failure> {
+    let file = File::open(path).map_err(|e| fail(Some(path), e))?;
+    let id = file.metadata().ok().and_then(|m| file_id(&m));
+    Ok((file, id))
+}
+
+/// Where a subcommand writes: standard output for `-` or nothing, or a file.
+///
+/// An existing regular file is written over in place and then cut to the length written, even
+/// when the subcommand fails: truncating it first costs more, since the kernel frees its cached
+/// pages only for the writes to allocate them again (`scripts/bench-bao.sh`, whose rounds
+/// overwrite a 64 MiB outboard). A file that is also an input is refused before anything is
+/// written to it.
+enum Output {
+    Stdout(io::StdoutLock<'static>),
+    /// A device or a FIFO, written as it is.
+    Stream(File),
+    /// A regular file, and the bytes written to it.
+    Regular(File, u64),
+}
+
+impl Output {
+    fn create(path: Option<&OsStr>, inputs: &[Option<FileId>]) -> Result<Output, Failure> {
+        let is_input = |id: Option<FileId>| id.is_some() && inputs.contains(&id);
+        let Some(p) = path.filter(|p| *p != "-") else {
+            if is_input(std_id(1)) {
+                return Err(fail(
+                    None,
+                    "standard output is also an input; refusing to write over it",
+                ));
+            }
+            return Ok(Output::Stdout(io::stdout().lock()));
+        };
+        let file = std::fs::OpenOptions::new()
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(p)
+            .map_err(|e| fail(path, e))?;
+        let id = file.metadata().ok().and_then(|m| file_id(&m));
+        if is_input(id) {
+            return Err(fail(path, "is also an input; refusing to write over it"));
+        }
+        Ok(match id {
+            Some(_) => Output::Regular(file, 0),
+            None => Output::Stream(file),
+        })
+    }
+}
+
+impl Write for Output {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        match self {
+            Output::Stdout(out) => out.write(buf),
+            Output::Stream(file) => file.write(buf),
+            Output::Regular(file, written) => {
+                let n = file.write(buf)?;
+                *written += n as u64;
+                Ok(n)
+            }
+        }
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        match self {
+            Output::Stdout(out) => out.flush(),
+            Output::Stream(_) => Ok(()),
+            Output::Regular(file, written) => file.set_len(*written),
+        }
+    }
+}
+
+impl Drop for Output {
+    fn drop(&mut self) {
+        // What a longer file held past the bytes written must not remain; after a failure there
+        // is no error left to report this one with.
+        let _ = self.flush();
     }
 }
 
@@ -157,45 +268,64 @@ fn parse_hash(hex: &str) -> Result<Hash, Failure> {
     Hash::from_hex(hex).map_err(|e| fail(None, format!("invalid hash {hex:?}: {e}")))
 }
 
-/// Maps a file for reading (an empty file is an empty slice), or reads standard input.
+/// An input to encode: a file mapped under the SIGBUS guard (so that a file that shrinks
+/// meanwhile is an error, not a crash), or the bytes of a file that cannot be mapped, or of
+/// standard input.
 enum Input {
-    Map(memmap2::Mmap),
+    Map { map: Mapped, file: File, len: u64 },
     Bytes(Vec<u8>),
 }
 
 impl Input {
-    fn load(path: &OsStr) -> Result<Input, Failure> {
+    fn load(path: &OsStr) -> Result<(Input, Option<FileId>), Failure> {
+        let read_all = |from: &mut dyn Read| {
+            let mut bytes = Vec::new();
+            from.read_to_end(&mut bytes)
+                .map(|_| Input::Bytes(bytes))
+                .map_err(|e| fail(Some(path), e))
+        };
         if path == "-" {
-            let mut bytes = Vec::new();
-            io::stdin()
-                .lock()
-                .read_to_end(&mut bytes)
-                .map_err(|e| fail(Some(path), e))?;
-            return Ok(Input::Bytes(bytes));
+            return Ok((read_all(&mut io::stdin().lock())?, std_id(0)));
         }
-        let file = File::open(path).map_err(|e| fail(Some(path), e))?;
-        let meta = file.metadata().map_err(|e| fail(Some(path), e))?;
-        if !meta.is_file() || meta.len() == 0 {
-            let mut bytes = Vec::new();
-            (&file)
-                .read_to_end(&mut bytes)
-                .map_err(|e| fail(Some(path), e))?;
-            return Ok(Input::Bytes(bytes));
+        let (file, id) = open_file(path)?;
+        let len = file.metadata().map_err(|e| fail(Some(path), e))?.len();
+        // Below 16 KiB one read costs less than a mapping.
+        let map = match id {
+            Some(_) if len >= 16 * 1024 => Mapped::new(&file),
+            _ => None,
+        };
+        match map {
+            Some(map) => Ok((Input::Map { map, file, len }, id)),
+            None => Ok((read_all(&mut &file)?, id)),
         }
-        // SAFETY: read-only mapping; if another process changes the file meanwhile the encoding
-        // may be inconsistent (as with every mmap-based tool), but no Rust invariant depends on
-        // the bytes. Its page tables are filled before the hashing kernels read it, since a page
-        // fault costs them far more than the fault itself.
-        let map = unsafe { memmap2::Mmap::map(&file) }.map_err(|e| fail(Some(path), e))?;
-        arborhash::mmap::populate_all(&map);
-        Ok(Input::Map(map))
     }
 
     fn bytes(&self) -> &[u8] {
         match self {
-            Input::Map(map) => map,
+            Input::Map { map, .. } => map.bytes(),
             Input::Bytes(bytes) => bytes,
         }
+    }
+
+    /// An error if the mapped file lost pages or changed size since it was mapped: what was
+    /// read from it is then not the file.
+    fn check(&self, path: &OsStr) -> Result<(), Failure> {
+        let Input::Map { map, file, len } = self else {
+            return Ok(());
+        };
+        let now = file.metadata().map_err(|e| fail(Some(path), e))?.len();
+        if map.faulted() || now != *len {
+            let how = if map.faulted() || now < *len {
+                "shrank"
+            } else {
+                "changed size"
+            };
+            return Err(fail(
+                Some(path),
+                format!("the file {how} while it was read ({len} bytes, then {now})"),
+            ));
+        }
+        Ok(())
     }
 }
 
@@ -206,15 +336,23 @@ fn hash(files: &[OsString]) -> Result<(), Failure> {
     for path in files {
         let mut hasher = Hasher::new();
         let result = if path == "-" {
-            io::copy(&mut io::stdin().lock(), &mut hasher).map(|_| ())
+            io::copy(&mut io::stdin().lock(), &mut hasher)
+                .map(|_| ())
+                .map_err(|e| fail(Some(path), e))
         } else {
-            hasher.update_mmap_rayon(path).map(|_| ())
+            Input::load(path).and_then(|(content, _)| {
+                // In pieces whose page tables are filled ahead of the hashing.
+                arborhash::mmap::update_in_pieces(content.bytes(), true, |piece| {
+                    hasher.update_rayon(piece);
+                });
+                content.check(path)
+            })
         };
         match result {
             Ok(()) if files.len() == 1 => println!("{}", hasher.finalize().to_hex()),
             Ok(()) => println!("{}  {}", hasher.finalize().to_hex(), path.to_string_lossy()),
-            Err(e) => {
-                eprintln!("arbor bao: {}: {e}", path.to_string_lossy());
+            Err(Failure { message, .. }) => {
+                eprintln!("arbor bao: {}: {message}", path.to_string_lossy());
                 failed = Some(path.clone());
             }
         }
@@ -231,20 +369,26 @@ fn encode(
     outboard: Option<&OsStr>,
     g: GroupLog,
 ) -> Result<(), Failure> {
-    let content = Input::load(input)?;
-    let content = content.bytes();
-    let path = outboard.or(output).unwrap_or(OsStr::new("-"));
+    let (content, id) = Input::load(input)?;
+    let bytes = content.bytes();
+    // Page tables filled before the hashing kernels read the pages: a page fault costs them far
+    // more than the fault itself.
+    arborhash::mmap::populate_all(bytes);
+    let path = outboard.or(output);
     // The outboard first (on all cores), then one sequential write: cheaper than writing into a
     // mapping of the output, whose pages fault in one by one.
-    let (tree, _) = bao::outboard(content, g);
-    let mut out = BufWriter::with_capacity(1 << 20, create(Some(path))?);
+    let (tree, _) = bao::outboard(bytes, g);
+    content.check(input)?;
+    let mut out = BufWriter::with_capacity(1 << 20, Output::create(path, &[id])?);
     let written = match outboard {
         Some(_) => out.write_all(&tree),
-        None => bao::write_combined(content, &tree, g, &mut out),
+        None => bao::write_combined(bytes, &tree, g, &mut out),
     };
     written
         .and_then(|()| out.flush())
-        .map_err(|e| fail(if is_std(Some(path)) { None } else { Some(path) }, e))
+        .map_err(|e| fail(if is_std(path) { None } else { path }, e))?;
+    // The combined encoding read the content again as it wrote it.
+    content.check(input)
 }
 
 /// Copies verified bytes from a decoder to the output; a failure names the input.
@@ -252,8 +396,9 @@ fn copy_verified(
     decoder: &mut dyn Read,
     input: Option<&OsStr>,
     output: Option<&OsStr>,
+    inputs: &[Option<FileId>],
 ) -> Result<(), Failure> {
-    let mut out = BufWriter::with_capacity(1 << 16, create(output)?);
+    let mut out = BufWriter::with_capacity(1 << 16, Output::create(output, inputs)?);
     let name = if is_std(input) { None } else { input };
     // Large reads: the decoder verifies a buffer's worth of subtrees at once, on all cores.
     let mut buf = vec![0u8; 1 << 22];
@@ -281,15 +426,16 @@ fn decode(
     g: GroupLog,
 ) -> Result<(), Failure> {
     let hash = parse_hash(hash)?;
-    let content = BufReader::with_capacity(1 << 16, open(input)?);
+    let (content, id) = open(input)?;
+    let content = BufReader::with_capacity(1 << 16, content);
     match outboard {
         Some(path) => {
-            let tree = File::open(path).map_err(|e| fail(Some(path), e))?;
+            let (tree, tree_id) = open_file(path)?;
             let tree = BufReader::with_capacity(1 << 16, tree);
             let mut decoder = Decoder::new_outboard(content, tree, &hash, g);
-            copy_verified(&mut decoder, input, output)
+            copy_verified(&mut decoder, input, output, &[id, tree_id])
         }
-        None => copy_verified(&mut Decoder::new(content, &hash, g), input, output),
+        None => copy_verified(&mut Decoder::new(content, &hash, g), input, output, &[id]),
     }
 }
 
@@ -303,25 +449,25 @@ fn slice(
 ) -> Result<(), Failure> {
     let open_seekable = |path: Option<&OsStr>| match path {
         // Unbuffered: the extractor seeks to every node it copies.
-        Some(p) if p != "-" => File::open(p).map_err(|e| fail(path, e)),
+        Some(p) if p != "-" => open_file(p),
         _ => Err(fail(
             None,
             "slice needs a file to seek in, not standard input",
         )),
     };
-    let content = open_seekable(input)?;
-    let mut out = create(output)?;
-    let result = match outboard {
-        Some(path) => {
-            let tree = open_seekable(Some(path))?;
+    let (content, id) = open_seekable(input)?;
+    let tree = outboard.map(|path| open_seekable(Some(path))).transpose()?;
+    let tree_id = tree.as_ref().and_then(|(_, id)| *id);
+    let mut out = Output::create(output, &[id, tree_id])?;
+    let result = match tree {
+        Some((tree, _)) => {
             let mut extractor = SliceExtractor::new_outboard(content, tree, start, count, g);
             io::copy(&mut extractor, &mut out)
         }
         None => io::copy(&mut SliceExtractor::new(content, start, count, g), &mut out),
     };
-    result
-        .map(|_| ())
-        .map_err(|e| fail(input, bao::Error::from(e)))
+    result.map_err(|e| fail(input, bao::Error::from(e)))?;
+    out.flush().map_err(|e| fail(output, e))
 }
 
 fn decode_slice(
@@ -333,7 +479,8 @@ fn decode_slice(
     g: GroupLog,
 ) -> Result<(), Failure> {
     let hash = parse_hash(hash)?;
-    let slice = BufReader::with_capacity(1 << 16, open(input)?);
+    let (slice, id) = open(input)?;
+    let slice = BufReader::with_capacity(1 << 16, slice);
     let mut decoder = SliceDecoder::new(slice, &hash, start, count, g);
-    copy_verified(&mut decoder, input, output)
+    copy_verified(&mut decoder, input, output, &[id])
 }

@@ -1,9 +1,9 @@
 //! Feeding one input to a hasher: standard input and pipes stream through a buffer, small files
 //! are read whole, and large regular files are memory-mapped (under the SIGBUS guard of
-//! [`super::mapped`]) and hashed on all cores.
+//! [`crate::mapped`]) and hashed on all cores.
 
-use super::mapped::Mapped;
 use super::progress::Progress;
+use crate::mapped::Mapped;
 use arbor::algorithm::{Digest, Spec};
 use std::fs::{File, Metadata};
 use std::io::{self, Read};

@@ -6,7 +6,6 @@ mod check;
 mod compute;
 pub mod dropin;
 mod input;
-mod mapped;
 mod ordered;
 mod output;
 mod progress;
@@ -23,7 +22,7 @@ use std::process::ExitCode;
 
 /// The most threads `--num-threads` starts: far more than any machine has cores for, and as many
 /// as files can be memory-mapped under the SIGBUS guard at once.
-pub const MAX_THREADS: usize = mapped::SLOTS;
+pub const MAX_THREADS: usize = crate::mapped::SLOTS;
 
 /// Whose behaviour the program imitates: it names the program in messages and picks the output
 /// and check-list conventions.

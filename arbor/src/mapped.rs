@@ -1,12 +1,13 @@
-//! Memory-mapped files that cannot kill the program when they shrink while they are hashed.
+//! Memory-mapped files that cannot kill the program when they shrink while they are read.
 //!
 //! Reading a page of a mapping that lies past the end of its file raises SIGBUS, whose default
 //! action ends the process and loses every line not yet printed. While a file is mapped here, its
 //! address range is registered, and a SIGBUS handler that finds the faulting address in a
 //! registered range maps zero-filled anonymous pages over the rest of that range and notes the
-//! fault; the interrupted read then resumes on zeros, and [`Mapped::finish`] reports the file as
-//! changed, so its hash is never printed. A fault anywhere else is handed back to the handler
-//! that was there before, which ends the process as it would have.
+//! fault; the interrupted read then resumes on zeros, and [`Mapped::faulted`] tells the reader,
+//! which reports the file as changed instead of printing its hash or writing its encoding. A
+//! fault anywhere else is handed back to the handler that was there before, which ends the
+//! process as it would have.
 //!
 //! Why this and not reading every file: mapping keeps the multithreaded BLAKE3 speed on large
 //! files (scripts/bench-cli.sh), and the handler returns normally, so no frame is skipped as a
@@ -17,7 +18,7 @@
 use std::fs::File;
 
 /// Mappings guarded at once: one per thread hashing a large file, and threads are capped at this
-/// many ([`super::MAX_THREADS`]); when every slot is taken the file is read instead.
+/// many ([`crate::sum::MAX_THREADS`]); when every slot is taken the file is read instead.
 pub const SLOTS: usize = 256;
 
 /// A file mapped under the guard.
@@ -31,7 +32,7 @@ impl Mapped {
     pub fn new(file: &File) -> Option<Mapped> {
         let slot = guard::claim()?;
         // SAFETY: the map is read-only and private to this process. Another process may change
-        // the file meanwhile: changed bytes only make a wrong hash, which `finish` catches with
+        // the file meanwhile: changed bytes only make a wrong hash, which the reader catches with
         // the size, and lost pages fault into the guard (see the module's documentation).
         match unsafe { memmap2::Mmap::map(file) } {
             Ok(map) => {
