@@ -3,7 +3,9 @@
 #   encode --outboard (target: at least 0.8 of `arbor sum`'s speed), combined encode, and
 #   decode of the combined encoding to /dev/null, at 1 MiB, 64 MiB and 1 GiB; and the
 #   outboard written to /dev/null, which leaves out the file system's cost of writing it, and
-#   with 16 KiB groups (G=4), whose outboard is 16 times smaller.
+#   with 16 KiB groups (G=4), whose outboard is 16 times smaller. Each round writes over the
+#   previous round's outputs, except in the row "(new file)", whose output is removed (untimed)
+#   before each run.
 # Each round times one run of each command in turn; printed per size and command: the median
 # over rounds of time(arbor sum) / time(command) (above 0.8 meets the target), the lowest and
 # highest round's ratio, and the command's median time. Files go under $BENCH_DIR (default: a
@@ -31,11 +33,13 @@ for mib in $SIZES_MIB; do
   hash=$("$ARBOR" bao hash "$f")
   "$ARBOR" bao encode "$f" "$f.bao"
   python3 - "$ARBOR" "$f" "$hash" "$mib" "$ROUNDS" <<'PY'
-import statistics, subprocess, sys, time
+import os, statistics, subprocess, sys, time
 arbor, f, h, mib, rounds = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4], int(sys.argv[5])
 commands = {
     "sum": [arbor, "sum", f],
     "bao encode --outboard": [arbor, "bao", "encode", f, "--outboard", f + ".obao"],
+    "bao encode --outboard (new file)": [arbor, "bao", "encode", f, "--outboard",
+                                         f + ".obao-new"],
     "bao encode --outboard /dev/null": [arbor, "bao", "encode", f, "--outboard", "/dev/null"],
     "bao encode --outboard, G=4": [arbor, "bao", "encode", "--group-log", "4", f, "--outboard",
                                    f + ".obao4"],
@@ -47,6 +51,11 @@ names = list(commands)
 for r in range(rounds):
     order = names if r % 2 == 0 else names[::-1]
     for name in order:
+        if name.endswith("(new file)"):
+            try:
+                os.unlink(commands[name][-1])
+            except FileNotFoundError:
+                pass
         t = time.perf_counter()
         subprocess.run(commands[name], check=True, stdout=subprocess.DEVNULL)
         times[name].append(time.perf_counter() - t)

@@ -1,6 +1,7 @@
 //! `arbor bao` with outputs that are also inputs, outputs that already exist, and an input that
 //! is truncated while it is encoded: an input is never written over, an output holds exactly
-//! what was written, and the program never dies of a signal.
+//! what was written (nothing, for the encoding of a file that changed), and the program never
+//! dies of a signal.
 #![cfg(unix)]
 
 mod common;
@@ -168,6 +169,11 @@ fn an_input_truncated_while_it_is_encoded_is_an_error_not_a_crash() {
                 Some(0) => {}
                 Some(1) => {
                     assert!(stderr.contains("big: the file shrank"), "{context}");
+                    // No encoding of a file that changed is kept.
+                    if let Some(output) = args.iter().find(|a| ["ob", "enc"].contains(a)) {
+                        let kept = std::fs::metadata(d.join(output)).map_or(0, |m| m.len());
+                        assert_eq!(kept, 0, "{context}");
+                    }
                     reported += 1;
                 }
                 code => panic!("exit {code:?}: {context}"),

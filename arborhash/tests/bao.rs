@@ -711,6 +711,40 @@ fn append_updates_outboard() {
     }
 }
 
+/// `outboard_to`'s pieces, put where they say, are the outboard: every byte handed over once,
+/// across its 4 MiB pieces and their parents, at several group logs; an error stops it.
+#[test]
+fn outboard_to_pieces_make_the_outboard() {
+    use std::sync::Mutex;
+    let mut rng = ChaCha8Rng::seed_from_u64(31);
+    const PIECE: usize = 4 << 20;
+    for log in [0u8, 4, 10] {
+        let gl = g(log);
+        let mut lens = vec![0, 1, 1025, PIECE, 2 * PIECE + 1, 3 * PIECE + 1024 * 1025];
+        lens.push(rng.gen_range(PIECE..5 * PIECE));
+        for len in lens {
+            let input = random_input(&mut rng, len);
+            let (expected, expected_hash) = bao::outboard(&input, gl);
+            let got = Mutex::new((vec![0u8; expected.len()], vec![0u8; expected.len()]));
+            let hash = bao::outboard_to(&input, gl, |at, piece| {
+                let mut got = got.lock().unwrap();
+                let range = at as usize..at as usize + piece.len();
+                got.0[range.clone()].copy_from_slice(piece);
+                got.1[range].iter_mut().for_each(|n| *n += 1);
+                Ok::<(), ()>(())
+            })
+            .unwrap();
+            let (bytes, counts) = got.into_inner().unwrap();
+            assert_eq!(hash, expected_hash, "G {log}, len {len}");
+            assert!(bytes == expected, "G {log}, len {len}");
+            assert!(counts.iter().all(|&n| n == 1), "G {log}, len {len}");
+        }
+    }
+    let input = random_input(&mut rng, 3 * PIECE);
+    let failed = bao::outboard_to(&input, g(0), |at, _| if at == 8 { Err(at) } else { Ok(()) });
+    assert_eq!(failed, Err(8));
+}
+
 #[test]
 fn group_log_limit() {
     assert!(matches!(

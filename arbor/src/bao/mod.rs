@@ -232,6 +232,13 @@ impl Output {
             None => Output::Stream(file),
         })
     }
+
+    /// Cuts a regular file to nothing.
+    fn discard(&mut self) {
+        if let Output::Regular(_, written) = self {
+            *written = 0;
+        }
+    }
 }
 
 impl Write for Output {
@@ -375,20 +382,37 @@ fn encode(
     // more than the fault itself.
     arborhash::mmap::populate_all(bytes);
     let path = outboard.or(output);
-    // The outboard first (on all cores), then one sequential write: cheaper than writing into a
-    // mapping of the output, whose pages fault in one by one.
-    let (tree, _) = bao::outboard(bytes, g);
-    content.check(input)?;
-    let mut out = BufWriter::with_capacity(1 << 20, Output::create(path, &[id])?);
-    let written = match outboard {
-        Some(_) => out.write_all(&tree),
-        None => bao::write_combined(bytes, &tree, g, &mut out),
+    let mut out = Output::create(path, &[id])?;
+    let written = match (&mut out, outboard) {
+        #[cfg(unix)]
+        (Output::Regular(file, written), Some(_)) => {
+            use std::os::unix::fs::FileExt;
+            bao::outboard_to(bytes, g, |at, piece| file.write_all_at(piece, at)).map(|_| {
+                *written = bao::outboard_size(bytes.len() as u64, g);
+            })
+        }
+        _ => {
+            // The outboard first (on all cores), then one sequential write: cheaper than
+            // writing into a mapping of the output, whose pages fault in one by one.
+            let (tree, _) = bao::outboard(bytes, g);
+            let mut out = BufWriter::with_capacity(1 << 20, &mut out);
+            match outboard {
+                Some(_) => out.write_all(&tree),
+                None => bao::write_combined(bytes, &tree, g, &mut out),
+            }
+            .and_then(|()| out.flush())
+        }
     };
+    let name = if is_std(path) { None } else { path };
     written
         .and_then(|()| out.flush())
-        .map_err(|e| fail(if is_std(path) { None } else { path }, e))?;
-    // The combined encoding read the content again as it wrote it.
-    content.check(input)
+        .map_err(|e| fail(name, e))?;
+    let intact = content.check(input);
+    if intact.is_err() {
+        // Not an encoding of any version of the input: none of it is kept.
+        out.discard();
+    }
+    intact
 }
 
 /// Copies verified bytes from a decoder to the output; a failure names the input.

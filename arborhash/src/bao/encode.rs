@@ -15,6 +15,9 @@ const STREAM_PENDING: usize = 1 << 20;
 /// Subtrees from this size are split across two rayon tasks (and the decoder verifies pieces
 /// from this size on the pool): below it, waking a thread costs more than it saves.
 pub(crate) const PARALLEL_MIN: usize = 128 * 1024;
+/// Content whose outboard [`outboard_to`] encodes into one buffer and hands over at once: 256 KiB
+/// of outboard at G = 0, which stays in the cache between its writing and its handing over.
+const OUTBOARD_PIECE_LEN: usize = 4 << 20;
 
 /// The combined encoding of `input` and its hash.
 pub fn encode(input: &[u8], group_log: GroupLog) -> (Vec<u8>, Hash) {
@@ -83,6 +86,77 @@ pub fn encode_into(input: &[u8], group_log: GroupLog, out: &mut [u8]) -> Hash {
 /// is [`outboard_size`] bytes.
 pub fn outboard_into(input: &[u8], group_log: GroupLog, out: &mut [u8]) -> Hash {
     encode_with_header(input, Layout::new(group_log, true), out)
+}
+
+/// Computes the outboard encoding of `input` and hands it to `write_at` piece by piece, each with
+/// its offset in the encoding: every byte exactly once, in no particular order, from any of
+/// rayon's threads. Returns the hash, or the first error `write_at` returned (pieces may have
+/// been handed over after it).
+///
+/// Unlike [`outboard`], it needs no buffer for the whole encoding, whose pages would fault in
+/// as it is written: given a file's positioned writes (`FileExt::write_all_at` on Unix),
+/// `arbor bao encode --outboard` of 1 GiB at G = 0 skips a 64 MiB buffer
+/// (`scripts/bench-bao.sh`).
+pub fn outboard_to<E: Send>(
+    input: &[u8],
+    group_log: GroupLog,
+    write_at: impl Fn(u64, &[u8]) -> Result<(), E> + Sync,
+) -> Result<Hash, E> {
+    write_at(0, &(input.len() as u64).to_le_bytes())?;
+    let layout = Layout::new(group_log, true);
+    let hash = outboard_pieces(layout, input, 0, true, HEADER_LEN as u64, &write_at)?;
+    Ok(Hash::from(hash))
+}
+
+/// The subtree over `input` for [`outboard_to`], whose encoding starts at `offset`: from
+/// [`OUTBOARD_PIECE_LEN`] down, encoded into a buffer of its own and handed over at once.
+fn outboard_pieces<E: Send>(
+    layout: Layout,
+    input: &[u8],
+    start: u64,
+    root: bool,
+    offset: u64,
+    write_at: &(impl Fn(u64, &[u8]) -> Result<(), E> + Sync),
+) -> Result<ChainingValue, E> {
+    let len = input.len();
+    if len <= OUTBOARD_PIECE_LEN || layout.is_leaf(len as u64) {
+        let mut piece = vec![0; layout.subtree_size(len as u64) as usize];
+        let cv = write_subtree(layout, input, start, root, &mut piece);
+        if !piece.is_empty() {
+            write_at(offset, &piece)?;
+        }
+        return Ok(cv);
+    }
+    let left_len = hazmat::left_subtree_len(len as u64);
+    let (left, right) = input.split_at(left_len as usize);
+    let right_offset = offset + PARENT_LEN as u64 + layout.subtree_size(left_len);
+    let (left_cv, right_cv) = crate::threads::join(
+        true,
+        || {
+            outboard_pieces(
+                layout,
+                left,
+                start,
+                false,
+                offset + PARENT_LEN as u64,
+                write_at,
+            )
+        },
+        || {
+            outboard_pieces(
+                layout,
+                right,
+                start + left_len,
+                false,
+                right_offset,
+                write_at,
+            )
+        },
+    );
+    let mut parent = [0; PARENT_LEN];
+    let cv = write_parent(&mut parent, &left_cv?, &right_cv?, root);
+    write_at(offset, &parent)?;
+    Ok(cv)
 }
 
 fn encode_with_header(input: &[u8], layout: Layout, out: &mut [u8]) -> Hash {

@@ -65,7 +65,9 @@ mod tree;
 
 pub use append::append_outboard;
 pub use decode::{Decoder, SliceDecoder};
-pub use encode::{encode, encode_into, outboard, outboard_into, write_combined, Encoder};
+pub use encode::{
+    encode, encode_into, outboard, outboard_into, outboard_to, write_combined, Encoder,
+};
 pub use memory::{decode, decode_into, verify_outboard};
 pub use slice::SliceExtractor;
 
