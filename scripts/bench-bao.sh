@@ -5,7 +5,7 @@
 #   outboard written to /dev/null, which leaves out the file system's cost of writing it, and
 #   with 16 KiB groups (G=4), whose outboard is 16 times smaller. Each round writes over the
 #   previous round's outputs, except in the row "(new file)", whose output is removed (untimed)
-#   before each run.
+#   before each run; after each run, untimed, `sync` writes its output back to the disk.
 # Each round times one run of each command in turn; printed per size and command: the median
 # over rounds of time(arbor sum) / time(command) (above 0.8 meets the target), the lowest and
 # highest round's ratio, and the command's median time. Files go under $BENCH_DIR (default: a
@@ -59,6 +59,8 @@ for r in range(rounds):
         t = time.perf_counter()
         subprocess.run(commands[name], check=True, stdout=subprocess.DEVNULL)
         times[name].append(time.perf_counter() - t)
+        # Untimed: the kernel writes a command's output back now, not during the next command.
+        os.sync()
 for name in names[1:]:
     ratios = sorted(s / c for s, c in zip(times["sum"], times[name]))
     print(f"| {name} | {mib} MiB | {statistics.median(ratios):.2f} | "
