@@ -183,3 +183,21 @@ fn an_input_truncated_while_it_is_encoded_is_an_error_not_a_crash() {
     eprintln!("{reported} of {} tries saw the truncation", 3 * tries);
     assert!(reported > 0, "no try caught the file while it was encoded");
 }
+
+#[test]
+fn a_fifo_is_hashed_as_a_stream() {
+    let temp = tempfile::tempdir().unwrap();
+    let d = temp.path();
+    let fifo = d.join("fifo");
+    make_fifo(&fifo);
+    let content = bytes(300_000, 5);
+    let expected = format!("{}\n", bao::hash(&content).to_hex());
+    let writer = {
+        let (fifo, content) = (fifo.clone(), content.clone());
+        std::thread::spawn(move || std::fs::write(fifo, content).unwrap())
+    };
+    let run = arbor_bao(d, &["hash", "fifo"], b"");
+    writer.join().unwrap();
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    assert_eq!(run.stdout_text(), expected);
+}

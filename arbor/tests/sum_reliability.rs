@@ -161,10 +161,6 @@ fn a_fifo_whose_writer_writes_at_once_is_read_whole() {
     }
 }
 
-fn make_fifo(path: &Path) {
-    assert!(Command::new("mkfifo").arg(path).status().unwrap().success());
-}
-
 /// Starts `arbor args` in `dir` with its standard output piped.
 fn spawn_arbor(dir: &Path, args: &[&str]) -> std::process::Child {
     Command::new(arbor_path())

@@ -5,7 +5,7 @@ use arborhash::bao::{self, Decoder, GroupLog, SliceDecoder, SliceExtractor};
 use arborhash::blake3::{Hash, Hasher};
 use clap::{Args, Subcommand};
 use std::ffi::{OsStr, OsString};
-use std::fs::File;
+use std::fs::{File, Metadata};
 use std::io::{self, BufReader, BufWriter, Read, Write};
 use std::process::ExitCode;
 
@@ -146,7 +146,7 @@ fn is_std(path: Option<&OsStr>) -> bool {
 struct FileId(u64, u64);
 
 #[cfg(unix)]
-fn file_id(metadata: &std::fs::Metadata) -> Option<FileId> {
+fn file_id(metadata: &Metadata) -> Option<FileId> {
     use std::os::unix::fs::MetadataExt;
     metadata
         .is_file()
@@ -154,7 +154,7 @@ fn file_id(metadata: &std::fs::Metadata) -> Option<FileId> {
 }
 
 #[cfg(not(unix))]
-fn file_id(_: &std::fs::Metadata) -> Option<FileId> {
+fn file_id(_: &Metadata) -> Option<FileId> {
     None
 }
 
@@ -177,17 +177,17 @@ fn std_id(_: i32) -> Option<FileId> {
 fn open(path: Option<&OsStr>) -> Result<(Box<dyn Read>, Option<FileId>), Failure> {
     match path {
         Some(p) if p != "-" => {
-            let (file, id) = open_file(p)?;
-            Ok((Box::new(file), id))
+            let (file, metadata) = open_file(p)?;
+            Ok((Box::new(file), file_id(&metadata)))
         }
         _ => Ok((Box::new(io::stdin().lock()), std_id(0))),
     }
 }
 
-fn open_file(path: &OsStr) -> Result<(File, Option<FileId>), Failure> {
+fn open_file(path: &OsStr) -> Result<(File, Metadata), Failure> {
     let file = File::open(path).map_err(|e| fail(Some(path), e))?;
-    let id = file.metadata().ok().and_then(|m| file_id(&m));
-    Ok((file, id))
+    let metadata = file.metadata().map_err(|e| fail(Some(path), e))?;
+    Ok((file, metadata))
 }
 
 /// Where a subcommand writes: standard output for `-` or nothing, or a file.
@@ -275,8 +275,8 @@ fn parse_hash(hex: &str) -> Result<Hash, Failure> {
     Hash::from_hex(hex).map_err(|e| fail(None, format!("invalid hash {hex:?}: {e}")))
 }
 
-/// An input to encode: a file mapped under the SIGBUS guard (so that a file that shrinks
-/// meanwhile is an error, not a crash), or the bytes of a file that cannot be mapped, or of
+/// An input in memory: a file mapped under the SIGBUS guard (so that a file that shrinks
+/// meanwhile is an error, not a crash), or the bytes of a file that is not mapped, or of
 /// standard input.
 enum Input {
     Map { map: Mapped, file: File, len: u64 },
@@ -284,6 +284,24 @@ enum Input {
 }
 
 impl Input {
+    /// `file` mapped under the guard, if it is a regular file large enough to be worth it;
+    /// otherwise the file back, to be read.
+    fn map(file: File, metadata: &Metadata) -> Result<Input, File> {
+        // Below 16 KiB one read costs less than a mapping.
+        if !metadata.is_file() || metadata.len() < 16 * 1024 {
+            return Err(file);
+        }
+        match Mapped::new(&file) {
+            Some(map) => Ok(Input::Map {
+                map,
+                file,
+                len: metadata.len(),
+            }),
+            None => Err(file),
+        }
+    }
+
+    /// The bytes of the file at `path`, or of standard input for `-`.
     fn load(path: &OsStr) -> Result<(Input, Option<FileId>), Failure> {
         let read_all = |from: &mut dyn Read| {
             let mut bytes = Vec::new();
@@ -294,16 +312,11 @@ impl Input {
         if path == "-" {
             return Ok((read_all(&mut io::stdin().lock())?, std_id(0)));
         }
-        let (file, id) = open_file(path)?;
-        let len = file.metadata().map_err(|e| fail(Some(path), e))?.len();
-        // Below 16 KiB one read costs less than a mapping.
-        let map = match id {
-            Some(_) if len >= 16 * 1024 => Mapped::new(&file),
-            _ => None,
-        };
-        match map {
-            Some(map) => Ok((Input::Map { map, file, len }, id)),
-            None => Ok((read_all(&mut &file)?, id)),
+        let (file, metadata) = open_file(path)?;
+        let id = file_id(&metadata);
+        match Input::map(file, &metadata) {
+            Ok(input) => Ok((input, id)),
+            Err(file) => Ok((read_all(&mut &file)?, id)),
         }
     }
 
@@ -347,12 +360,18 @@ fn hash(files: &[OsString]) -> Result<(), Failure> {
                 .map(|_| ())
                 .map_err(|e| fail(Some(path), e))
         } else {
-            Input::load(path).and_then(|(content, _)| {
-                // In pieces whose page tables are filled ahead of the hashing.
-                arborhash::mmap::update_in_pieces(content.bytes(), true, |piece| {
-                    hasher.update_rayon(piece);
-                });
-                content.check(path)
+            open_file(path).and_then(|(file, metadata)| match Input::map(file, &metadata) {
+                Ok(content) => {
+                    // In pieces whose page tables are filled ahead of the hashing.
+                    arborhash::mmap::update_in_pieces(content.bytes(), true, |piece| {
+                        hasher.update_rayon(piece);
+                    });
+                    content.check(path)
+                }
+                // Streamed: a pipe or a device may never end.
+                Err(file) => io::copy(&mut &file, &mut hasher)
+                    .map(|_| ())
+                    .map_err(|e| fail(Some(path), e)),
             })
         };
         match result {
@@ -454,10 +473,10 @@ fn decode(
     let content = BufReader::with_capacity(1 << 16, content);
     match outboard {
         Some(path) => {
-            let (tree, tree_id) = open_file(path)?;
+            let (tree, tree_metadata) = open_file(path)?;
             let tree = BufReader::with_capacity(1 << 16, tree);
             let mut decoder = Decoder::new_outboard(content, tree, &hash, g);
-            copy_verified(&mut decoder, input, output, &[id, tree_id])
+            copy_verified(&mut decoder, input, output, &[id, file_id(&tree_metadata)])
         }
         None => copy_verified(&mut Decoder::new(content, &hash, g), input, output, &[id]),
     }
@@ -479,10 +498,10 @@ fn slice(
             "slice needs a file to seek in, not standard input",
         )),
     };
-    let (content, id) = open_seekable(input)?;
+    let (content, metadata) = open_seekable(input)?;
     let tree = outboard.map(|path| open_seekable(Some(path))).transpose()?;
-    let tree_id = tree.as_ref().and_then(|(_, id)| *id);
-    let mut out = Output::create(output, &[id, tree_id])?;
+    let tree_id = tree.as_ref().and_then(|(_, metadata)| file_id(metadata));
+    let mut out = Output::create(output, &[file_id(&metadata), tree_id])?;
     let result = match tree {
         Some((tree, _)) => {
             let mut extractor = SliceExtractor::new_outboard(content, tree, start, count, g);

@@ -1,4 +1,4 @@
-//! Helpers shared by the `arbor sum` integration tests: running the binary and its peers, and a
+//! Helpers shared by the `arbor` integration tests: running the binary and its peers, and a
 //! corpus of awkward files.
 
 #![allow(dead_code)] // Each test binary uses part of the helpers.
@@ -98,6 +98,11 @@ pub fn dropin(name: &str) -> (tempfile::TempDir, std::path::PathBuf) {
     let link = dir.path().join(name);
     std::os::unix::fs::symlink(arbor_path(), &link).unwrap();
     (dir, link)
+}
+
+/// A FIFO at `path`.
+pub fn make_fifo(path: &Path) {
+    assert!(Command::new("mkfifo").arg(path).status().unwrap().success());
 }
 
 /// Arguments from strings.
