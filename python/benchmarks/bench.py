@@ -24,7 +24,7 @@ from common import cpu_name, report
 
 import arborhash
 
-SIZES = [64, 1024, 4096, 8192, 16 * 1024, 64 * 1024, 1 << 20]
+SIZES = [64, 256, 1024, 4096, 8192, 16 * 1024, 64 * 1024, 1 << 20]
 
 
 def per_call(f, target=0.05):
