@@ -1,7 +1,7 @@
-//! `arbor bao` with outputs that are also inputs, outputs that already exist, and an input that
-//! is truncated while it is encoded: an input is never written over, an output holds exactly
-//! what was written (nothing, for the encoding of a file that changed), and the program never
-//! dies of a signal.
+//! `arbor bao` with outputs that are also inputs, outputs that already exist or cannot be
+//! written, and an input that is truncated while it is encoded: an input is never written over,
+//! an output holds exactly what was written (nothing, for the encoding of a file that changed),
+//! a failure names the file it concerns, and the program never dies of a signal.
 #![cfg(unix)]
 
 mod common;
@@ -200,4 +200,33 @@ fn a_fifo_is_hashed_as_a_stream() {
     writer.join().unwrap();
     assert_eq!(run.code, Some(0), "{}", run.stderr);
     assert_eq!(run.stdout_text(), expected);
+}
+
+#[test]
+fn a_failed_write_names_the_output() {
+    if !Path::new("/dev/full").exists() {
+        eprintln!("note: no /dev/full here; skipping");
+        return;
+    }
+    let temp = tempfile::tempdir().unwrap();
+    let d = temp.path();
+    let content = bytes(300_000, 6);
+    std::fs::write(d.join("in"), &content).unwrap();
+    let (encoded, hash) = bao::encode(&content, GroupLog::ZERO);
+    std::fs::write(d.join("enc"), &encoded).unwrap();
+    let hash = hash.to_hex().to_string();
+    let runs: [&[&str]; 3] = [
+        &["encode", "in", "/dev/full"],
+        &["decode", &hash, "enc", "/dev/full"],
+        &["slice", "0", "100000", "enc", "/dev/full"],
+    ];
+    for args in runs {
+        let run = arbor_bao(d, args, b"");
+        assert_eq!(run.code, Some(1), "{args:?}: {}", run.stderr);
+        assert!(
+            run.stderr.starts_with("arbor bao: /dev/full: "),
+            "{args:?}: {}",
+            run.stderr
+        );
+    }
 }

@@ -434,9 +434,11 @@ fn encode(
     intact
 }
 
-/// Copies verified bytes from a decoder to the output; a failure names the input.
-fn copy_verified(
-    decoder: &mut dyn Read,
+/// Copies what a decoder (verified bytes) or a slice extractor reads to the output. What it
+/// gave before a failure still goes out; a failure to read names the input, one to write the
+/// output.
+fn copy_out(
+    reader: &mut dyn Read,
     input: Option<&OsStr>,
     output: Option<&OsStr>,
     inputs: &[Option<FileId>],
@@ -446,12 +448,11 @@ fn copy_verified(
     // Large reads: the decoder verifies a buffer's worth of subtrees at once, on all cores.
     let mut buf = vec![0u8; 1 << 22];
     loop {
-        let n = match decoder.read(&mut buf) {
+        let n = match reader.read(&mut buf) {
             Ok(0) => break,
             Ok(n) => n,
             Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
             Err(e) => {
-                // The verified bytes so far still go out, then the error.
                 let _ = out.flush();
                 return Err(fail(name, bao::Error::from(e)));
             }
@@ -476,9 +477,9 @@ fn decode(
             let (tree, tree_metadata) = open_file(path)?;
             let tree = BufReader::with_capacity(1 << 16, tree);
             let mut decoder = Decoder::new_outboard(content, tree, &hash, g);
-            copy_verified(&mut decoder, input, output, &[id, file_id(&tree_metadata)])
+            copy_out(&mut decoder, input, output, &[id, file_id(&tree_metadata)])
         }
-        None => copy_verified(&mut Decoder::new(content, &hash, g), input, output, &[id]),
+        None => copy_out(&mut Decoder::new(content, &hash, g), input, output, &[id]),
     }
 }
 
@@ -501,16 +502,17 @@ fn slice(
     let (content, metadata) = open_seekable(input)?;
     let tree = outboard.map(|path| open_seekable(Some(path))).transpose()?;
     let tree_id = tree.as_ref().and_then(|(_, metadata)| file_id(metadata));
-    let mut out = Output::create(output, &[file_id(&metadata), tree_id])?;
-    let result = match tree {
+    let inputs = [file_id(&metadata), tree_id];
+    match tree {
         Some((tree, _)) => {
             let mut extractor = SliceExtractor::new_outboard(content, tree, start, count, g);
-            io::copy(&mut extractor, &mut out)
+            copy_out(&mut extractor, input, output, &inputs)
         }
-        None => io::copy(&mut SliceExtractor::new(content, start, count, g), &mut out),
-    };
-    result.map_err(|e| fail(input, bao::Error::from(e)))?;
-    out.flush().map_err(|e| fail(output, e))
+        None => {
+            let mut extractor = SliceExtractor::new(content, start, count, g);
+            copy_out(&mut extractor, input, output, &inputs)
+        }
+    }
 }
 
 fn decode_slice(
@@ -525,5 +527,5 @@ fn decode_slice(
     let (slice, id) = open(input)?;
     let slice = BufReader::with_capacity(1 << 16, slice);
     let mut decoder = SliceDecoder::new(slice, &hash, start, count, g);
-    copy_verified(&mut decoder, input, output, &[id])
+    copy_out(&mut decoder, input, output, &[id])
 }
