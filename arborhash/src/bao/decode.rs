@@ -69,7 +69,7 @@ impl Pieces {
     ) -> Result<(), Error> {
         if let Some((node, at)) = self.pending.take() {
             let end = at + node.len as usize;
-            verify_piece(layout, &node, &out[at..end], parents, check)?;
+            verify_subtree(layout, &node, &out[at..end], parents, check)?;
             self.verified = end;
             self.verified_end = node.end();
         }
@@ -492,7 +492,7 @@ impl<R: Read, O: Read> Core<R, O> {
         buf.resize(node.len as usize, 0);
         let result = self
             .read_piece(node, &mut buf, &mut parents)
-            .and_then(|()| verify_piece(self.layout(), node, &buf, &parents, &mut self.check));
+            .and_then(|()| verify_subtree(self.layout(), node, &buf, &parents, &mut self.check));
         self.buf = buf;
         self.parents = parents;
         result?;
@@ -540,24 +540,10 @@ impl<R: Read, O: Read> Core<R, O> {
     }
 }
 
-/// Verifies a leaf, or a subtree with its parents, read by `read_piece`.
-fn verify_piece(
-    layout: Layout,
-    node: &Node,
-    content: &[u8],
-    parents: &[u8],
-    check: &mut Vec<u8>,
-) -> Result<(), Error> {
-    if layout.is_leaf(node.len) {
-        node.verify_leaf(content)
-    } else {
-        verify_subtree(layout, node, content, parents, check)
-    }
-}
-
-/// Verifies the subtree `node` at once, given its content and parents (in pre-order): the content
-/// is encoded again into `check` (the chaining values of all its leaves and parents in wide
-/// kernel calls) and the parents and value must be the same as those given.
+/// Verifies the subtree `node` (a leaf, whose parents are none) at once, given its content and
+/// parents (in pre-order): the content is encoded again into `check` (the chaining values of all
+/// its leaves and parents in wide kernel calls) and the parents and value must be the same as
+/// those given.
 pub(super) fn verify_subtree(
     layout: Layout,
     node: &Node,

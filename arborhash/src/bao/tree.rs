@@ -1,8 +1,8 @@
-//! The shape of a Bao tree with chunk groups, its walk in pre-order, and the checks of its nodes.
+//! The shape of a Bao tree with chunk groups, its walk in pre-order, and the checks of its parents.
 
 use super::{Error, GroupLog, PARENT_LEN};
 use crate::blake3::hazmat::{self, ChainingValue, Mode};
-use crate::blake3::{self, Hash};
+use crate::blake3::Hash;
 
 /// Sizes of the nodes of one encoding: combined (leaves inline) or outboard.
 #[derive(Clone, Copy, Debug)]
@@ -119,22 +119,6 @@ impl Node {
             return Err(self.mismatch());
         }
         Ok(self.children(layout, left, right))
-    }
-
-    /// Checks a leaf's content against this node's chaining value.
-    pub fn verify_leaf(&self, content: &[u8]) -> Result<(), Error> {
-        debug_assert_eq!(content.len() as u64, self.len);
-        let ok = if self.root {
-            blake3::hash(content) == self.cv
-        } else {
-            hazmat::hash_subtree(Mode::Hash, self.start, content)
-                .is_ok_and(|cv| Hash::from(cv) == self.cv)
-        };
-        if ok {
-            Ok(())
-        } else {
-            Err(self.mismatch())
-        }
     }
 
     pub fn mismatch(&self) -> Error {
