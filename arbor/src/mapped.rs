@@ -16,6 +16,7 @@
 //! whenever the guard cannot be set up, files are read instead of mapped.
 
 use std::fs::File;
+use std::io;
 
 /// Mappings guarded at once: one per thread hashing a large file, and threads are capped at this
 /// many ([`crate::sum::MAX_THREADS`]); when every slot is taken the file is read instead.
@@ -60,6 +61,19 @@ impl Mapped {
     pub fn faulted(&self) -> bool {
         self.slot.faulted()
     }
+}
+
+/// The error for a file whose bytes as read are not the file: it lost pages while it was mapped
+/// (`faulted`), or its length went from `before` to `after` while it was `read_as` ("hashed").
+pub fn changed_error(faulted: bool, before: u64, after: u64, read_as: &str) -> io::Error {
+    let how = if faulted || after < before {
+        "shrank"
+    } else {
+        "changed size"
+    };
+    io::Error::other(format!(
+        "the file {how} while it was {read_as} ({before} bytes, then {after})"
+    ))
 }
 
 impl Drop for Mapped {

@@ -9,7 +9,7 @@ use std::fs::{File, Metadata};
 use std::io::{self, BufReader, BufWriter, Read, Write};
 use std::process::ExitCode;
 
-use crate::mapped::Mapped;
+use crate::mapped::{changed_error, Mapped};
 
 /// Bao verified streaming: encode files so that any part can be checked against the hash alone.
 #[derive(Args, Debug)]
@@ -335,15 +335,8 @@ impl Input {
         };
         let now = file.metadata().map_err(|e| fail(Some(path), e))?.len();
         if map.faulted() || now != *len {
-            let how = if map.faulted() || now < *len {
-                "shrank"
-            } else {
-                "changed size"
-            };
-            return Err(fail(
-                Some(path),
-                format!("the file {how} while it was read ({len} bytes, then {now})"),
-            ));
+            let e = changed_error(map.faulted(), *len, now, "read");
+            return Err(fail(Some(path), e));
         }
         Ok(())
     }

@@ -3,7 +3,7 @@
 //! [`crate::mapped`]) and hashed on all cores.
 
 use super::progress::Progress;
-use crate::mapped::Mapped;
+use crate::mapped::{changed_error, Mapped};
 use arbor::algorithm::{Digest, Spec};
 use std::fs::{File, Metadata};
 use std::io::{self, Read};
@@ -219,14 +219,7 @@ fn hash_opened(
     let now = file.metadata()?;
     let (before, after) = (metadata.len(), now.len());
     if faulted || read != before || after != before {
-        let how = if faulted || after < before {
-            "shrank"
-        } else {
-            "changed size"
-        };
-        return Err(io::Error::other(format!(
-            "the file {how} while it was hashed ({before} bytes, then {after})"
-        )));
+        return Err(changed_error(faulted, before, after, "hashed"));
     }
     if removed(metadata, &now) {
         return Err(io::Error::other("the file was deleted while it was hashed"));
