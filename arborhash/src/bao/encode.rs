@@ -129,19 +129,11 @@ fn outboard_pieces<E: Send>(
     }
     let left_len = hazmat::left_subtree_len(len as u64);
     let (left, right) = input.split_at(left_len as usize);
-    let right_offset = offset + PARENT_LEN as u64 + layout.subtree_size(left_len);
+    let left_offset = offset + PARENT_LEN as u64;
+    let right_offset = left_offset + layout.subtree_size(left_len);
     let (left_cv, right_cv) = crate::threads::join(
         true,
-        || {
-            outboard_pieces(
-                layout,
-                left,
-                start,
-                false,
-                offset + PARENT_LEN as u64,
-                write_at,
-            )
-        },
+        || outboard_pieces(layout, left, start, false, left_offset, write_at),
         || {
             outboard_pieces(
                 layout,
