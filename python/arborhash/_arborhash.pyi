@@ -58,7 +58,6 @@ class blake2b(_Hash):
     def __init__(
         self,
         data: Buffer = ...,
-        /,
         *,
         digest_size: int = 64,
         key: Buffer = b"",
@@ -72,6 +71,7 @@ class blake2b(_Hash):
         inner_size: int = 0,
         last_node: bool = False,
         usedforsecurity: bool = True,
+        string: Buffer | None = None,
     ) -> None: ...
     def copy(self) -> blake2b: ...
 
@@ -86,7 +86,6 @@ class blake2s(_Hash):
     def __init__(
         self,
         data: Buffer = ...,
-        /,
         *,
         digest_size: int = 32,
         key: Buffer = b"",
@@ -100,6 +99,7 @@ class blake2s(_Hash):
         inner_size: int = 0,
         last_node: bool = False,
         usedforsecurity: bool = True,
+        string: Buffer | None = None,
     ) -> None: ...
     def copy(self) -> blake2s: ...
 

@@ -2,7 +2,7 @@
 //! arborhash's BLAKE2 states.
 
 use arborhash::{blake2b, blake2bp, blake2s, blake2sp};
-use pyo3::exceptions::{PyOverflowError, PyValueError};
+use pyo3::exceptions::{PyOverflowError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
@@ -10,36 +10,63 @@ use crate::buffer::{or_empty, Bytes};
 use crate::hex;
 use crate::locked::Locked;
 
-/// The sizes of one BLAKE2 variant, for checking arguments.
+/// The sizes of one BLAKE2 function, for checking arguments, and its name in messages.
 pub struct Limits {
+    pub name: &'static str,
     pub max_digest: usize,
     pub salt: usize,
     pub node_offset_bits: u32,
 }
 
 pub const BLAKE2B: Limits = Limits {
+    name: "Blake2b",
     max_digest: blake2b::OUTBYTES,
     salt: blake2b::SALTBYTES,
     node_offset_bits: 64,
 };
 pub const BLAKE2S: Limits = Limits {
+    name: "Blake2s",
     max_digest: blake2s::OUTBYTES,
     salt: blake2s::SALTBYTES,
     node_offset_bits: 48,
 };
+pub const BLAKE2BP: Limits = Limits {
+    name: "Blake2bp",
+    ..BLAKE2B
+};
+pub const BLAKE2SP: Limits = Limits {
+    name: "Blake2sp",
+    ..BLAKE2S
+};
+
+/// Whether the running interpreter's hashlib words its errors as CPython 3.14's does (its
+/// BLAKE2 module was rewritten then); asked only once an argument is wrong.
+fn hashlib_3_14(py: Python<'_>) -> bool {
+    py.version_info() >= (3, 14)
+}
 
 /// hashlib's messages for a digest size or key out of range.
-pub fn check_digest_and_key(limits: &Limits, digest_size: i32, key: &[u8]) -> PyResult<()> {
-    check_digest_size(limits, digest_size)?;
+pub fn check_digest_and_key(
+    py: Python<'_>,
+    limits: &Limits,
+    digest_size: i32,
+    key: &[u8],
+) -> PyResult<()> {
+    check_digest_size(py, limits, digest_size)?;
     check_key(limits, key)
 }
 
-fn check_digest_size(limits: &Limits, digest_size: i32) -> PyResult<()> {
+fn check_digest_size(py: Python<'_>, limits: &Limits, digest_size: i32) -> PyResult<()> {
     if !(1..=limits.max_digest as i32).contains(&digest_size) {
-        return Err(PyValueError::new_err(format!(
-            "digest_size must be between 1 and {} bytes",
-            limits.max_digest
-        )));
+        let range = format!("between 1 and {} bytes", limits.max_digest);
+        return Err(PyValueError::new_err(if hashlib_3_14(py) {
+            format!(
+                "digest_size for {} must be {range}, here it is {digest_size}",
+                limits.name
+            )
+        } else {
+            format!("digest_size must be {range}")
+        }));
     }
     Ok(())
 }
@@ -67,6 +94,7 @@ struct Tree {
 
 #[allow(clippy::too_many_arguments)]
 fn check_tree(
+    py: Python<'_>,
     limits: &Limits,
     fanout: i32,
     depth: i32,
@@ -85,15 +113,24 @@ fn check_tree(
     let depth = byte(depth, 1, "depth")?;
     let non_negative = |value: i128| {
         if value < 0 {
-            Err(PyValueError::new_err("value must be positive"))
+            Err(PyValueError::new_err(if hashlib_3_14(py) {
+                "Cannot convert negative int"
+            } else {
+                "value must be positive"
+            }))
         } else {
             Ok(value as u128)
         }
     };
     let leaf_size = u32::try_from(non_negative(leaf_size)?)
         .map_err(|_| PyOverflowError::new_err("leaf_size is too large"))?;
-    let node_offset = u64::try_from(non_negative(node_offset)?)
-        .map_err(|_| PyOverflowError::new_err("int too big to convert"))?;
+    let node_offset = u64::try_from(non_negative(node_offset)?).map_err(|_| {
+        PyOverflowError::new_err(if hashlib_3_14(py) {
+            "Python int too large for C unsigned long long"
+        } else {
+            "int too big to convert"
+        })
+    })?;
     if limits.node_offset_bits < 64 && node_offset >> limits.node_offset_bits != 0 {
         return Err(PyOverflowError::new_err("node_offset is too large"));
     }
@@ -224,10 +261,13 @@ macro_rules! sequential_class {
             #[classattr]
             const PERSON_SIZE: usize = $module::PERSONALBYTES;
 
+            /// `data` may also be named, as `data` or (deprecated) `string`, as in CPython
+            /// 3.14's hashlib.
             #[new]
-            #[pyo3(signature = (data = None, /, *, digest_size = None, key = None, salt = None,
+            #[pyo3(signature = (data = None, *, digest_size = None, key = None, salt = None,
                 person = None, fanout = None, depth = None, leaf_size = None, node_offset = None,
-                node_depth = None, inner_size = None, last_node = None, usedforsecurity = None))]
+                node_depth = None, inner_size = None, last_node = None, usedforsecurity = None,
+                string = None))]
             #[allow(clippy::too_many_arguments)]
             fn new(
                 py: Python<'_>,
@@ -244,8 +284,18 @@ macro_rules! sequential_class {
                 inner_size: Option<i32>,
                 last_node: Option<&Bound<'_, PyAny>>,
                 usedforsecurity: Option<&Bound<'_, PyAny>>,
+                string: Option<Bytes<'_>>,
             ) -> PyResult<Self> {
                 let _ = usedforsecurity;
+                let data = match (data, string) {
+                    (Some(_), Some(_)) => {
+                        return Err(PyTypeError::new_err(
+                            "'data' and 'string' are mutually exclusive and support for 'string' \
+                             keyword parameter is slated for removal in a future version.",
+                        ))
+                    }
+                    (data, string) => data.or(string),
+                };
                 let numbers = (digest_size, fanout, depth, leaf_size, node_offset, node_depth, inner_size);
                 if numbers == (None, None, None, None, None, None, None)
                     && (key.is_none() && salt.is_none() && person.is_none() && last_node.is_none())
@@ -258,10 +308,11 @@ macro_rules! sequential_class {
                 }
                 let limits = $limits;
                 let digest_size = digest_size.unwrap_or($module::OUTBYTES as i32);
-                check_digest_size(&limits, digest_size)?;
+                check_digest_size(py, &limits, digest_size)?;
                 check_padded(&limits, or_empty(&salt), "salt")?;
                 check_padded(&limits, or_empty(&person), "person")?;
                 let tree = check_tree(
+                    py,
                     &limits,
                     fanout.unwrap_or(1),
                     depth.unwrap_or(1),
@@ -349,7 +400,7 @@ macro_rules! parallel_class {
             ) -> PyResult<Self> {
                 let _ = usedforsecurity;
                 let key = or_empty(&key);
-                check_digest_and_key(&$limits, digest_size, key)?;
+                check_digest_and_key(py, &$limits, digest_size, key)?;
                 let state = $module::Params::new()
                     .hash_length(digest_size as usize)
                     .key(key)
@@ -364,7 +415,7 @@ parallel_class!(
     Blake2bp,
     blake2bp,
     "blake2bp",
-    BLAKE2B,
+    BLAKE2BP,
     blake2b::BLOCKBYTES,
     "BLAKE2bp: BLAKE2b over 4 leaves hashed side by side in SIMD lanes (RFC 7693's BLAKE2b \
      inside, a different function from it). Digests of 1 to 64 bytes, keys up to 64 bytes."
@@ -373,7 +424,7 @@ parallel_class!(
     Blake2sp,
     blake2sp,
     "blake2sp",
-    BLAKE2S,
+    BLAKE2SP,
     blake2s::BLOCKBYTES,
     "BLAKE2sp: BLAKE2s over 8 leaves hashed side by side in SIMD lanes (a different function \
      from BLAKE2s). Digests of 1 to 32 bytes, keys up to 32 bytes."

@@ -5,7 +5,7 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyList};
 
-use crate::blake2::{check_digest_and_key, Limits, BLAKE2B, BLAKE2S};
+use crate::blake2::{check_digest_and_key, Limits, BLAKE2B, BLAKE2BP, BLAKE2S, BLAKE2SP};
 use crate::blake3::key_array;
 use crate::buffer::{or_empty, Bytes};
 
@@ -20,10 +20,15 @@ enum Algorithm {
 }
 
 impl Algorithm {
-    fn new(name: &str, digest_size: Option<i32>, key: &[u8]) -> PyResult<(Algorithm, usize)> {
+    fn new(
+        py: Python<'_>,
+        name: &str,
+        digest_size: Option<i32>,
+        key: &[u8],
+    ) -> PyResult<(Algorithm, usize)> {
         let blake2_size = |limits: &Limits| {
             let size = digest_size.unwrap_or(limits.max_digest as i32);
-            check_digest_and_key(limits, size, key).map(|()| size as usize)
+            check_digest_and_key(py, limits, size, key).map(|()| size as usize)
         };
         Ok(match name {
             "blake3" => {
@@ -50,14 +55,14 @@ impl Algorithm {
                 )
             }
             "blake2bp" => {
-                let d = blake2_size(&BLAKE2B)?;
+                let d = blake2_size(&BLAKE2BP)?;
                 (
                     Algorithm::Blake2bp(blake2bp::Params::new().hash_length(d).key(key).clone()),
                     d,
                 )
             }
             "blake2sp" => {
-                let d = blake2_size(&BLAKE2S)?;
+                let d = blake2_size(&BLAKE2SP)?;
                 (
                     Algorithm::Blake2sp(blake2sp::Params::new().hash_length(d).key(key).clone()),
                     d,
@@ -148,7 +153,7 @@ pub fn hash_many<'py>(
     key: Option<Bytes<'_>>,
 ) -> PyResult<Bound<'py, PyList>> {
     let key = or_empty(&key);
-    let (algorithm, size) = Algorithm::new(algorithm, digest_size, key)?;
+    let (algorithm, size) = Algorithm::new(py, algorithm, digest_size, key)?;
     let buffers = messages
         .try_iter()?
         .map(|m| Bytes::get(&m?))

@@ -32,7 +32,7 @@ def test_blake2_parameters(name, rng):
         key = rng.randbytes(rng.randint(0, cls.MAX_KEY_SIZE))
         got = arborhash.hash_many(msgs, name, digest_size=size, key=key)
         assert got == [cls(m, digest_size=size, key=key).digest() for m in msgs]
-    with pytest.raises(ValueError, match="digest_size must be between"):
+    with pytest.raises(ValueError, match="digest_size.*must be between"):
         arborhash.hash_many(msgs, name, digest_size=0)
     with pytest.raises(ValueError, match="maximum key length"):
         arborhash.hash_many(msgs, name, key=bytes(cls.MAX_KEY_SIZE + 1))
