@@ -56,4 +56,6 @@ echo "== c: the C library"
 
 # --- python package (python/): lints, wheel in a fresh venv, pytest; see scripts/test-python.sh ---
 ./scripts/test-python.sh
+echo "== python: again on a free-threaded CPython 3.14 (built from source once; see the script)"
+PYTHON=$(./scripts/cpython-freethreaded.sh) ./scripts/test-python.sh
 # --- end python package ---

@@ -4,10 +4,11 @@ Each comparison alternates the two sides round by round (which goes first altern
 reports the median of the per-round ratios (peer time / arborhash time: above 1 means arborhash
 is faster) with their minimum and maximum, so that a noisy machine shows as spread.
 
-    python python/benchmarks/bench.py [--rounds N] [--write docs/python.md]
+    python python/benchmarks/bench.py [--rounds N] [--write docs/python.md] [--section NAME]
 
 With --write, the table replaces the part of that file between the markers
-``<!-- python-bench:start -->`` and ``<!-- python-bench:end -->``.
+``<!-- NAME:start -->`` and ``<!-- NAME:end -->`` (NAME: ``python-bench`` unless given), so that
+runs on other interpreters keep tables of their own.
 """
 
 import argparse
@@ -16,6 +17,7 @@ import hashlib
 import os
 import platform
 import statistics
+import sysconfig
 import threading
 import time
 
@@ -162,9 +164,11 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--rounds", type=int, default=15)
     parser.add_argument("--write", help="the Markdown file whose table to replace")
+    parser.add_argument("--section", default="python-bench", help="the markers' name")
     args = parser.parse_args()
+    build = " (free-threaded)" if sysconfig.get_config_var("Py_GIL_DISABLED") else ""
     lines = [
-        f"{cpu_name()}, {os.cpu_count()} logical CPUs, Python {platform.python_version()}, "
+        f"{cpu_name()}, {os.cpu_count()} logical CPUs, Python {platform.python_version()}{build}, "
         f"blake3 {peer.__version__}, {datetime.date.today()}; {args.rounds} rounds; load average "
         f"{os.getloadavg()[0]:.1f} at the start (above 0.5: other work was running).",
         "",
@@ -175,7 +179,7 @@ def main():
         "| --- | --- | --- | --- | --- |",
     ]
     lines += one_shot(args.rounds) + many(args.rounds) + threads(args.rounds)
-    report(lines, args.write, "python-bench")
+    report(lines, args.write, args.section)
 
 
 if __name__ == "__main__":

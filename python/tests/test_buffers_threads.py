@@ -2,6 +2,8 @@
 
 import array
 import mmap
+import sys
+import sysconfig
 import threading
 
 import numpy as np
@@ -79,3 +81,34 @@ def test_threads_hash_at_once(cls, rng):
         t.join()
     assert results == expected
     assert shared.digest() == cls(b"x" * 4096 * len(data)).digest()
+
+
+@pytest.mark.parametrize("cls", ALL, ids=lambda c: c.name)
+def test_threads_share_one_object_with_short_updates(cls):
+    # Updates this short keep the GIL, so only a free-threaded CPython runs them at once; every
+    # one must land whole, in some order (all pieces are equal), while copies and digests of
+    # the object are taken meanwhile.
+    shared = cls()
+    piece = b"y" * 100
+
+    def work():
+        for k in range(500):
+            shared.update(piece)
+            if k % 50 == 0:
+                shared.copy().digest()
+
+    threads = [threading.Thread(target=work) for _ in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert shared.digest() == cls(piece * 500 * len(threads)).digest()
+
+
+@pytest.mark.skipif(
+    not sysconfig.get_config_var("Py_GIL_DISABLED"), reason="needs a free-threaded CPython"
+)
+def test_free_threaded_interpreter_keeps_the_gil_off():
+    # An extension that did not declare itself free-threading safe would have turned it on
+    # when it was imported.
+    assert not sys._is_gil_enabled()
