@@ -40,7 +40,11 @@ pub const BLAKE2SP: Limits = Limits {
 };
 
 /// Whether the running interpreter's hashlib words its errors as CPython 3.14's does (its
-/// BLAKE2 module was rewritten then); asked only once an argument is wrong.
+/// BLAKE2 module was rewritten then); asked only once an argument is wrong. Out of line, since
+/// its version parsing, inlined into the constructors, slowed their common path
+/// (`python/benchmarks/bench.py`, BLAKE2b at 64 B: 0.93-0.94x hashlib inlined, 0.97-0.98x not).
+#[cold]
+#[inline(never)]
 fn hashlib_3_14(py: Python<'_>) -> bool {
     py.version_info() >= (3, 14)
 }
