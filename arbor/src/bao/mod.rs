@@ -201,8 +201,13 @@ enum Output {
     Stdout(io::StdoutLock<'static>),
     /// A device or a FIFO, written as it is.
     Stream(File),
-    /// A regular file, and the bytes written to it.
-    Regular(File, u64),
+    /// A regular file, the bytes written to it, and the length it was last cut to (so that
+    /// flushing again, and dropping, cut it only if more was written since).
+    Regular {
+        file: File,
+        written: u64,
+        cut: Option<u64>,
+    },
 }
 
 impl Output {
@@ -228,14 +233,18 @@ impl Output {
             return Err(fail(path, "is also an input; refusing to write over it"));
         }
         Ok(match id {
-            Some(_) => Output::Regular(file, 0),
+            Some(_) => Output::Regular {
+                file,
+                written: 0,
+                cut: None,
+            },
             None => Output::Stream(file),
         })
     }
 
-    /// Cuts a regular file to nothing.
+    /// Has a regular file cut to nothing when it is flushed or dropped.
     fn discard(&mut self) {
-        if let Output::Regular(_, written) = self {
+        if let Output::Regular { written, .. } = self {
             *written = 0;
         }
     }
@@ -246,7 +255,7 @@ impl Write for Output {
         match self {
             Output::Stdout(out) => out.write(buf),
             Output::Stream(file) => file.write(buf),
-            Output::Regular(file, written) => {
+            Output::Regular { file, written, .. } => {
                 let n = file.write(buf)?;
                 *written += n as u64;
                 Ok(n)
@@ -258,7 +267,13 @@ impl Write for Output {
         match self {
             Output::Stdout(out) => out.flush(),
             Output::Stream(_) => Ok(()),
-            Output::Regular(file, written) => file.set_len(*written),
+            Output::Regular { file, written, cut } => {
+                if *cut != Some(*written) {
+                    file.set_len(*written)?;
+                    *cut = Some(*written);
+                }
+                Ok(())
+            }
         }
     }
 }
@@ -397,7 +412,7 @@ fn encode(
     let mut out = Output::create(path, &[id])?;
     let written = match (&mut out, outboard) {
         #[cfg(unix)]
-        (Output::Regular(file, written), Some(_)) => {
+        (Output::Regular { file, written, .. }, Some(_)) => {
             use std::os::unix::fs::FileExt;
             bao::outboard_to(bytes, g, |at, piece| file.write_all_at(piece, at)).map(|_| {
                 *written = bao::outboard_size(bytes.len() as u64, g);
