@@ -7,6 +7,9 @@ cd "$(dirname "$0")/.."
 # FEATURES: every feature but those limiting the backends (see the file).
 source scripts/features.sh
 
+echo "== setup: what the tests need (scripts/setup.sh)"
+./scripts/setup.sh
+
 echo "== rust: fmt, clippy"
 cargo fmt --all --check
 cargo clippy --workspace --all-targets --all-features -- -D warnings
@@ -56,6 +59,4 @@ echo "== c: the C library"
 
 # --- python package (python/): lints, wheel in a fresh venv, pytest; see scripts/test-python.sh ---
 ./scripts/test-python.sh
-echo "== python: again on a free-threaded CPython 3.14 (built from source once; see the script)"
-PYTHON=$(./scripts/cpython-freethreaded.sh) ./scripts/test-python.sh
 # --- end python package ---

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Installs what the tests need on a fresh machine (Debian packages, Rust components and targets,
+# cargo tools); scripts/test.sh runs it first, so the README's one test command works on a fresh
+# clone. Each step is skipped when what it installs is already there. Debian packages need root.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+# Installs the Debian packages named unless all of them are installed already.
+apt_install() {
+  if dpkg -s "$@" >/dev/null 2>&1; then
+    return
+  fi
+  if [ "$(id -u)" -ne 0 ]; then
+    echo "setup: needs root to install the Debian packages: $*" >&2
+    exit 1
+  fi
+  if [ -z "${apt_updated:-}" ]; then
+    apt-get update -qq
+    apt_updated=1
+  fi
+  DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -qq \
+    --no-install-recommends "$@"
+}
+
+rustup component add rustfmt clippy >/dev/null 2>&1 || true
+
+# The CLI's compatibility tests compare against b3sum and coreutils b2sum.
+command -v b3sum >/dev/null 2>&1 || cargo install b3sum --locked --quiet
+apt_install coreutils
+
+# C library (c/): libb2 and the official BLAKE3 C sources as references for the C tests;
+# xxhash, ISA-L (CRC32C) and OpenSSL as peers of the C speed test.
+apt_install gcc make pkg-config libb2-dev libxxhash-dev libssl-dev libisal-dev librust-blake3-dev
+
+# AArch64: cross linker and libc for scripts/test-arm.sh, and qemu-user, which runs it and the
+# Go module's arm64 tests (scripts/test-go.sh).
+apt_install gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user
+rustup target add aarch64-unknown-linux-gnu >/dev/null
