@@ -1,25 +1,15 @@
 import json
-import os
 import random
 from pathlib import Path
 
 import pytest
 
-# The shared known-answer vectors live next to the repository (../shared/testvectors), or where
-# ARBORHASH_TESTVECTORS points.
-VECTORS = Path(
-    os.environ.get(
-        "ARBORHASH_TESTVECTORS",
-        Path(__file__).resolve().parents[2].parent / "shared" / "testvectors",
-    )
-)
+# The published known-answer vectors, kept in the repository (testvectors/).
+VECTORS = Path(__file__).resolve().parents[2] / "testvectors"
 
 
 def load_vectors(name):
-    path = VECTORS / name
-    if not path.exists():
-        pytest.skip(f"{path} not found (set ARBORHASH_TESTVECTORS to the shared test vectors)")
-    with open(path) as f:
+    with open(VECTORS / name) as f:
         return json.load(f)
 
 

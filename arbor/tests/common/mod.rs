@@ -14,24 +14,19 @@ pub fn arbor_path() -> PathBuf {
     PathBuf::from(env!("CARGO_BIN_EXE_arbor"))
 }
 
-/// A peer tool (`b3sum`, `b2sum`, `cksum`) on PATH or in ~/.cargo/bin. Missing: `None` with a
-/// printed note, except under CI, where the tests must run.
-pub fn peer(name: &str) -> Option<PathBuf> {
+/// A peer tool (`b3sum`, `b2sum`, `cksum`, `python3`) on PATH or in ~/.cargo/bin. The comparison
+/// tests need it: a missing peer fails them (`scripts/setup.sh` installs the peers).
+pub fn peer(name: &str) -> PathBuf {
     let mut dirs: Vec<PathBuf> = std::env::var_os("PATH")
         .map(|p| std::env::split_paths(&p).collect())
         .unwrap_or_default();
     if let Some(home) = std::env::var_os("HOME") {
         dirs.push(Path::new(&home).join(".cargo/bin"));
     }
-    let found = dirs.into_iter().map(|d| d.join(name)).find(|p| p.is_file());
-    if found.is_none() {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "{name} is missing, and CI must run the comparison tests"
-        );
-        eprintln!("note: {name} is not installed; skipping the comparison with it");
-    }
-    found
+    dirs.into_iter()
+        .map(|d| d.join(name))
+        .find(|p| p.is_file())
+        .unwrap_or_else(|| panic!("{name} is missing: scripts/setup.sh installs it"))
 }
 
 /// The result of one run.

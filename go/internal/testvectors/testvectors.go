@@ -1,6 +1,5 @@
-// Package testvectors locates the published test vectors shared by the
-// project (shared/testvectors beside the repository root, or beside any
-// directory above it, which is where a git worktree finds it).
+// Package testvectors reads the published test vectors that the repository
+// keeps in its testvectors folder, beside the Go module.
 package testvectors
 
 import (
@@ -9,37 +8,32 @@ import (
 	"testing"
 )
 
-// Read returns the contents of the named vector file, or skips the test with
-// a note when no folder is found. ARBORHASH_TESTVECTORS overrides the
-// folder.
+// Read returns the contents of the named vector file, and fails the test if
+// it cannot be read.
 func Read(t testing.TB, name string) []byte {
 	t.Helper()
 	path, err := find(name)
 	if err != nil {
-		t.Skipf("published vectors not found, skipping (%v)", err)
+		t.Fatalf("test vectors %s: %v", name, err)
 	}
 	data, err := os.ReadFile(path)
 	if err != nil {
-		t.Skipf("published vectors not found, skipping (%v)", err)
+		t.Fatalf("test vectors: %v", err)
 	}
 	return data
 }
 
-// find returns the path of the named vector file: in ARBORHASH_TESTVECTORS
-// if set, else in the first shared/testvectors found from the test's
-// directory (a package directory) upwards.
+// find returns the path of the named vector file: in the testvectors folder
+// beside the directory of the module's go.mod, found from the test's package
+// directory upwards.
 func find(name string) (string, error) {
-	if dir := os.Getenv("ARBORHASH_TESTVECTORS"); dir != "" {
-		return filepath.Join(dir, name), nil
-	}
 	dir, err := filepath.Abs(".")
 	if err != nil {
 		return "", err
 	}
 	for {
-		p := filepath.Join(dir, "shared", "testvectors", name)
-		if _, err := os.Stat(p); err == nil {
-			return p, nil
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return filepath.Join(dir, "..", "testvectors", name), nil
 		}
 		parent := filepath.Dir(dir)
 		if parent == dir {
