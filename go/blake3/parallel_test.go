@@ -1,0 +1,77 @@
+package blake3
+
+import (
+	"bytes"
+	"math/rand"
+	"testing"
+)
+
+// TestParallelEqualsSerial writes messages around the parallel threshold and
+// the piece sizes, in splits that leave the buffer partly full or the
+// counter unaligned before a large write, on 1, 2, 3 and 5 goroutines, keyed and
+// unkeyed, and compares with one goroutine's hash.
+func TestParallelEqualsSerial(t *testing.T) {
+	rng := rand.New(rand.NewSource(39))
+	data := make([]byte, 4<<20+777)
+	rng.Read(data)
+	key := make([]byte, KeySize)
+	rng.Read(key)
+	sizes := []int{ParallelMin - 1, ParallelMin, ParallelMin + 1, 1<<20 + 1024, len(data)}
+	for i := 0; i < 2; i++ {
+		sizes = append(sizes, ParallelMin+rng.Intn(len(data)-ParallelMin))
+	}
+	heads := []int{0, 1, bufSize - 1, bufSize + 1, 17*ChunkSize + 3}
+	forEachBackend(t, func(t *testing.T) {
+		for _, n := range sizes {
+			msg := data[:n]
+			want := Sum256(msg)
+			for _, keyed := range []bool{false, true} {
+				serial := New()
+				if keyed {
+					serial, _ = NewKeyed(key)
+				}
+				_, _ = serial.Write(msg)
+				wantKeyed := serial.Sum(nil)
+				for _, workers := range []int{1, 2, 3, 5} {
+					for _, head := range heads {
+						if head > n {
+							continue
+						}
+						h := New()
+						if keyed {
+							h, _ = NewKeyed(key)
+						}
+						h.SetParallel(workers)
+						_, _ = h.Write(msg[:head])
+						_, _ = h.Write(msg[head:])
+						got := h.Sum(nil)
+						if !bytes.Equal(got, wantKeyed) || (!keyed && !bytes.Equal(got, want[:])) {
+							t.Fatalf("len %d keyed %v workers %d head %d: got %x want %x", n, keyed, workers, head, got, wantKeyed)
+						}
+					}
+				}
+			}
+		}
+	})
+}
+
+// TestParallelWriteString checks that WriteString takes the parallel path
+// with the same result, and that Clone and Reset keep the setting.
+func TestParallelWriteString(t *testing.T) {
+	msg := pattern(2<<20 + 99)
+	want := Sum256(msg)
+	h := New()
+	h.SetParallel(3)
+	_, _ = h.WriteString(string(msg))
+	c := h.Clone()
+	h.Reset()
+	_, _ = h.Write(msg)
+	for _, x := range []*Hasher{h, c} {
+		if got := x.Sum(nil); !bytes.Equal(got, want[:]) {
+			t.Fatalf("got %x want %x", got, want)
+		}
+		if x.workers != 3 {
+			t.Fatalf("workers %d", x.workers)
+		}
+	}
+}
