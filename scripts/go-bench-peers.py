@@ -26,9 +26,20 @@ LINE = re.compile(r"^Benchmark(\w+)/(\w+)/(\w+)(?:-\d+)?\s+\d+\s+([\d.]+) ns/op"
 
 def run(binary, procs, bench, impl, size, benchtime):
     out = subprocess.run(
-        [binary, "-test.run", "^$", "-test.bench", f"^Benchmark{bench}$/^{impl}$/^{size}$",
-         "-test.benchtime", benchtime, "-test.cpu", str(procs)],
-        check=True, capture_output=True, text=True,
+        [
+            binary,
+            "-test.run",
+            "^$",
+            "-test.bench",
+            f"^Benchmark{bench}$/^{impl}$/^{size}$",
+            "-test.benchtime",
+            benchtime,
+            "-test.cpu",
+            str(procs),
+        ],
+        check=True,
+        capture_output=True,
+        text=True,
     ).stdout
     for line in out.splitlines():
         m = LINE.match(line)
@@ -47,12 +58,18 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         binary = os.path.join(tmp, "bench.test")
         subprocess.run(["go", "test", "-c", "-o", binary, "."], cwd=bench_dir, check=True)
-        model = next((ln.split(":", 1)[1].strip() for ln in open("/proc/cpuinfo")
-                      if ln.startswith("model name")), "unknown CPU")
+        model = next(
+            (
+                ln.split(":", 1)[1].strip()
+                for ln in open("/proc/cpuinfo")
+                if ln.startswith("model name")
+            ),
+            "unknown CPU",
+        )
         print(f"CPU: {model}; load average {os.getloadavg()[0]:.1f} at the start")
         for procs in [int(p) for p in args.procs.split(",")]:
             print(f"\nGOMAXPROCS={procs}")
-            print("| benchmark | ours ns | zeebo ns | luke ns | best peer / ours (median) | spread |")
+            print("| benchmark | ours ns | zeebo ns | luke ns | best peer / ours | spread |")
             print("| --- | ---: | ---: | ---: | ---: | --- |")
             for bench, size in ROWS:
                 ns = {i: [] for i in IMPLS}
@@ -61,9 +78,12 @@ def main():
                         ns[impl].append(run(binary, procs, bench, impl, size, args.benchtime))
                 ratios = [min(z, lk) / o for o, z, lk in zip(ns["ours"], ns["zeebo"], ns["luke"])]
                 med = {i: statistics.median(v) for i, v in ns.items()}
-                print(f"| {bench} {size} | {med['ours']:.0f} | {med['zeebo']:.0f} | {med['luke']:.0f} "
-                      f"| {statistics.median(ratios):.2f} | {min(ratios):.2f}-{max(ratios):.2f} |",
-                      flush=True)
+                cells = [f"{bench} {size}"] + [f"{med[i]:.0f}" for i in IMPLS]
+                cells += [
+                    f"{statistics.median(ratios):.2f}",
+                    f"{min(ratios):.2f}-{max(ratios):.2f}",
+                ]
+                print("| " + " | ".join(cells) + " |", flush=True)
         print(f"\nload average {os.getloadavg()[0]:.1f} at the end")
 
 
