@@ -7,8 +7,8 @@ import (
 
 const (
 	// ParallelMin is the smallest write that SetParallel spreads over
-	// goroutines: below it, starting and joining them costs more than a
-	// second core saves (measured, see the module's README).
+	// goroutines: below it, starting and joining them takes a growing share
+	// of what a second core saves (measured, see the module's README).
 	ParallelMin = 128 << 10
 	// pieceMaxChunks bounds one goroutine's unit of work (1 MiB): a few
 	// units per goroutine keep them busy to the end, and the unit's CVs fit

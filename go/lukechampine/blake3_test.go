@@ -82,7 +82,7 @@ func TestDifferential(t *testing.T) {
 		runtime.GOMAXPROCS(1 + 3*(iter%2))
 		n := r.Intn(40 << 10)
 		if iter%5 == 0 {
-			n = ParallelMin + r.Intn(2<<20)
+			n = ParallelMin + r.Intn(1<<20)
 		}
 		in := make([]byte, n)
 		r.Read(in)
