@@ -17,3 +17,4 @@ mod blake3_state;
 pub mod extra;
 mod ffi;
 mod slot;
+pub mod subtree;
