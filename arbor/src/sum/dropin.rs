@@ -78,8 +78,8 @@ struct B3sumArgs {
 pub fn b3sum(args: Vec<OsString>) -> ExitCode {
     let args = B3sumArgs::parse_from(args);
     if args.version {
-        // b3sum prints its version (and its help, as here) through clap, which ignores a
-        // failed write and exits 0.
+        // b3sum writes its help and version through clap, which ignores a failed write and
+        // exits 0 (the help here is clap's too).
         let _ = io::stdout().write_all(version_text("b3sum", "b3sum").as_bytes());
         return ExitCode::SUCCESS;
     }
