@@ -495,8 +495,41 @@ fn completions_man_and_bench_arguments() {
         (&["bench", "tree", "--num-threads", MAX], "--num-threads"),
         (&["bench", "sizes", "--min-size", "0"], "--min-size"),
         (&["bench", "sizes", "--max-size", "2G"], "--max-size"),
+        (
+            &["bench", "speedtest", "--size", "0"],
+            "outside 1..=67108864",
+        ),
+        (
+            &["bench", "speedtest", "--size", MAX],
+            "outside 1..=67108864",
+        ),
+        (
+            &["bench", "speedtest", "--size", "65M"],
+            "outside 1..=67108864",
+        ),
     ] {
         refused(&arbor(path, args), args, mentions);
+    }
+    // What bench prints goes out as hash lines do.
+    let args = ["bench", "speedtest", "--list"];
+    for (out, stderr, code) in [
+        (
+            Out::Full,
+            "arbor bench: write error: No space left on device\n",
+            1,
+        ),
+        (
+            Out::Closed,
+            "arbor bench: write error: Bad file descriptor\n",
+            1,
+        ),
+    ] {
+        let run = run_out(&arbor_path(), &args, out, "C");
+        assert_eq!(
+            (run.stderr.as_str(), run.code),
+            (stderr, Some(code)),
+            "{out:?}"
+        );
     }
 }
 

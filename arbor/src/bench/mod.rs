@@ -66,10 +66,18 @@ pub fn parse_size(text: &str) -> Result<u64, String> {
         .ok_or_else(|| format!("{text} is too large"))
 }
 
+/// Writes to standard output under the rules of hash output: a failed write is reported and
+/// exits 1, a closed pipe ends the program quietly (where `print!` would panic).
+pub(crate) fn print(text: std::fmt::Arguments<'_>) {
+    let mut out = crate::sum::output::Reporter::new(crate::sum::Tool::Arbor, "arbor bench".into());
+    out.put(text.to_string().as_bytes());
+    out.flush();
+}
+
 /// Prints what `--filter` can match, one name a line (`--list`).
 fn list(labels: impl IntoIterator<Item = String>) -> Result<(), String> {
     for label in labels {
-        println!("{label}");
+        print(format_args!("{label}\n"));
     }
     Ok(())
 }

@@ -9,6 +9,7 @@
 use super::contestants::{self, Contestant};
 use super::cpu;
 use super::measure::{self, Ratio};
+use super::print;
 use super::sizes;
 use super::table::Table;
 use clap::Args;
@@ -141,7 +142,7 @@ pub fn run(args: &PairsArgs) -> Result<(), String> {
     let report = measure(args)?;
     if args.json {
         let json = serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?;
-        println!("{json}");
+        print(format_args!("{json}\n"));
         return Ok(());
     }
     let header = format!(
@@ -153,17 +154,17 @@ pub fn run(args: &PairsArgs) -> Result<(), String> {
     // Markdown's line breaks within a paragraph need two trailing spaces.
     let newline = if args.markdown { "  \n" } else { "\n" };
     for line in cpu::header() {
-        print!("{line}{newline}");
+        print(format_args!("{line}{newline}"));
     }
-    println!("{header}\n");
+    print(format_args!("{header}\n\n"));
     let t = table(&report);
-    print!(
+    print(format_args!(
         "{}",
         if args.markdown {
             t.to_markdown()
         } else {
             t.to_text()
         }
-    );
+    ));
     Ok(())
 }

@@ -5,6 +5,7 @@ use super::contestants::{self, Contestant};
 use super::cpu;
 use super::measure;
 use super::plot::{self, Panel, Series};
+use super::print;
 use super::table::Table;
 use clap::Args;
 use serde::{Deserialize, Serialize};
@@ -12,7 +13,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 /// A parser of sizes with units (see [`super::parse_size`]) from `min` to `max` bytes.
-fn parse_size_in(min: u64, max: u64) -> impl Fn(&str) -> Result<u64, String> + Clone {
+pub fn parse_size_in(min: u64, max: u64) -> impl Fn(&str) -> Result<u64, String> + Clone {
     move |text| match super::parse_size(text)? {
         n if (min..=max).contains(&n) => Ok(n),
         n => Err(format!("{n} bytes is outside {min}..={max}")),
@@ -225,7 +226,7 @@ fn write(args: &SizesArgs, report: &Report) -> Result<(), String> {
         Ok::<_, String>(path)
     };
     let md = markdown(report);
-    print!("{md}");
+    print(format_args!("{md}"));
     let mut written = vec![write("sizes.md", md)?];
     if args.from_json.is_none() {
         let json = serde_json::to_string_pretty(report).map_err(|e| e.to_string())?;
@@ -235,7 +236,7 @@ fn write(args: &SizesArgs, report: &Report) -> Result<(), String> {
     plot::write_svg(&svg, &panels(report))?;
     written.push(svg);
     for path in &written {
-        println!("wrote {}", path.display());
+        print(format_args!("wrote {}\n", path.display()));
     }
     Ok(())
 }

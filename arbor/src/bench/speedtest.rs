@@ -3,6 +3,7 @@
 use super::contestants;
 use super::cpu;
 use super::measure::{self, PerMessage};
+use super::print;
 use super::table::Table;
 use clap::Args;
 use serde::Serialize;
@@ -10,8 +11,9 @@ use serde::Serialize;
 /// Options of `arbor bench speedtest`.
 #[derive(Debug, Args)]
 pub struct SpeedtestArgs {
-    /// Bytes per message, e.g. 4096, 4k or 1MiB.
-    #[arg(long, default_value = "4096", value_parser = |s: &str| super::parse_size(s).map(|n| n as usize))]
+    /// Bytes per message, e.g. 4096, 4k or 1MiB (at most 64MiB, as a batch row holds
+    /// several messages).
+    #[arg(long, default_value = "4096", value_parser = |s: &str| super::sizes::parse_size_in(1, 1 << 26)(s).map(|n| n as usize))]
     pub size: usize,
     /// Calls per repetition (a call of a batch hash, "xN", hashes N messages).
     #[arg(long, default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(1..))]
@@ -141,9 +143,9 @@ pub fn run(args: &SpeedtestArgs) -> Result<(), String> {
     };
     if args.json {
         let json = serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?;
-        println!("{json}");
+        print(format_args!("{json}\n"));
     } else {
-        print!("{}", text(&report));
+        print(format_args!("{}", text(&report)));
     }
     Ok(())
 }

@@ -12,6 +12,7 @@ mod reference;
 use super::contestants::ours;
 use super::cpu;
 use super::measure::Summary;
+use super::print;
 use super::table::Table;
 use clap::Args;
 use layout::Layout;
@@ -170,14 +171,13 @@ pub fn run(args: &TreeArgs) -> Result<(), String> {
     let base = time(STANDARD, false);
 
     for line in cpu::header() {
-        println!("{line}");
+        print(format_args!("{line}\n"));
     }
-    println!(
+    print(format_args!(
         "input {} bytes of 0xff; median of {} runs after a warm-up; 32-byte CVs; chunks always \
-         batched; ratios against BLAKE2b standard (binary, 4 KiB chunks), parents one by one",
+         batched; ratios against BLAKE2b standard (binary, 4 KiB chunks), parents one by one\n\n",
         args.size, args.repetitions
-    );
-    println!();
+    ));
     let mut t = Table::new(&[
         "variant",
         "chunk",
@@ -250,6 +250,6 @@ pub fn run(args: &TreeArgs) -> Result<(), String> {
             ]);
         }
     }
-    print!("{}", t.to_text());
+    print(format_args!("{}", t.to_text()));
     Ok(())
 }
