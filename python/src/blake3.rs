@@ -32,11 +32,10 @@ impl Threads {
     /// A `max_threads` of at least the number of cores means one thread a core: more would
     /// not hash faster, and the pool would start them all (2**40 of them never returns).
     fn new(max_threads: i64) -> PyResult<Threads> {
-        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
         match max_threads {
             1 => Ok(Threads::One),
             AUTO => Ok(Threads::Auto),
-            n if n > 1 && n as u64 >= cores as u64 => Ok(Threads::Auto),
+            n if n > 1 && n as u64 >= cores() as u64 => Ok(Threads::Auto),
             n if n > 1 => Ok(Threads::Pool(pool(n as usize)?)),
             _ => Err(PyValueError::new_err("not a valid number of threads")),
         }
@@ -49,6 +48,13 @@ impl Threads {
             Threads::Pool(pool) => pool.install(|| f(true)),
         }
     }
+}
+
+/// The number of cores, asked once: asking reads the process's CPU set and cgroup limits, which
+/// took 20 us, 30 times a short hash.
+fn cores() -> usize {
+    static CORES: OnceLock<usize> = OnceLock::new();
+    *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
 }
 
 fn pool(threads: usize) -> PyResult<Arc<rayon::ThreadPool>> {
