@@ -43,3 +43,11 @@ apt_install curl
 # Go module's arm64 tests (scripts/test-go.sh).
 apt_install gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user
 rustup target add aarch64-unknown-linux-gnu >/dev/null
+
+# The Python package's conformance run (scripts/test-python.sh) uses the interpreter's own
+# test.test_hashlib, which Debian's interpreters ship apart, in libpython3.X-testsuite.
+python=${PYTHON:-python3}
+if ! "$python" -c 'import test.test_hashlib' >/dev/null 2>&1 &&
+  [ "$("$python" -c 'import sys; print(sys.base_prefix)')" = /usr ]; then
+  apt_install "libpython$("$python" -c 'import sys; print("%d.%d" % sys.version_info[:2])')-testsuite"
+fi

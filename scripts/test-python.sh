@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The Python package (python/): its Rust lints, ruff, a wheel built from the tree into a fresh
-# virtual environment, and its tests (pytest, with a Dask LocalCluster).
+# virtual environment, its tests (pytest, with a Dask LocalCluster), its type stubs, and the
+# peers' own suites run against it (the blake3 package's, CPython's test_hashlib).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -22,3 +23,33 @@ echo "== python: pip install ./python[dask] (builds the wheel), pytest"
 # hash_tree is compared with `arbor sum --manifest`.
 cargo build -q -p arbor
 ARBOR="$PWD/target/debug/arbor" "$venv/bin/pytest" -q python/tests
+
+echo "== python: the type stubs against the runtime (mypy.stubtest)"
+"$venv/bin/python" -m mypy.stubtest --mypy-config-file python/pyproject.toml \
+  arborhash._arborhash arborhash.hazmat
+
+echo "== python: the blake3 package's own tests (from its sdist on PyPI) against arborhash"
+# The pinned version's sdist; `--no-binary blake3` rather than `:all:`, which would also build
+# its build backend (maturin) from source, and pip only reads the sdist's metadata with the
+# maturin installed above.
+blake3_version=$(sed -n 's/^blake3==//p' python/requirements-ci.txt)
+PATH="$venv/bin:$PATH" "$venv/bin/pip" download -q --no-deps --no-binary blake3 \
+  --no-build-isolation -d "$venv/peer" "blake3==$blake3_version"
+tar -xzf "$venv/peer/blake3-$blake3_version.tar.gz" -C "$venv/peer"
+suite="$venv/peer/blake3-$blake3_version/tests"
+# Only the import changes, in the suite and in the example program it runs.
+sed -i 's/^from blake3 import /from arborhash import /' "$suite/test_blake3.py" "$suite/example.py"
+if grep -nE '^\s*(from blake3[ .]|import blake3)' "$suite/test_blake3.py" "$suite/example.py" ||
+  ! grep -q '^from arborhash import blake3, __version__$' "$suite/test_blake3.py" ||
+  ! grep -q '^from arborhash import blake3$' "$suite/example.py"; then
+  echo "the blake3 suite's imports are not the expected ones: update the harness" >&2
+  exit 1
+fi
+# Not applicable (docs/python.md): test_int_array_fails, since arborhash takes buffers of any
+# item type, as hashlib does.
+(cd "$suite/.." && "$venv/bin/pytest" -q -p no:cacheprovider tests/test_blake3.py \
+  --deselect tests/test_blake3.py::test_int_array_fails) | tee "$venv/blake3-suite.log"
+grep -q ' 1 deselected' "$venv/blake3-suite.log"
+
+echo "== python: CPython's own test.test_hashlib with hashlib's BLAKE2 replaced by arborhash's"
+"$venv/bin/python" python/peers/hashlib_suite.py

@@ -14,9 +14,10 @@ Every function accepts any C-contiguous buffer (bytes, bytearray, memoryview, ar
 arrays, mmap objects); updates of 2 KiB or more release the GIL.
 """
 
-from ._arborhash import blake2b, blake2bp, blake2s, blake2sp, blake3, hash_many, tz
+from ._arborhash import __version__, blake2b, blake2bp, blake2s, blake2sp, blake3, hash_many, tz
 
 __all__ = [
+    "__version__",
     "algorithms_available",
     "blake2b",
     "blake2bp",

@@ -5,12 +5,28 @@ import sys
 from collections.abc import Iterable
 from typing import ClassVar, final
 
+from typing_extensions import Self
+
 if sys.version_info >= (3, 12):
     from collections.abc import Buffer
 else:
     from typing_extensions import Buffer
 
 from . import hazmat as hazmat
+
+__all__ = [
+    "__version__",
+    "blake3",
+    "blake2b",
+    "blake2s",
+    "blake2bp",
+    "blake2sp",
+    "tz",
+    "hash_many",
+    "hazmat",
+]
+
+__version__: str
 
 @final
 class blake3:
@@ -21,16 +37,16 @@ class blake3:
     block_size: ClassVar[int]
     key_size: ClassVar[int]
     AUTO: ClassVar[int]
-    def __init__(
-        self,
-        data: Buffer = ...,
+    def __new__(
+        cls,
+        data: Buffer | None = None,
         /,
         *,
         key: Buffer | None = None,
         derive_key_context: str | None = None,
         max_threads: int = 1,
         usedforsecurity: bool = True,
-    ) -> None: ...
+    ) -> Self: ...
     def update(self, data: Buffer, /) -> blake3: ...
     def update_mmap(self, path: str | os.PathLike[str]) -> blake3: ...
     def digest(self, length: int = 32, *, seek: int = 0) -> bytes: ...
@@ -55,24 +71,44 @@ class blake2b(_Hash):
     MAX_KEY_SIZE: ClassVar[int]
     SALT_SIZE: ClassVar[int]
     PERSON_SIZE: ClassVar[int]
-    def __init__(
-        self,
-        data: Buffer = ...,
-        *,
-        digest_size: int = 64,
-        key: Buffer = b"",
-        salt: Buffer = b"",
-        person: Buffer = b"",
-        fanout: int = 1,
-        depth: int = 1,
-        leaf_size: int = 0,
-        node_offset: int = 0,
-        node_depth: int = 0,
-        inner_size: int = 0,
-        last_node: bool = False,
-        usedforsecurity: bool = True,
-        string: Buffer | None = None,
-    ) -> None: ...
+    if sys.version_info >= (3, 14):
+        def __new__(
+            cls,
+            data: Buffer = b"",
+            *,
+            digest_size: int = 64,
+            key: Buffer = b"",
+            salt: Buffer = b"",
+            person: Buffer = b"",
+            fanout: int = 1,
+            depth: int = 1,
+            leaf_size: int = 0,
+            node_offset: int = 0,
+            node_depth: int = 0,
+            inner_size: int = 0,
+            last_node: bool = False,
+            usedforsecurity: bool = True,
+            string: Buffer | None = None,
+        ) -> Self: ...
+    else:
+        def __new__(
+            cls,
+            data: Buffer = b"",
+            /,
+            *,
+            digest_size: int = 64,
+            key: Buffer = b"",
+            salt: Buffer = b"",
+            person: Buffer = b"",
+            fanout: int = 1,
+            depth: int = 1,
+            leaf_size: int = 0,
+            node_offset: int = 0,
+            node_depth: int = 0,
+            inner_size: int = 0,
+            last_node: bool = False,
+            usedforsecurity: bool = True,
+        ) -> Self: ...
     def copy(self) -> blake2b: ...
 
 @final
@@ -83,24 +119,44 @@ class blake2s(_Hash):
     MAX_KEY_SIZE: ClassVar[int]
     SALT_SIZE: ClassVar[int]
     PERSON_SIZE: ClassVar[int]
-    def __init__(
-        self,
-        data: Buffer = ...,
-        *,
-        digest_size: int = 32,
-        key: Buffer = b"",
-        salt: Buffer = b"",
-        person: Buffer = b"",
-        fanout: int = 1,
-        depth: int = 1,
-        leaf_size: int = 0,
-        node_offset: int = 0,
-        node_depth: int = 0,
-        inner_size: int = 0,
-        last_node: bool = False,
-        usedforsecurity: bool = True,
-        string: Buffer | None = None,
-    ) -> None: ...
+    if sys.version_info >= (3, 14):
+        def __new__(
+            cls,
+            data: Buffer = b"",
+            *,
+            digest_size: int = 32,
+            key: Buffer = b"",
+            salt: Buffer = b"",
+            person: Buffer = b"",
+            fanout: int = 1,
+            depth: int = 1,
+            leaf_size: int = 0,
+            node_offset: int = 0,
+            node_depth: int = 0,
+            inner_size: int = 0,
+            last_node: bool = False,
+            usedforsecurity: bool = True,
+            string: Buffer | None = None,
+        ) -> Self: ...
+    else:
+        def __new__(
+            cls,
+            data: Buffer = b"",
+            /,
+            *,
+            digest_size: int = 32,
+            key: Buffer = b"",
+            salt: Buffer = b"",
+            person: Buffer = b"",
+            fanout: int = 1,
+            depth: int = 1,
+            leaf_size: int = 0,
+            node_offset: int = 0,
+            node_depth: int = 0,
+            inner_size: int = 0,
+            last_node: bool = False,
+            usedforsecurity: bool = True,
+        ) -> Self: ...
     def copy(self) -> blake2s: ...
 
 @final
@@ -109,15 +165,15 @@ class blake2bp(_Hash):
 
     MAX_DIGEST_SIZE: ClassVar[int]
     MAX_KEY_SIZE: ClassVar[int]
-    def __init__(
-        self,
-        data: Buffer = ...,
+    def __new__(
+        cls,
+        data: Buffer = b"",
         /,
         *,
         digest_size: int = 64,
         key: Buffer = b"",
         usedforsecurity: bool = True,
-    ) -> None: ...
+    ) -> Self: ...
     def copy(self) -> blake2bp: ...
 
 @final
@@ -126,22 +182,22 @@ class blake2sp(_Hash):
 
     MAX_DIGEST_SIZE: ClassVar[int]
     MAX_KEY_SIZE: ClassVar[int]
-    def __init__(
-        self,
-        data: Buffer = ...,
+    def __new__(
+        cls,
+        data: Buffer = b"",
         /,
         *,
         digest_size: int = 32,
         key: Buffer = b"",
         usedforsecurity: bool = True,
-    ) -> None: ...
+    ) -> Self: ...
     def copy(self) -> blake2sp: ...
 
 @final
 class tz(_Hash):
     """The Tillich-Zémor hash. NOT A SECURE HASH: see the docstring."""
 
-    def __init__(self, data: Buffer = ..., /) -> None: ...
+    def __new__(cls, data: Buffer = b"", /) -> Self: ...
     def copy(self) -> tz: ...
 
 def hash_many(

@@ -7,6 +7,19 @@ else:
 
 from ._arborhash import blake3
 
+__all__ = [
+    "CHUNK_LEN",
+    "SubtreeError",
+    "finalize_subtree",
+    "hash_subtree",
+    "left_subtree_len",
+    "max_subtree_len",
+    "merge_subtrees_non_root",
+    "merge_subtrees_root",
+    "merge_subtrees_root_xof",
+    "subtree_hasher",
+]
+
 CHUNK_LEN: int
 
 class SubtreeError(ValueError): ...

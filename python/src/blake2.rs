@@ -4,9 +4,9 @@
 use arborhash::{blake2b, blake2bp, blake2s, blake2sp};
 use pyo3::exceptions::{PyOverflowError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::PyBytes;
+use pyo3::types::{PyBytes, PyDict};
 
-use crate::buffer::{or_empty, Bytes};
+use crate::buffer::{Buffer, Bytes};
 use crate::hex;
 use crate::locked::Locked;
 
@@ -158,6 +158,67 @@ fn check_tree(
     })
 }
 
+/// An unsigned integer argument (`leaf_size`, `node_offset`) as hashlib converts it: any
+/// negative value, however large, is a `ValueError`, any value too large an `OverflowError`,
+/// so values beyond `i128` are clamped to its ends, which fail the same checks.
+pub struct Unsigned(i128);
+
+impl<'a, 'py> FromPyObject<'a, 'py> for Unsigned {
+    type Error = PyErr;
+
+    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Unsigned> {
+        match obj.extract::<i128>() {
+            Ok(value) => Ok(Unsigned(value)),
+            Err(e) if e.is_instance_of::<PyOverflowError>(obj.py()) => {
+                Ok(Unsigned(if obj.lt(0)? { i128::MIN } else { i128::MAX }))
+            }
+            Err(e) => Err(e),
+        }
+    }
+}
+
+/// The data of a constructor called with keywords beyond its parameters: as CPython 3.14's
+/// hashlib, `data` by name and the deprecated `string`, one of them; before 3.14, neither.
+#[cold]
+#[inline(never)]
+fn keyword_data<'py>(
+    py: Python<'py>,
+    function: &str,
+    data: Option<Bytes<'py>>,
+    kwargs: &Bound<'py, PyDict>,
+) -> PyResult<Option<Bytes<'py>>> {
+    let (mut by_name, mut string) = (None, None);
+    for (name, value) in kwargs {
+        let name: String = name.extract()?;
+        match name.as_str() {
+            "data" if hashlib_3_14(py) => by_name = Some(value),
+            "string" if hashlib_3_14(py) => string = Some(value),
+            _ => {
+                return Err(PyTypeError::new_err(format!(
+                    "{function}() got an unexpected keyword argument '{name}'"
+                )))
+            }
+        }
+    }
+    if data.is_some() && by_name.is_some() {
+        return Err(PyTypeError::new_err(format!(
+            "argument for {function}() given by name ('data') and position (1)"
+        )));
+    }
+    let data = match by_name {
+        Some(value) => Some(Bytes::get(&value)?),
+        None => data,
+    };
+    match (data, string) {
+        (Some(_), Some(_)) => Err(PyTypeError::new_err(
+            "'data' and 'string' are mutually exclusive and support for 'string' keyword \
+             parameter is slated for removal in a future version.",
+        )),
+        (None, Some(string)) => Ok(Some(Bytes::get(&string)?)),
+        (data, None) => Ok(data),
+    }
+}
+
 fn check_padded(limits: &Limits, value: &[u8], name: &str) -> PyResult<()> {
     if value.len() > limits.salt {
         return Err(PyValueError::new_err(format!(
@@ -199,6 +260,7 @@ macro_rules! hash_object {
             $($items)*
 
             /// Adds `data` to the input.
+            #[pyo3(signature = (data, /))]
             fn update(&self, py: Python<'_>, data: Bytes<'_>) {
                 self.state.update(py, &data, |state, bytes| {
                     state.update(bytes);
@@ -237,9 +299,9 @@ pub(crate) use hash_object;
 
 /// `hashlib.blake2b` / `hashlib.blake2s` over `$module`'s `State`.
 macro_rules! sequential_class {
-    ($class:ident, $module:ident, $name:literal, $limits:expr, $doc:literal) => {
+    ($class:ident, $module:ident, $name:literal, $limits:expr, $signature:literal, $doc:literal) => {
         #[doc = $doc]
-        #[pyclass(frozen, module = "arborhash", name = $name)]
+        #[pyclass(frozen, immutable_type, module = "arborhash", name = $name)]
         pub struct $class {
             state: Locked<$module::State>,
             digest_size: usize,
@@ -265,44 +327,40 @@ macro_rules! sequential_class {
             #[classattr]
             const PERSON_SIZE: usize = $module::PERSONALBYTES;
 
-            /// `data` may also be named, as `data` or (deprecated) `string`, as in CPython
-            /// 3.14's hashlib.
+            /// `data` may also be named, as `data` or (deprecated) `string`, on CPython 3.14 and
+            /// later, as by their hashlib.
             #[new]
-            #[pyo3(signature = (data = None, *, digest_size = None, key = None, salt = None,
-                person = None, fanout = None, depth = None, leaf_size = None, node_offset = None,
-                node_depth = None, inner_size = None, last_node = None, usedforsecurity = None,
-                string = None))]
+            #[pyo3(text_signature = $signature)]
+            #[pyo3(signature = (data = Buffer(None), /, *, digest_size = $module::OUTBYTES as i32,
+                key = Buffer(None), salt = Buffer(None), person = Buffer(None), fanout = 1,
+                depth = 1, leaf_size = Unsigned(0), node_offset = Unsigned(0), node_depth = 0,
+                inner_size = 0, last_node = None, usedforsecurity = None, **kwargs))]
             #[allow(clippy::too_many_arguments)]
-            fn new(
-                py: Python<'_>,
-                data: Option<Bytes<'_>>,
-                digest_size: Option<i32>,
-                key: Option<Bytes<'_>>,
-                salt: Option<Bytes<'_>>,
-                person: Option<Bytes<'_>>,
-                fanout: Option<i32>,
-                depth: Option<i32>,
-                leaf_size: Option<i128>,
-                node_offset: Option<i128>,
-                node_depth: Option<i32>,
-                inner_size: Option<i32>,
+            fn new<'py>(
+                py: Python<'py>,
+                data: Buffer<'py>,
+                digest_size: i32,
+                key: Buffer<'_>,
+                salt: Buffer<'_>,
+                person: Buffer<'_>,
+                fanout: i32,
+                depth: i32,
+                leaf_size: Unsigned,
+                node_offset: Unsigned,
+                node_depth: i32,
+                inner_size: i32,
                 last_node: Option<&Bound<'_, PyAny>>,
                 usedforsecurity: Option<&Bound<'_, PyAny>>,
-                string: Option<Bytes<'_>>,
+                kwargs: Option<&Bound<'py, PyDict>>,
             ) -> PyResult<Self> {
                 let _ = usedforsecurity;
-                let data = match (data, string) {
-                    (Some(_), Some(_)) => {
-                        return Err(PyTypeError::new_err(
-                            "'data' and 'string' are mutually exclusive and support for 'string' \
-                             keyword parameter is slated for removal in a future version.",
-                        ))
-                    }
-                    (data, string) => data.or(string),
+                let data = match kwargs {
+                    Some(kwargs) => keyword_data(py, $name, data.0, kwargs)?,
+                    None => data.0,
                 };
-                let numbers = (digest_size, fanout, depth, leaf_size, node_offset, node_depth, inner_size);
-                if numbers == (None, None, None, None, None, None, None)
-                    && (key.is_none() && salt.is_none() && person.is_none() && last_node.is_none())
+                let numbers = (digest_size, fanout, depth, leaf_size.0, node_offset.0, node_depth, inner_size);
+                if numbers == ($module::OUTBYTES as i32, 1, 1, 0, 0, 0, 0)
+                    && (key.0.is_none() && salt.0.is_none() && person.0.is_none() && last_node.is_none())
                 {
                     // Only data (the common call): no checks, and a state made once, since
                     // building the parameter block costs as much as constructing the object.
@@ -311,21 +369,20 @@ macro_rules! sequential_class {
                     return Ok(Self::fed(py, state, $module::OUTBYTES, data));
                 }
                 let limits = $limits;
-                let digest_size = digest_size.unwrap_or($module::OUTBYTES as i32);
                 check_digest_size(py, &limits, digest_size)?;
-                check_padded(&limits, or_empty(&salt), "salt")?;
-                check_padded(&limits, or_empty(&person), "person")?;
+                check_padded(&limits, salt.as_slice(), "salt")?;
+                check_padded(&limits, person.as_slice(), "person")?;
                 let tree = check_tree(
                     py,
                     &limits,
-                    fanout.unwrap_or(1),
-                    depth.unwrap_or(1),
-                    leaf_size.unwrap_or(0),
-                    node_offset.unwrap_or(0),
-                    node_depth.unwrap_or(0),
-                    inner_size.unwrap_or(0),
+                    fanout,
+                    depth,
+                    leaf_size.0,
+                    node_offset.0,
+                    node_depth,
+                    inner_size,
                 )?;
-                let key = or_empty(&key);
+                let key = key.as_slice();
                 check_key(&limits, key)?;
                 let mut params = $module::Params::new();
                 // Setting a key wipes the old one byte by byte: skip that for no key.
@@ -334,8 +391,8 @@ macro_rules! sequential_class {
                 }
                 let state = params
                     .hash_length(digest_size as usize)
-                    .salt(or_empty(&salt))
-                    .personal(or_empty(&person))
+                    .salt(salt.as_slice())
+                    .personal(person.as_slice())
                     .fanout(tree.fanout)
                     .max_depth(tree.depth)
                     .max_leaf_length(tree.leaf_size)
@@ -355,6 +412,7 @@ sequential_class!(
     blake2b,
     "blake2b",
     BLAKE2B,
+    "(data=b'', /, *, digest_size=64, key=b'', salt=b'', person=b'', fanout=1, depth=1, leaf_size=0, node_offset=0, node_depth=0, inner_size=0, last_node=False, usedforsecurity=True)",
     "BLAKE2b with hashlib.blake2b's signature, limits and errors (digests of 1 to 64 bytes, \
      keys up to 64 bytes, 16-byte salt and personalization, and the tree parameters). Updates \
      of 2 KiB or more release the GIL."
@@ -364,6 +422,7 @@ sequential_class!(
     blake2s,
     "blake2s",
     BLAKE2S,
+    "(data=b'', /, *, digest_size=32, key=b'', salt=b'', person=b'', fanout=1, depth=1, leaf_size=0, node_offset=0, node_depth=0, inner_size=0, last_node=False, usedforsecurity=True)",
     "BLAKE2s with hashlib.blake2s's signature, limits and errors (digests of 1 to 32 bytes, \
      keys up to 32 bytes, 8-byte salt and personalization, and the tree parameters). Updates \
      of 2 KiB or more release the GIL."
@@ -371,9 +430,9 @@ sequential_class!(
 
 /// `blake2bp` / `blake2sp` over `$module`'s `State`.
 macro_rules! parallel_class {
-    ($class:ident, $module:ident, $name:literal, $limits:expr, $block:expr, $doc:literal) => {
+    ($class:ident, $module:ident, $name:literal, $limits:expr, $block:expr, $signature:literal, $doc:literal) => {
         #[doc = $doc]
-        #[pyclass(frozen, module = "arborhash", name = $name)]
+        #[pyclass(frozen, immutable_type, module = "arborhash", name = $name)]
         pub struct $class {
             state: Locked<$module::State>,
             digest_size: usize,
@@ -394,22 +453,23 @@ macro_rules! parallel_class {
             const MAX_KEY_SIZE: usize = $module::KEYBYTES;
 
             #[new]
-            #[pyo3(signature = (data = None, /, *, digest_size = $module::OUTBYTES as i32, key = None, usedforsecurity = None))]
+            #[pyo3(text_signature = $signature)]
+            #[pyo3(signature = (data = Buffer(None), /, *, digest_size = $module::OUTBYTES as i32, key = Buffer(None), usedforsecurity = None))]
             fn new(
                 py: Python<'_>,
-                data: Option<Bytes<'_>>,
+                data: Buffer<'_>,
                 digest_size: i32,
-                key: Option<Bytes<'_>>,
+                key: Buffer<'_>,
                 usedforsecurity: Option<&Bound<'_, PyAny>>,
             ) -> PyResult<Self> {
                 let _ = usedforsecurity;
-                let key = or_empty(&key);
+                let key = key.as_slice();
                 check_digest_and_key(py, &$limits, digest_size, key)?;
                 let state = $module::Params::new()
                     .hash_length(digest_size as usize)
                     .key(key)
                     .to_state();
-                Ok(Self::fed(py, state, digest_size as usize, data))
+                Ok(Self::fed(py, state, digest_size as usize, data.0))
             }
         });
     };
@@ -421,6 +481,7 @@ parallel_class!(
     "blake2bp",
     BLAKE2BP,
     blake2b::BLOCKBYTES,
+    "(data=b'', /, *, digest_size=64, key=b'', usedforsecurity=True)",
     "BLAKE2bp: BLAKE2b over 4 leaves hashed side by side in SIMD lanes (RFC 7693's BLAKE2b \
      inside, a different function from it). Digests of 1 to 64 bytes, keys up to 64 bytes."
 );
@@ -430,6 +491,7 @@ parallel_class!(
     "blake2sp",
     BLAKE2SP,
     blake2s::BLOCKBYTES,
+    "(data=b'', /, *, digest_size=32, key=b'', usedforsecurity=True)",
     "BLAKE2sp: BLAKE2s over 8 leaves hashed side by side in SIMD lanes (a different function \
      from BLAKE2s). Digests of 1 to 32 bytes, keys up to 32 bytes."
 );

@@ -5,14 +5,14 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
 use arborhash::blake3::hazmat::{self, ChainingValue, HasherExt, SubtreeError};
-use arborhash::blake3::{self, Hasher, KEY_LEN, OUT_LEN};
+use arborhash::blake3::{self, Hasher, OutputReader, KEY_LEN, OUT_LEN};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::PyBytes;
+use pyo3::types::{PyBytes, PyString};
 
 use crate::buffer::Bytes;
-use crate::hex;
 use crate::locked::Locked;
+use crate::output::{check_hex_length, hex_of, xof_bytes};
 
 /// The `max_threads` value for "as many threads as there are cores".
 const AUTO: i64 = -1;
@@ -29,10 +29,13 @@ enum Threads {
 }
 
 impl Threads {
+    /// A `max_threads` of at least the number of cores means one thread a core: more would
+    /// not hash faster, and the pool would start them all (2**40 of them never returns).
     fn new(max_threads: i64) -> PyResult<Threads> {
         match max_threads {
             1 => Ok(Threads::One),
             AUTO => Ok(Threads::Auto),
+            n if n > 1 && n as u64 >= cores() as u64 => Ok(Threads::Auto),
             n if n > 1 => Ok(Threads::Pool(pool(n as usize)?)),
             _ => Err(PyValueError::new_err("not a valid number of threads")),
         }
@@ -45,6 +48,13 @@ impl Threads {
             Threads::Pool(pool) => pool.install(|| f(true)),
         }
     }
+}
+
+/// The number of cores, asked once: asking reads the process's CPU set and cgroup limits, which
+/// took 20 us, 30 times a short hash.
+fn cores() -> usize {
+    static CORES: OnceLock<usize> = OnceLock::new();
+    *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
 }
 
 fn pool(threads: usize) -> PyResult<Arc<rayon::ThreadPool>> {
@@ -109,6 +119,12 @@ static SPARE_HASHERS: Mutex<Vec<Box<Hasher>>> = Mutex::new(Vec::new());
 /// The most hashers kept (each holds 26 KiB).
 const SPARE_MAX: usize = 16;
 
+/// What `digest` reads from: the default hash of a short input, or the extended output.
+enum Output {
+    Hash([u8; OUT_LEN]),
+    Xof(OutputReader),
+}
+
 /// A hasher's state: a short input so far, or a `Hasher` (boxed, to keep its 26 KiB out of the
 /// Python object).
 #[derive(Clone)]
@@ -172,16 +188,16 @@ impl State {
         }
     }
 
-    fn output(&self, length: usize, seek: u64) -> Vec<u8> {
+    fn output(&self, length: usize, seek: u64) -> Output {
         let mut reader = match &self.hasher {
-            None if length == OUT_LEN && seek == 0 => return self.mode.hash(&self.small).to_vec(),
+            None if length == OUT_LEN && seek == 0 => {
+                return Output::Hash(self.mode.hash(&self.small))
+            }
             None => self.mode.hasher().update(&self.small).finalize_xof(),
             Some(hasher) => hasher.finalize_xof(),
         };
         reader.set_position(seek);
-        let mut out = vec![0; length];
-        reader.fill(&mut out);
-        out
+        Output::Xof(reader)
     }
 
     fn reset(&mut self) {
@@ -229,12 +245,13 @@ pub fn key_array(key: &[u8]) -> PyResult<[u8; KEY_LEN]> {
 /// - `derive_key_context`: a hardcoded, globally unique, application-specific context string,
 ///   for the key derivation mode. At most one of `key` and `derive_key_context` may be given.
 /// - `max_threads`: the most threads an update may use: 1 (the default) hashes on the calling
-///   thread, `blake3.AUTO` on one thread a core, and larger numbers on a pool of that many.
+///   thread, `blake3.AUTO` on one thread a core, and larger numbers on a pool of that many, up
+///   to one thread a core.
 ///   Inputs shorter than 1 MiB are hashed on the calling thread whatever this says.
 /// - `usedforsecurity`: ignored, as in the `blake3` package.
 ///
 /// Updates of 2 KiB or more release the GIL, so several threads can hash at once.
-#[pyclass(frozen, module = "arborhash", name = "blake3")]
+#[pyclass(frozen, immutable_type, module = "arborhash", name = "blake3")]
 pub struct Blake3 {
     state: Locked<State>,
     threads: Threads,
@@ -279,16 +296,25 @@ impl Blake3 {
         })
     }
 
-    fn output(&self, py: Python<'_>, length: usize, seek: u64) -> PyResult<Vec<u8>> {
+    fn output<'py>(
+        &self,
+        py: Python<'py>,
+        length: usize,
+        seek: u64,
+    ) -> PyResult<Bound<'py, PyBytes>> {
         if let Some(offset @ 1..) = self.subtree_offset {
             return Err(PyValueError::new_err(format!(
                 "the subtree starting at {offset} is not the whole input and has no digest: \
                  use hazmat.finalize_subtree"
             )));
         }
-        Ok(self
+        match self
             .state
-            .with(py, false, |state| state.output(length, seek)))
+            .with(py, false, |state| state.output(length, seek))
+        {
+            Output::Hash(hash) => Ok(PyBytes::new(py, &hash)),
+            Output::Xof(reader) => xof_bytes(py, reader, length),
+        }
     }
 }
 
@@ -333,6 +359,7 @@ impl Blake3 {
     }
 
     /// Adds `data` to the input; returns the hasher itself, so calls can be chained.
+    #[pyo3(signature = (data, /))]
     fn update<'py>(slf: Bound<'py, Self>, data: Bytes<'_>) -> Bound<'py, Self> {
         slf.get().feed(slf.py(), &data);
         slf
@@ -364,13 +391,19 @@ impl Blake3 {
         length: usize,
         seek: u64,
     ) -> PyResult<Bound<'py, PyBytes>> {
-        Ok(PyBytes::new(py, &self.output(py, length, seek)?))
+        self.output(py, length, seek)
     }
 
     /// Like `digest`, as a string of hexadecimal digits.
     #[pyo3(signature = (length = 32, *, seek = 0))]
-    fn hexdigest(&self, py: Python<'_>, length: usize, seek: u64) -> PyResult<String> {
-        Ok(hex(&self.output(py, length, seek)?))
+    fn hexdigest<'py>(
+        &self,
+        py: Python<'py>,
+        length: usize,
+        seek: u64,
+    ) -> PyResult<Bound<'py, PyString>> {
+        check_hex_length(length)?;
+        hex_of(&self.output(py, length, seek)?)
     }
 
     /// A copy of the hasher, in the same state.

@@ -54,6 +54,25 @@ pub fn or_empty<'a>(data: &'a Option<Bytes<'_>>) -> &'a [u8] {
     data.as_ref().map_or(&[], Bytes::as_slice)
 }
 
+/// A buffer argument that may be left out (`Buffer(None)`, its default) but, as in hashlib,
+/// not given as `None`, which raises `TypeError` like any other object without a buffer.
+pub struct Buffer<'py>(pub Option<Bytes<'py>>);
+
+impl Buffer<'_> {
+    /// The bytes, empty if the argument was left out.
+    pub fn as_slice(&self) -> &[u8] {
+        or_empty(&self.0)
+    }
+}
+
+impl<'a, 'py> FromPyObject<'a, 'py> for Buffer<'py> {
+    type Error = PyErr;
+
+    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Buffer<'py>> {
+        Bytes::get(&obj).map(|bytes| Buffer(Some(bytes)))
+    }
+}
+
 impl<'a, 'py> FromPyObject<'a, 'py> for Bytes<'py> {
     type Error = PyErr;
 

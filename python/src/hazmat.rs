@@ -9,6 +9,7 @@ use pyo3::types::PyBytes;
 
 use crate::blake3::{self, Blake3};
 use crate::buffer::{with_gil_released_if_long, Bytes};
+use crate::output::xof_bytes;
 
 pyo3::create_exception!(
     hazmat,
@@ -173,9 +174,7 @@ fn merge_subtrees_root_xof<'py>(
         mode.mode(),
     );
     reader.set_position(seek);
-    let mut out = vec![0; length];
-    reader.fill(&mut out);
-    Ok(PyBytes::new(py, &out))
+    xof_bytes(py, reader, length)
 }
 
 /// The length of the left child of a parent over `input_len` bytes: the largest power of two

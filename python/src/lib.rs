@@ -11,6 +11,7 @@ mod buffer;
 mod hazmat;
 mod locked;
 mod many;
+mod output;
 mod tz;
 
 use pyo3::prelude::*;
@@ -28,6 +29,7 @@ fn hex(bytes: &[u8]) -> String {
 
 #[pymodule]
 fn _arborhash(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add_class::<blake3::Blake3>()?;
     m.add_class::<blake2::Blake2b>()?;
     m.add_class::<blake2::Blake2s>()?;

@@ -1,7 +1,7 @@
 //! `arborhash.hash_many`: many messages hashed in one call, across SIMD lanes, without the GIL.
 
 use arborhash::{blake2b, blake2bp, blake2s, blake2sp, blake3, tz};
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::{PyMemoryError, PyOverflowError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyList};
 
@@ -23,22 +23,34 @@ impl Algorithm {
     fn new(
         py: Python<'_>,
         name: &str,
-        digest_size: Option<i32>,
+        digest_size: Option<i64>,
         key: &[u8],
     ) -> PyResult<(Algorithm, usize)> {
         let blake2_size = |limits: &Limits| {
-            let size = digest_size.unwrap_or(limits.max_digest as i32);
+            let size = match digest_size {
+                // hashlib's digest_size is a C int.
+                Some(size) => i32::try_from(size).map_err(|_| {
+                    PyOverflowError::new_err("Python int too large to convert to C int")
+                })?,
+                None => limits.max_digest as i32,
+            };
             check_digest_and_key(py, limits, size, key).map(|()| size as usize)
         };
         Ok(match name {
             "blake3" => {
-                if digest_size.is_some_and(|d| d != 32) {
-                    return Err(PyValueError::new_err(
-                        "hash_many gives 32-byte BLAKE3 digests; use blake3(m).digest(length) for others",
-                    ));
-                }
+                // Any length, as `blake3.digest(length)` takes it.
+                let size = match digest_size {
+                    None => blake3::OUT_LEN,
+                    Some(size) if size < 0 => {
+                        return Err(PyOverflowError::new_err(
+                            "can't convert negative int to unsigned",
+                        ))
+                    }
+                    Some(size) => usize::try_from(size)
+                        .map_err(|_| PyOverflowError::new_err("length overflows isize"))?,
+                };
                 let key = (!key.is_empty()).then(|| key_array(key)).transpose()?;
-                (Algorithm::Blake3(key), blake3::OUT_LEN)
+                (Algorithm::Blake3(key), size)
             }
             "blake2b" => {
                 let d = blake2_size(&BLAKE2B)?;
@@ -82,20 +94,18 @@ impl Algorithm {
         })
     }
 
-    /// Writes the digest of `inputs[i]` to the `i`th `size`-byte piece of `out`.
+    /// Writes the digest of `inputs[i]` to the `i`th `size`-byte piece of `out`, which is
+    /// `inputs.len() * size` bytes long.
     fn run(&self, inputs: &[&[u8]], out: &mut [u8], size: usize) {
+        if size == 0 {
+            return;
+        }
         let pieces = out.chunks_exact_mut(size);
         match self {
-            Algorithm::Blake3(key) => {
-                let mut hashes = vec![blake3::Hash::from_bytes([0; 32]); inputs.len()];
-                match key {
-                    Some(key) => blake3::many::keyed_hash_many(key, inputs, &mut hashes),
-                    None => blake3::many::hash_many(inputs, &mut hashes),
-                }
-                for (piece, hash) in pieces.zip(&hashes) {
-                    piece.copy_from_slice(hash.as_bytes());
-                }
+            Algorithm::Blake3(Some(key)) => {
+                blake3::many::keyed_hash_many_xof(key, inputs, size, out)
             }
+            Algorithm::Blake3(None) => blake3::many::hash_many_xof(inputs, size, out),
             Algorithm::Blake2b(params) => {
                 let mut jobs: Vec<_> = inputs
                     .iter()
@@ -141,25 +151,52 @@ impl Algorithm {
 /// one call with the GIL released. BLAKE3, BLAKE2b and BLAKE2s hash several messages at once in
 /// the SIMD lanes, so that short messages go at the speed of long ones.
 ///
-/// `digest_size` and `key` are those of the algorithm's constructor (BLAKE3: 32-byte digests
-/// and a 32-byte key; `tz` takes neither).
+/// `digest_size` and `key` are those of the algorithm's constructor (BLAKE3: digests of any
+/// length, the prefix of the extended output as `blake3(m).digest(digest_size)` gives it, and
+/// a 32-byte key; `tz` takes neither).
 #[pyfunction]
 #[pyo3(signature = (messages, algorithm = "blake3", *, digest_size = None, key = None))]
 pub fn hash_many<'py>(
     py: Python<'py>,
     messages: &Bound<'py, PyAny>,
     algorithm: &str,
-    digest_size: Option<i32>,
+    digest_size: Option<i64>,
     key: Option<Bytes<'_>>,
 ) -> PyResult<Bound<'py, PyList>> {
     let key = or_empty(&key);
     let (algorithm, size) = Algorithm::new(py, algorithm, digest_size, key)?;
-    let buffers = messages
-        .try_iter()?
-        .map(|m| Bytes::get(&m?))
-        .collect::<PyResult<Vec<Bytes<'_>>>>()?;
-    let inputs: Vec<&[u8]> = buffers.iter().map(Bytes::as_slice).collect();
-    let mut out = vec![0u8; inputs.len() * size];
+    let mut buffers = Vec::new();
+    for m in messages.try_iter()? {
+        reserve(&mut buffers, 1)?;
+        buffers.push(Bytes::get(&m?)?);
+    }
+    let mut inputs = Vec::new();
+    reserve(&mut inputs, buffers.len())?;
+    inputs.extend(buffers.iter().map(Bytes::as_slice));
+    let total = inputs
+        .len()
+        .checked_mul(size)
+        .filter(|&total| isize::try_from(total).is_ok())
+        .ok_or_else(|| {
+            PyOverflowError::new_err("digest_size times the messages overflows isize")
+        })?;
+    let mut out = Vec::new();
+    reserve(&mut out, total)?;
+    out.resize(total, 0u8);
     py.detach(|| algorithm.run(&inputs, &mut out, size));
-    PyList::new(py, out.chunks_exact(size).map(|d| PyBytes::new(py, d)))
+    let digests = (0..inputs.len())
+        .map(|i| {
+            PyBytes::new_with(py, size, |d| {
+                d.copy_from_slice(&out[i * size..(i + 1) * size]);
+                Ok(())
+            })
+        })
+        .collect::<PyResult<Vec<_>>>()?;
+    PyList::new(py, digests)
+}
+
+/// Room for `more` items in `v`, or `MemoryError` (where `Vec` would abort the process).
+fn reserve<T>(v: &mut Vec<T>, more: usize) -> PyResult<()> {
+    v.try_reserve(more)
+        .map_err(|_| PyMemoryError::new_err("cannot allocate the batch"))
 }

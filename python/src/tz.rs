@@ -5,7 +5,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
 use crate::blake2::hash_object;
-use crate::buffer::Bytes;
+use crate::buffer::{Buffer, Bytes};
 use crate::hex;
 use crate::locked::Locked;
 
@@ -16,7 +16,7 @@ use crate::locked::Locked;
 /// published, and the hash is malleable by design. Use it as a homomorphic checksum (the hash
 /// of a concatenation is the product of the parts' hashes), for compatibility with tzhash, and
 /// never where an adversary may choose the data.
-#[pyclass(frozen, module = "arborhash", name = "tz")]
+#[pyclass(frozen, immutable_type, module = "arborhash", name = "tz")]
 pub struct Tz {
     state: Locked<tz::Hasher>,
     digest_size: usize,
@@ -36,9 +36,10 @@ hash_object!(
         const block_size: usize = 1;
 
         #[new]
-        #[pyo3(signature = (data = None, /))]
-        fn new(py: Python<'_>, data: Option<Bytes<'_>>) -> Self {
-            Self::fed(py, tz::Hasher::new(), tz::OUT_LEN, data)
+        #[pyo3(text_signature = "(data=b'', /)")]
+        #[pyo3(signature = (data = Buffer(None), /))]
+        fn new(py: Python<'_>, data: Buffer<'_>) -> Self {
+            Self::fed(py, tz::Hasher::new(), tz::OUT_LEN, data.0)
         }
     }
 );

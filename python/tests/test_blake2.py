@@ -105,19 +105,6 @@ def test_out_of_range_errors_match_hashlib(ours, theirs):
         ours().update("str")
 
 
-@pytest.mark.parametrize("ours, theirs", PAIRS, ids=["blake2b", "blake2s"])
-def test_data_by_name(ours, theirs):
-    # As CPython 3.14's hashlib takes it (earlier versions take data by position only).
-    want = theirs(b"abc").digest()
-    assert ours(data=b"abc").digest() == want
-    assert ours(string=b"abc").digest() == want
-    assert ours(data=b"abc", digest_size=16).digest() == theirs(b"abc", digest_size=16).digest()
-    with pytest.raises(TypeError):
-        ours(data=b"a", string=b"b")
-    with pytest.raises(TypeError):
-        ours(b"a", data=b"b")
-
-
 @pytest.mark.parametrize(
     "cls, name, maxd", [(arborhash.blake2bp, "blake2bp", 64), (arborhash.blake2sp, "blake2sp", 32)]
 )
