@@ -16,12 +16,51 @@ for arch in amd64 arm64; do
   GOARCH=$arch go vet -tags purego ./...
 done
 
+# --- go/bao: `arbor bao` for its byte-for-byte test (TestArborCLI), built as cargo test builds it ---
+echo "== go: arbor for go/bao's tests"
+(cd .. && cargo build -q -p arbor)
+export ARBOR=$PWD/../target/debug/arbor
+# --- end go/bao ---
+
 echo "== go: tests (assembly and purego)"
 go test ./...
 go test -tags purego ./...
 
 echo "== go: programs written for zeebo/blake3 and tzhash, import swapped"
 (cd internal/compat && go vet ./... && go test ./...)
+
+# --- go/lukechampine/bao: the peer's own tests, fetched from the Go module proxy, run against ours ---
+# Only the import of the bao package is changed (on a copy, in a temporary module).
+echo "== go: lukechampine.com/blake3/bao's tests against go/lukechampine/bao"
+luke_dir=$(go mod download -json lukechampine.com/blake3@v1.3.0 | sed -n 's/^\t"Dir": "\(.*\)",$/\1/p')
+if [ ! -f "$luke_dir/bao/bao_test.go" ]; then
+  echo "lukechampine.com/blake3@v1.3.0: bao/bao_test.go not found (Go module proxy unreachable?)" >&2
+  exit 1
+fi
+peer=$(mktemp -d)
+trap 'rm -rf "$peer"' EXIT
+mkdir "$peer/bao" "$peer/testdata"
+cp "$luke_dir"/testdata/* "$peer/testdata/"
+sed 's#"lukechampine.com/blake3/bao"#"github.com/arborhash/arborhash/go/lukechampine/bao"#' \
+  "$luke_dir/bao/bao_test.go" >"$peer/bao/bao_test.go"
+grep -q '"github.com/arborhash/arborhash/go/lukechampine/bao"' "$peer/bao/bao_test.go"
+cp go.sum "$peer/go.sum"
+cat >"$peer/go.mod" <<EOF
+module baopeer
+
+go 1.20
+
+require (
+	github.com/arborhash/arborhash/go v0.0.0
+	lukechampine.com/blake3 v1.3.0
+)
+
+replace github.com/arborhash/arborhash/go => $PWD
+EOF
+for tags in "" purego; do
+  (cd "$peer" && GOFLAGS=-mod=mod go test -count=1 -tags "$tags" -v ./bao) | grep -E '^(--- |ok|FAIL|PASS)'
+done
+# --- end go/lukechampine/bao ---
 
 echo "== go: arm64 under qemu-aarch64 (assembly and purego)"
 if command -v qemu-aarch64 >/dev/null 2>&1; then
