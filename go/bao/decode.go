@@ -103,11 +103,15 @@ type walker struct {
 	sel     selection
 	stack   []node
 	out     []byte // verified bytes not yet read
-	raw     []byte // a subtree's combined encoding as read
-	cbuf    []byte // content
-	pbuf    []byte // parents as read
-	check   []byte // parents encoded again
-	t       *treeHasher
+	// dst is the caller's buffer during a read: a node that fits is read
+	// and verified there (io.Reader lets Read use all of p as scratch), and
+	// direct is then the number of verified bytes in it.
+	dst    []byte
+	direct int
+	cbuf   []byte // content
+	pbuf   []byte // parents as read
+	check  []byte // parents encoded again
+	t      *treeHasher
 }
 
 func newWalker(r, outboard io.Reader, hash [32]byte, groupLog int, s *span) walker {
@@ -134,7 +138,13 @@ func (w *walker) read(p []byte) (int, error) {
 		if len(p) == 0 {
 			return 0, nil
 		}
+		w.dst = p
 		w.err = w.step()
+		w.dst = nil
+		if n := w.direct; n > 0 {
+			w.direct = 0
+			return n, nil
+		}
 	}
 	n := copy(p, w.out)
 	w.out = w.out[n:]
@@ -212,21 +222,40 @@ func grow(b []byte, n uint64) []byte {
 }
 
 func (w *walker) leaf(nd *node) error {
-	w.cbuf = grow(w.cbuf, nd.len)
-	if err := readFull(w.contentReader(), w.cbuf, nd.start); err != nil {
+	content, direct := w.target(nd)
+	if err := readFull(w.contentReader(), content, nd.start); err != nil {
 		return err
 	}
 	var got [32]byte
 	if nd.root {
-		got = blake3.Sum256(w.cbuf)
+		got = blake3.Sum256(content)
 	} else {
-		got, _ = blake3.HashSubtree(blake3.HashMode(), nd.start, w.cbuf)
+		got, _ = blake3.HashSubtree(blake3.HashMode(), nd.start, content)
 	}
 	if subtle.ConstantTimeCompare(got[:], nd.cv[:]) != 1 {
 		return mismatch(nd.start)
 	}
-	w.release(nd.start, w.cbuf)
+	w.deliver(nd.start, content, direct)
 	return nil
+}
+
+// target returns where the content of nd is to be read: the caller's
+// buffer if all of it goes there, else the walker's.
+func (w *walker) target(nd *node) ([]byte, bool) {
+	if uint64(len(w.dst)) >= nd.len && w.sel.outStart <= nd.start && nd.start+nd.len <= w.sel.outEnd {
+		return w.dst[:nd.len], true
+	}
+	w.cbuf = grow(w.cbuf, nd.len)
+	return w.cbuf, false
+}
+
+// deliver hands over verified content read into target.
+func (w *walker) deliver(start uint64, content []byte, direct bool) {
+	if direct {
+		w.direct = len(content)
+		return
+	}
+	w.release(start, content)
 }
 
 // release makes the part of the verified content at start that the walk
@@ -276,34 +305,24 @@ func (w *walker) subtree(nd *node) error {
 		w.t = newTreeHasher(layout{groupLen: w.groupLen, outboard: true})
 	}
 	psize, _ := w.t.size(nd.len)
+	w.pbuf = grow(w.pbuf, psize)
+	content, direct := w.target(nd)
+	var pn, cn int
 	var err error
-	var complete bool
 	if w.content == nil {
-		w.raw = grow(w.raw, psize+nd.len)
-		var n int
-		n, err = io.ReadFull(w.tree, w.raw)
-		w.raw = w.raw[:n]
-		if complete = err == nil; complete {
-			w.gather(nd.len)
-		}
+		pn, cn, err = w.readCombined(nd.len, content)
 	} else {
-		w.pbuf = grow(w.pbuf, psize)
-		w.cbuf = grow(w.cbuf, nd.len)
-		var n, m int
-		n, err = io.ReadFull(w.tree, w.pbuf)
-		w.pbuf = w.pbuf[:n]
+		pn, err = io.ReadFull(w.tree, w.pbuf)
 		if err == nil {
-			m, err = io.ReadFull(w.content, w.cbuf)
+			cn, err = io.ReadFull(w.content, content)
 		}
-		w.cbuf = w.cbuf[:m]
-		complete = err == nil
 	}
 	if err != nil && err != io.EOF && err != io.ErrUnexpectedEOF {
 		return err
 	}
-	if complete {
+	if err == nil {
 		w.check = grow(w.check, psize)
-		l, r := w.t.children(w.check, nd.start, w.cbuf)
+		l, r := w.t.children(w.check, nd.start, content)
 		var got [32]byte
 		if nd.root {
 			got = blake3.MergeSubtreesRoot(l, r, blake3.HashMode())
@@ -311,41 +330,75 @@ func (w *walker) subtree(nd *node) error {
 			got = blake3.MergeSubtreesNonRoot(l, r, blake3.HashMode())
 		}
 		if bytes.Equal(w.check, w.pbuf) && subtle.ConstantTimeCompare(got[:], nd.cv[:]) == 1 {
-			w.release(nd.start, w.cbuf)
+			w.deliver(nd.start, content, direct)
 			return nil
 		}
 	}
 	// Replay what was read (a truncation is found again at its node).
+	parents, content := append([]byte(nil), w.pbuf[:pn]...), append([]byte(nil), content[:cn]...)
 	if w.content == nil {
-		w.tree = io.MultiReader(bytes.NewReader(append([]byte(nil), w.raw...)), w.tree)
+		w.tree = io.MultiReader(bytes.NewReader(w.interleave(nd.len, parents, content)), w.tree)
 	} else {
-		w.tree = io.MultiReader(bytes.NewReader(append([]byte(nil), w.pbuf...)), w.tree)
-		w.content = io.MultiReader(bytes.NewReader(append([]byte(nil), w.cbuf...)), w.content)
+		w.tree = io.MultiReader(bytes.NewReader(parents), w.tree)
+		w.content = io.MultiReader(bytes.NewReader(content), w.content)
 	}
 	nd.slow = true
 	w.stack = append(w.stack, *nd)
 	return nil
 }
 
-// gather splits w.raw, the combined encoding of a subtree over n bytes of
-// content, into its parents in pre-order (w.pbuf) and its content (w.cbuf).
-func (w *walker) gather(n uint64) {
-	w.pbuf, w.cbuf = w.pbuf[:0], grow(w.cbuf, n)[:0]
-	raw := w.raw
+// readCombined reads the combined encoding of a subtree over n bytes of
+// content, its parents in pre-order into w.pbuf and its content into
+// content, and returns how many bytes of each it read.
+func (w *walker) readCombined(n uint64, content []byte) (pn, cn int, err error) {
 	var walk func(n uint64)
 	walk = func(n uint64) {
-		if w.isLeaf(n) {
-			w.cbuf = append(w.cbuf, raw[:n]...)
-			raw = raw[n:]
+		if err != nil {
 			return
 		}
-		w.pbuf = append(w.pbuf, raw[:ParentSize]...)
-		raw = raw[ParentSize:]
+		var k int
+		if w.isLeaf(n) {
+			k, err = io.ReadFull(w.tree, content[cn:cn+int(n)])
+			cn += k
+			return
+		}
+		k, err = io.ReadFull(w.tree, w.pbuf[pn:pn+ParentSize])
+		pn += k
 		left := split(n)
 		walk(left)
 		walk(n - left)
 	}
 	walk(n)
+	return pn, cn, err
+}
+
+// interleave puts parents and content, read from the combined encoding of a
+// subtree over n bytes, back in the encoding's order, up to where either
+// runs out.
+func (w *walker) interleave(n uint64, parents, content []byte) []byte {
+	var out []byte
+	var walk func(n uint64) bool
+	walk = func(n uint64) bool {
+		take := func(b *[]byte, k int) bool {
+			k2 := k
+			if k2 > len(*b) {
+				k2 = len(*b)
+			}
+			out = append(out, (*b)[:k2]...)
+			*b = (*b)[k2:]
+			return k2 == k
+		}
+		if w.isLeaf(n) {
+			return take(&content, int(n))
+		}
+		if !take(&parents, ParentSize) {
+			return false
+		}
+		left := split(n)
+		return walk(left) && walk(n-left)
+	}
+	walk(n)
+	return out
 }
 
 func min64(a, b uint64) uint64 {
