@@ -142,16 +142,44 @@ func Outboard(content []byte, groupLog int) ([]byte, [32]byte, error) {
 	return encode(content, groupLog, true)
 }
 
+// EncodeInto writes the combined encoding of content into dst, which must
+// be exactly EncodedSize long, and returns the hash. Into a buffer used
+// before it saves the page faults of a new one.
+func EncodeInto(dst, content []byte, groupLog int) ([32]byte, error) {
+	return encodeInto(dst, content, groupLog, false)
+}
+
+// OutboardInto writes the outboard encoding of content into dst, which must
+// be exactly OutboardSize long, and returns the hash.
+func OutboardInto(dst, content []byte, groupLog int) ([32]byte, error) {
+	return encodeInto(dst, content, groupLog, true)
+}
+
+// ErrBufferSize is the error of EncodeInto and OutboardInto for a buffer
+// of another size than the encoding's.
+var ErrBufferSize = errors.New("bao: the buffer is not the encoding's size")
+
 func encode(content []byte, groupLog int, outboard bool) ([]byte, [32]byte, error) {
 	size, err := encodingSize(uint64(len(content)), groupLog, outboard)
 	if err != nil {
 		return nil, [32]byte{}, err
 	}
 	dst := make([]byte, size)
+	hash, err := encodeInto(dst, content, groupLog, outboard)
+	return dst, hash, err
+}
+
+func encodeInto(dst, content []byte, groupLog int, outboard bool) ([32]byte, error) {
+	size, err := encodingSize(uint64(len(content)), groupLog, outboard)
+	if err != nil {
+		return [32]byte{}, err
+	}
+	if uint64(len(dst)) != size {
+		return [32]byte{}, fmt.Errorf("%w: %d bytes for %d", ErrBufferSize, len(dst), size)
+	}
 	binary.LittleEndian.PutUint64(dst, uint64(len(content)))
 	l, _ := newLayout(groupLog, outboard)
-	t := newTreeHasher(l)
-	return dst, t.root(dst[HeaderSize:], content), nil
+	return newTreeHasher(l).root(dst[HeaderSize:], content), nil
 }
 
 // batchLen bounds the subtrees that are hashed level by level across the

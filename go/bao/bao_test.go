@@ -278,10 +278,7 @@ func TestCorruptionsAndTruncations(t *testing.T) {
 			for _, outboard := range []bool{false, true} {
 				enc, hash := mustEncode(t, content, g, outboard)
 				ns := nodes(uint64(n), g, outboard)
-				step := 1
-				if len(enc) > 3000 {
-					step = 7
-				}
+				step := 1 + len(enc)/800 // every byte of the small ones
 				for i := 0; i < len(enc); i += step {
 					got, err := decodeAll(content, flipped(enc, i), hash, g, outboard)
 					checkFailure(t, "flipped encoding byte", content, got, err, i, ns)
@@ -359,6 +356,21 @@ func TestRoundTripsAndSlices(t *testing.T) {
 			}
 			if size, _ := OutboardSize(uint64(n), g); size != uint64(len(ob)) {
 				t.Fatalf("OutboardSize %d, outboard %d", size, len(ob))
+			}
+			// Into buffers holding other bytes before.
+			into := randomBytes(r, len(enc))
+			if h, err := EncodeInto(into, content, g); err != nil || h != hash || !bytes.Equal(into, enc) {
+				t.Fatalf("EncodeInto, G %d, len %d: %v", g, n, err)
+			}
+			into = randomBytes(r, len(ob))
+			if h, err := OutboardInto(into, content, g); err != nil || h != hash || !bytes.Equal(into, ob) {
+				t.Fatalf("OutboardInto, G %d, len %d: %v", g, n, err)
+			}
+			if _, err := EncodeInto(make([]byte, len(enc)+1), content, g); !errors.Is(err, ErrBufferSize) {
+				t.Fatalf("EncodeInto a larger buffer: %v", err)
+			}
+			if _, err := OutboardInto(ob[:len(ob)-1], content, g); !errors.Is(err, ErrBufferSize) {
+				t.Fatalf("OutboardInto a smaller buffer: %v", err)
 			}
 			for _, outboard := range []bool{false, true} {
 				e := enc

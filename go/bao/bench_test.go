@@ -38,6 +38,7 @@ func benchCases(content []byte, g int) []benchCase {
 	return []benchCase{
 		{"encode", func() { _, _, _ = Encode(content, g) }, func() { lukebao.EncodeBuf(content, g, false) }},
 		{"outboard", func() { _, _, _ = Outboard(content, g) }, func() { lukebao.EncodeBuf(content, g, true) }},
+		{"encode into", func() { _, _ = EncodeInto(enc, content, g) }, func() { lukebao.EncodeBuf(content, g, false) }},
 		{"decode", func() { drain(NewDecoder(bytes.NewReader(enc), hash, g)) }, func() {
 			if ok, err := lukebao.Decode(io.Discard, bytes.NewReader(enc), nil, g, hash); !ok || err != nil {
 				panic("lukechampine's decode failed")
