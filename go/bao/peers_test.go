@@ -7,7 +7,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strconv"
 	"testing"
 
@@ -22,7 +21,7 @@ func TestLukechampine(t *testing.T) {
 	for g := 0; g <= 9; g++ {
 		group := 1024 << g
 		for rep := 0; rep < 5; rep++ {
-			n := r.Intn(group * (1 + r.Intn(12)))
+			n := r.Intn(scaled(group * (1 + r.Intn(12))))
 			if rep == 0 {
 				n = group*4 + 1
 			}
@@ -112,10 +111,9 @@ func TestArborCLI(t *testing.T) {
 		return b
 	}
 	r := rand.New(rand.NewSource(9))
-	// Under emulation (arm64 on amd64) the largest trees take too long.
 	maxLen := 64<<20 + 1
-	if runtime.GOARCH != "amd64" {
-		maxLen = 1 << 20
+	if emulated {
+		maxLen = 256 << 10
 	}
 	for g := 0; g <= MaxGroupLog; g++ {
 		group := 1024 << g
