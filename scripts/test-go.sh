@@ -16,9 +16,9 @@ for arch in amd64 arm64; do
   GOARCH=$arch go vet -tags purego ./...
 done
 
-# --- go/bao: `arbor bao` for its byte-for-byte test (TestArborCLI), built as cargo test builds it ---
+# --- go/bao: `arbor bao` for its byte-for-byte test (TestArborCLI), built as `cargo test` builds it (test profile) ---
 echo "== go: arbor for go/bao's tests"
-(cd .. && cargo build -q -p arbor)
+(cd .. && cargo build -q --profile test -p arbor)
 export ARBOR=$PWD/../target/debug/arbor
 # --- end go/bao ---
 
