@@ -494,3 +494,25 @@ func TestBadArguments(t *testing.T) {
 		t.Errorf("EncodedSize(2^64-1): %v", err)
 	}
 }
+
+func TestErrorsStay(t *testing.T) {
+	content := randomBytes(rand.New(rand.NewSource(13)), 5000)
+	enc, hash := mustEncode(t, content, 0, false)
+	d := NewDecoder(bytes.NewReader(flipped(enc, len(enc)-1)), hash, 0)
+	got, err := io.ReadAll(d)
+	if !errors.Is(err, ErrMismatch) || !bytes.Equal(got, content[:4096]) {
+		t.Fatalf("%v, %d bytes", err, len(got))
+	}
+	for i := 0; i < 2; i++ {
+		if n, again := d.Read(make([]byte, 10)); n != 0 || again != err {
+			t.Fatalf("read after the error: %d, %v", n, again)
+		}
+	}
+	d = NewDecoder(bytes.NewReader(enc), hash, 0)
+	if got, err := io.ReadAll(d); err != nil || !bytes.Equal(got, content) {
+		t.Fatal(err)
+	}
+	if n, err := d.Read(make([]byte, 10)); n != 0 || err != io.EOF {
+		t.Fatalf("read after the end: %d, %v", n, err)
+	}
+}

@@ -99,7 +99,6 @@ type walker struct {
 	span    *span
 	err     error // set once: every later read returns it
 	started bool
-	done    bool
 	sel     selection
 	stack   []node
 	out     []byte // verified bytes not yet read
@@ -151,16 +150,13 @@ func (w *walker) read(p []byte) (int, error) {
 	return n, nil
 }
 
-// step visits the next node, or checks the end; it returns io.EOF at the end.
+// step visits the next node, or checks that the streams end; it returns
+// io.EOF at the end.
 func (w *walker) step() error {
 	if !w.started {
 		return w.start()
 	}
 	if len(w.stack) == 0 {
-		if w.done {
-			return io.EOF
-		}
-		w.done = true
 		for _, r := range []io.Reader{w.tree, w.content} {
 			if r == nil {
 				continue
