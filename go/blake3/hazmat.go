@@ -10,9 +10,10 @@ import (
 
 // The subtree API below (the Rust blake3 crate's hazmat module in Go) hashes
 // pieces of one input apart, on any machine, and merges their chaining values
-// into the hash of the whole. Misused it gives wrong hashes, not insecure
-// ones, but only the tree rules documented here make the result equal to
-// Sum256: each piece must be a subtree that BLAKE3 itself would form.
+// into the hash of the whole. The result equals Sum256 only if each piece is
+// a subtree that BLAKE3 itself would form (see LeftSubtreeLen): offsets and
+// lengths that cannot be one are errors, but a merge of the wrong pieces is
+// not detected.
 
 // ChainingValue is the 32-byte value that stands for a subtree (not the root)
 // in its parent.
