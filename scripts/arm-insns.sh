@@ -23,8 +23,10 @@ bin=target/dependent/$target/release/hash_loop
 
 plugin_dir=target/insn-count
 mkdir -p "$plugin_dir"
+# Built aside and renamed, so that a run already counting never loads a half-written plugin.
 gcc -shared -fPIC -O2 -fvisibility=hidden -Wall -Wextra -Werror \
-  -o "$plugin_dir/libinsn_count.so" tools/insn-count/insn_count.c
+  -o "$plugin_dir/libinsn_count.so.$$" tools/insn-count/insn_count.c
+mv -f "$plugin_dir/libinsn_count.so.$$" "$plugin_dir/libinsn_count.so"
 
 # The instructions one run executes: $1 algorithm, $2 backend of ours, $3 bytes, $4 repetitions.
 count() {
@@ -83,7 +85,8 @@ for row in "${rows[@]}"; do
   backend=${row#*:}
   printf '| %s | %s |' "$algorithm" "$backend"
   for n in "${sizes[@]}"; do
-    printf ' %.2f |' "$(per_byte "$algorithm" "$backend" "$n")"
+    x=$(per_byte "$algorithm" "$backend" "$n")
+    printf ' %.2f |' "$x"
   done
   printf '\n'
 done
