@@ -31,6 +31,9 @@ apt_install coreutils
 # C library (c/): libb2 and the official BLAKE3 C sources as references for the C tests;
 # xxhash, ISA-L (CRC32C) and OpenSSL as peers of the C speed test.
 apt_install gcc make pkg-config libb2-dev libxxhash-dev libssl-dev libisal-dev librust-blake3-dev
+# The C tests fetch the blake3 crate's C test driver from crates.io with curl when cargo's
+# download cache lacks it.
+apt_install curl
 
 # AArch64: cross linker and libc for scripts/test-arm.sh, and qemu-user, which runs it and the
 # Go module's arm64 tests (scripts/test-go.sh).

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Tests of the C library (c/): the headers against the Rust definitions, the library's exports
 # against the headers' declarations, the C test programs (shared, static, ASan+UBSan) against
-# b3sum, the official BLAKE3 C code, hashlib and libb2, and install/uninstall with pkg-config.
-# Needs gcc, make, pkg-config, libb2-dev, b3sum and python3 (.ci/run installs them).
+# b3sum, the official BLAKE3 C code, hashlib and libb2, the official BLAKE3 C test driver (from the
+# blake3 crate on crates.io), the speed test's arguments, and install/uninstall with pkg-config.
+# Needs gcc, make, pkg-config, libb2-dev, librust-blake3-dev, b3sum, curl and python3
+# (scripts/setup.sh installs them).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -32,9 +34,42 @@ fi
 echo "== c: test programs"
 c/test/run.sh
 
-echo "== c: the speed test builds and runs (a smoke test: 10 iterations)"
+echo "== c: the official BLAKE3 C test driver and test.py (blake3 crate) against libarborhash"
+c/test/official-driver/run.sh c/build/lib
+
+echo "== c: the speed test builds and runs (a smoke test: 10 iterations), and its arguments"
 make -s -C c speedtest
-c/speedtest/out/speedtest --iterations 10 --repetitions 1 >/dev/null
+speedtest=c/speedtest/out/speedtest
+# The btrfs hash-speedtest form, a positional iteration count, and the options.
+"$speedtest" 10 --repetitions 1 --filter NULL | grep -q '^size 4096 B, 10 iterations, median of 1 '
+"$speedtest" --iterations 10 --repetitions 1 --size 100 | grep -q '^size 100 B, 10 iterations, '
+"$speedtest" --help | grep -q '^usage: speedtest .*\[ITERATIONS\]'
+# Bad arguments (one case a line, in shell quoting): a message and exit status 1, never a crash.
+while read -r line; do
+  eval "set -- $line"
+  status=0
+  "$speedtest" "$@" >/dev/null 2>"$speedtest.err" || status=$?
+  if [ "$status" -ne 1 ] || ! grep -q '^usage: speedtest' "$speedtest.err"; then
+    echo "speedtest $line: exit status $status (expected 1 with the usage)" >&2
+    exit 1
+  fi
+done <<'CASES'
+0
+-1
+abc
+10x
+''
+18446744073709551616
+10 20
+--iterations
+--iterations 0
+--size 67108865
+--size 18446744073709551615
+--repetitions 0
+--repetitions 1001
+--bogus
+CASES
+rm -f "$speedtest.err"
 
 echo "== c: make install / uninstall, and a program built with pkg-config (shared, static)"
 prefix=$(mktemp -d)

@@ -23,6 +23,12 @@ go test -tags purego ./...
 echo "== go: programs written for zeebo/blake3 and tzhash, import swapped"
 (cd internal/compat && go vet ./... && go test ./...)
 
+# The peers' own test files against this module (go/README.md lists what
+# cannot apply), and vet of the benchmarks against them (a module of its own).
+echo "== go: test suites of zeebo/blake3, tzhash and lukechampine.com/blake3"
+../scripts/test-go-peers.sh
+(cd internal/bench && go vet ./...)
+
 echo "== go: arm64 under qemu-aarch64 (assembly and purego)"
 if command -v qemu-aarch64 >/dev/null 2>&1; then
   GOARCH=arm64 go test -exec qemu-aarch64 ./...

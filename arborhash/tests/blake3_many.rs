@@ -156,6 +156,54 @@ fn uniform_batches() {
 }
 
 #[test]
+fn extended_outputs_of_every_length_match_the_crate() {
+    let mut rng = ChaCha8Rng::seed_from_u64(12);
+    let lens: Vec<usize> = (0..40).map(|_| rng.gen_range(0..=5 * 1024)).collect();
+    let msgs = messages(&mut rng, &lens);
+    let inputs: Vec<&[u8]> = msgs.iter().map(|m| m.as_slice()).collect();
+    for backend in Backend::ALL {
+        with_backend(backend, || {
+            for out_len in [0, 1, 31, 32, 33, 64, 65, 200, 1025] {
+                let mut out = vec![0u8; inputs.len() * out_len];
+                let mut keyed = out.clone();
+                let mut derived = out.clone();
+                many::hash_many_xof(&inputs, out_len, &mut out);
+                many::keyed_hash_many_xof(&KEY, &inputs, out_len, &mut keyed);
+                many::derive_key_many_xof(CONTEXT, &inputs, out_len, &mut derived);
+                for (i, input) in inputs.iter().enumerate() {
+                    let run = i * out_len..(i + 1) * out_len;
+                    let mut want = vec![0u8; out_len];
+                    let mut reader = ::blake3::Hasher::new().update(input).finalize_xof();
+                    reader.fill(&mut want);
+                    assert_eq!(
+                        out[run.clone()],
+                        want,
+                        "{backend}: {out_len} B of message {i}"
+                    );
+                    let mut reader = ::blake3::Hasher::new_keyed(&KEY)
+                        .update(input)
+                        .finalize_xof();
+                    reader.fill(&mut want);
+                    assert_eq!(keyed[run.clone()], want, "{backend}: keyed, message {i}");
+                    let mut reader = ::blake3::Hasher::new_derive_key(CONTEXT)
+                        .update(input)
+                        .finalize_xof();
+                    reader.fill(&mut want);
+                    assert_eq!(derived[run], want, "{backend}: derive_key, message {i}");
+                }
+            }
+        });
+    }
+}
+
+#[test]
+#[should_panic(expected = "outputs must hold out_len = 33 bytes for each of 2 inputs")]
+fn mismatched_extended_output_length_panics() {
+    let mut out = [0u8; 65];
+    many::hash_many_xof(&[b"a", b"b"], 33, &mut out);
+}
+
+#[test]
 #[should_panic(expected = "outputs must have one entry per input")]
 fn mismatched_lengths_panic() {
     let mut out = [Hash::from_bytes([0; 32]); 1];

@@ -145,6 +145,28 @@ fn every_backend_matches_vectors() {
                     case.derive_key[..32],
                     "{what}: derive_key_many"
                 );
+                // Batch, extended output: every vector's 131 bytes, and a prefix of them.
+                for out_len in [131, 20] {
+                    let mut out = vec![0u8; 2 * out_len];
+                    many::hash_many_xof(&inputs, out_len, &mut out);
+                    assert_eq!(
+                        out[out_len..],
+                        case.hash[..out_len],
+                        "{what}: hash_many_xof"
+                    );
+                    many::keyed_hash_many_xof(&v.key, &inputs, out_len, &mut out);
+                    assert_eq!(
+                        out[..out_len],
+                        case.keyed_hash[..out_len],
+                        "{what}: keyed xof"
+                    );
+                    many::derive_key_many_xof(&v.context, &inputs, out_len, &mut out);
+                    assert_eq!(
+                        out[out_len..],
+                        case.derive_key[..out_len],
+                        "{what}: derive xof"
+                    );
+                }
                 // Subtrees: split at the root and merge; single chunks directly.
                 let context_key = hazmat::hash_derive_key_context(&v.context);
                 let modes = [

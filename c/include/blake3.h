@@ -11,10 +11,12 @@
  *
  * Argument rules: every pointer must point to as many bytes as its length says, or be NULL
  * only where the length is 0. These functions return nothing, as in the official API; a call
- * with a bad argument (NULL hasher, key or context, NULL input with a nonzero length) does not
- * crash: it leaves the hasher unusable, later calls on it do nothing and finalize writes zeros.
- * arborhash_blake3_hasher_check() in arborhash.h tells whether a hasher is still usable. Calls on a hasher never initialised are refused the same
- * way in almost all cases (a tag word is checked), but do initialise it first.
+ * with a bad argument (NULL hasher, key or context, NULL input with a nonzero length, a length
+ * above PTRDIFF_MAX, which no object has) does not crash: it leaves the hasher unusable, later
+ * calls on it do nothing and finalize writes zeros; a finalize with such an output writes
+ * nothing. arborhash_blake3_hasher_check() in arborhash.h tells whether a hasher is still
+ * usable. Calls on a hasher never initialised are refused the same way in almost all cases (a
+ * tag word is checked), but do initialise it first.
  *
  * Thread safety: one hasher per thread at a time; finalize may run on several threads at once.
  */

@@ -7,7 +7,9 @@
  * and the spread ((max - min) / median). Batch rows (x16) hash 16 messages per call and are
  * reported per message.
  *
- *   speedtest [--size BYTES] [--iterations N] [--repetitions R] [--filter TEXT]
+ *   speedtest [--size BYTES] [--iterations N] [--repetitions R] [--filter TEXT] [ITERATIONS]
+ *
+ * ITERATIONS, as in btrfs's `hash-speedtest [iterations]`, is the same as --iterations.
  */
 #define _GNU_SOURCE
 #include <stdio.h>
@@ -122,24 +124,64 @@ static void cpu_model(char *model, size_t len) {
   fclose(f);
 }
 
+static const char usage[] =
+    "usage: speedtest [--size BYTES] [--iterations N] [--repetitions R] [--filter TEXT] "
+    "[ITERATIONS]\n";
+
+/* The decimal number `text` into `*value`: 0 unless it is all digits and at most `max`. */
+static int parse_count(const char *text, uint64_t max, uint64_t *value) {
+  uint64_t v = 0;
+  if (*text == 0) return 0;
+  for (const char *p = text; *p; p++) {
+    if (*p < '0' || *p > '9' || v > (max - (uint64_t)(*p - '0')) / 10) return 0;
+    v = v * 10 + (uint64_t)(*p - '0');
+  }
+  *value = v;
+  return 1;
+}
+
+/* Exits with status 1 and a message naming the option whose value is bad. */
+static void bad_value(const char *option, const char *value, const char *rule) {
+  fprintf(stderr, "speedtest: %s %s: %s\n%s", option, value, rule, usage);
+  exit(1);
+}
+
 int main(int argc, char **argv) {
+  /* Each of the 16 batch messages is `size` bytes: 64 MiB caps the buffer at 1 GiB. */
+  const uint64_t max_size = (uint64_t)1 << 26;
   size_t size = 4096;
-  uint64_t iterations = 10000;
+  uint64_t iterations = 10000, value_u64;
   int repetitions = 5;
   const char *filter = NULL;
+  int positional = 0;
   for (int i = 1; i < argc; i++) {
-    if (strcmp(argv[i], "--size") == 0 && i + 1 < argc) size = strtoul(argv[++i], 0, 10);
-    else if (strcmp(argv[i], "--iterations") == 0 && i + 1 < argc) iterations = strtoull(argv[++i], 0, 10);
-    else if (strcmp(argv[i], "--repetitions") == 0 && i + 1 < argc) repetitions = atoi(argv[++i]);
-    else if (strcmp(argv[i], "--filter") == 0 && i + 1 < argc) filter = argv[++i];
-    else {
-      fprintf(stderr, "usage: speedtest [--size BYTES] [--iterations N] [--repetitions R] [--filter TEXT]\n");
-      return 2;
+    const char *value = i + 1 < argc ? argv[i + 1] : NULL;
+    if (strcmp(argv[i], "--size") == 0 && value) {
+      if (!parse_count(value, max_size, &value_u64)) bad_value("--size", value, "0 to 67108864 bytes");
+      size = (size_t)value_u64;
+      i++;
+    } else if (strcmp(argv[i], "--iterations") == 0 && value) {
+      if (!parse_count(value, UINT64_MAX, &iterations) || iterations == 0)
+        bad_value("--iterations", value, "a positive integer");
+      i++;
+    } else if (strcmp(argv[i], "--repetitions") == 0 && value) {
+      if (!parse_count(value, 1000, &value_u64) || value_u64 == 0)
+        bad_value("--repetitions", value, "1 to 1000");
+      repetitions = (int)value_u64;
+      i++;
+    } else if (strcmp(argv[i], "--filter") == 0 && value) {
+      filter = argv[++i];
+    } else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+      fputs(usage, stdout);
+      return 0;
+    } else if (argv[i][0] != '-' && !positional) {
+      if (!parse_count(argv[i], UINT64_MAX, &iterations) || iterations == 0)
+        bad_value("iterations", argv[i], "a positive integer");
+      positional = 1;
+    } else {
+      fprintf(stderr, "speedtest: unexpected argument %s\n%s", argv[i], usage);
+      return 1;
     }
-  }
-  if (iterations == 0 || repetitions < 1 || repetitions > 1000) {
-    fprintf(stderr, "speedtest: iterations must be at least 1, repetitions 1 to 1000\n");
-    return 2;
   }
 
   const table tables[] = {
@@ -167,6 +209,10 @@ int main(int argc, char **argv) {
 
   /* One workload for every row: BATCH messages; single-message rows hash the first. */
   uint8_t *buf = malloc(BATCH * size + 1);
+  if (buf == NULL) {
+    fprintf(stderr, "speedtest: cannot allocate %zu bytes\n", BATCH * size + 1);
+    return 1;
+  }
   for (size_t i = 0; i < BATCH * size; i++) buf[i] = (uint8_t)(i * 131 + 7);
   double c, ns;
   for (int r = 0; r < n; r++) time_loop(rows[r].c, buf, size, iterations / 10 + 1, &c, &ns);

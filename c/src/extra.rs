@@ -64,11 +64,12 @@ unsafe fn blake3_many(
     out: *mut u8,
 ) -> i32 {
     status(|| {
+        // The outputs first: their length check bounds `count` before the arrays are read.
         // SAFETY: the caller's promises.
-        let (inputs, out) = unsafe {
+        let (out, inputs) = unsafe {
             (
-                messages(inputs, input_lens, count)?,
                 outputs(out, count, OUT_LEN)?,
+                messages(inputs, input_lens, count)?,
             )
         };
         let mut hashes = vec![blake3::Hash::from_bytes([0; OUT_LEN]); count];
@@ -79,6 +80,122 @@ unsafe fn blake3_many(
         for (out, hash) in out.chunks_exact_mut(OUT_LEN).zip(&hashes) {
             out.copy_from_slice(hash.as_bytes());
         }
+        Some(())
+    })
+}
+
+/// BLAKE3 extended output of each of `count` messages (as for `arborhash_blake3_hash_many`):
+/// `out_len` bytes each at `outputs + out_len * i`.
+///
+/// # Safety
+/// Each pointer is NULL or points to as much memory as the lengths say.
+#[no_mangle]
+pub unsafe extern "C" fn arborhash_blake3_hash_many_xof(
+    inputs: *const *const u8,
+    input_lens: *const usize,
+    count: usize,
+    out_len: usize,
+    outputs: *mut u8,
+) -> i32 {
+    // SAFETY: the caller's promises.
+    unsafe {
+        blake3_many_xof(
+            inputs,
+            input_lens,
+            count,
+            out_len,
+            outputs,
+            |inputs, out| blake3::many::hash_many_xof(inputs, out_len, out),
+        )
+    }
+}
+
+/// Like `arborhash_blake3_hash_many_xof`, with the keyed hash and the 32-byte key at `key`.
+///
+/// # Safety
+/// As for [`arborhash_blake3_hash_many_xof`]; `key` is NULL or points to 32 bytes.
+#[no_mangle]
+pub unsafe extern "C" fn arborhash_blake3_keyed_hash_many_xof(
+    key: *const u8,
+    inputs: *const *const u8,
+    input_lens: *const usize,
+    count: usize,
+    out_len: usize,
+    outputs: *mut u8,
+) -> i32 {
+    // SAFETY: the caller's promise.
+    let Some(key) = (unsafe { input(key.cast(), KEY_LEN) }).and_then(|k| k.try_into().ok()) else {
+        return crate::ffi::BAD_ARGUMENT;
+    };
+    // SAFETY: the caller's promises.
+    unsafe {
+        blake3_many_xof(
+            inputs,
+            input_lens,
+            count,
+            out_len,
+            outputs,
+            |inputs, out| blake3::many::keyed_hash_many_xof(key, inputs, out_len, out),
+        )
+    }
+}
+
+/// Like `arborhash_blake3_hash_many_xof`, with key derivation in the NUL-terminated UTF-8
+/// `context` (-1 if it is not UTF-8: the Rust batch API takes strings).
+///
+/// # Safety
+/// As for [`arborhash_blake3_hash_many_xof`]; `context` is NULL or a NUL-terminated string.
+#[no_mangle]
+pub unsafe extern "C" fn arborhash_blake3_derive_key_many_xof(
+    context: *const c_char,
+    inputs: *const *const u8,
+    input_lens: *const usize,
+    count: usize,
+    out_len: usize,
+    outputs: *mut u8,
+) -> i32 {
+    if context.is_null() {
+        return crate::ffi::BAD_ARGUMENT;
+    }
+    // SAFETY: the caller's promise: non-NULL (checked above) and NUL-terminated.
+    let Ok(context) = unsafe { CStr::from_ptr(context) }.to_str() else {
+        return crate::ffi::BAD_ARGUMENT;
+    };
+    // SAFETY: the caller's promises.
+    unsafe {
+        blake3_many_xof(
+            inputs,
+            input_lens,
+            count,
+            out_len,
+            outputs,
+            |inputs, out| blake3::many::derive_key_many_xof(context, inputs, out_len, out),
+        )
+    }
+}
+
+/// Checks the batch and its outputs, then runs `hash` on them.
+///
+/// # Safety
+/// As for [`arborhash_blake3_hash_many_xof`].
+unsafe fn blake3_many_xof(
+    inputs: *const *const u8,
+    input_lens: *const usize,
+    count: usize,
+    out_len: usize,
+    out: *mut u8,
+    hash: impl FnOnce(&[&[u8]], &mut [u8]),
+) -> i32 {
+    status(|| {
+        // The outputs first: their length check bounds `count` before the arrays are read.
+        // SAFETY: the caller's promises.
+        let (out, inputs) = unsafe {
+            (
+                outputs(out, count, out_len)?,
+                messages(inputs, input_lens, count)?,
+            )
+        };
+        hash(&inputs, out);
         Some(())
     })
 }
@@ -103,17 +220,19 @@ macro_rules! blake2_many {
             outputs: *mut u8,
         ) -> i32 {
             status(|| {
-                // SAFETY: the caller's promises.
-                let (inputs, key, out) = unsafe {
-                    (
-                        messages(inputs, input_lens, count)?,
-                        input(key.cast(), keylen)?,
-                        self::outputs(outputs, count, outlen)?,
-                    )
-                };
-                if !(1..=$module::OUTBYTES).contains(&outlen) || key.len() > $module::KEYBYTES {
+                if !(1..=$module::OUTBYTES).contains(&outlen) || keylen > $module::KEYBYTES {
                     return None;
                 }
+                // The outputs first: their length check bounds `count` before the arrays are
+                // read.
+                // SAFETY: the caller's promises.
+                let (key, out, inputs) = unsafe {
+                    (
+                        input(key.cast(), keylen)?,
+                        self::outputs(outputs, count, outlen)?,
+                        messages(inputs, input_lens, count)?,
+                    )
+                };
                 let mut params = $module::Params::new();
                 params.hash_length(outlen).key(key);
                 let mut jobs: Vec<_> = inputs

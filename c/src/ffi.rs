@@ -55,7 +55,8 @@ pub unsafe fn output<'a>(ptr: *mut u8, len: usize) -> Option<&'a mut [u8]> {
 }
 
 /// `count` messages given as an array of pointers and an array of lengths; `None` if either
-/// array, or a message pointer with a nonzero length, is NULL.
+/// array, or a message pointer with a nonzero length, is NULL, or if no array can hold `count`
+/// elements (checked before either array is read).
 ///
 /// # Safety
 /// If non-NULL, `ptrs` and `lens` point to `count` elements each, and every message pointer
@@ -65,7 +66,8 @@ pub unsafe fn messages<'a>(
     lens: *const usize,
     count: usize,
 ) -> Option<Vec<&'a [u8]>> {
-    if count > 0 && (ptrs.is_null() || lens.is_null()) {
+    let too_many = count > isize::MAX as usize / size_of::<usize>();
+    if too_many || count > 0 && (ptrs.is_null() || lens.is_null()) {
         return None;
     }
     (0..count)

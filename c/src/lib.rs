@@ -1,6 +1,6 @@
 //! The C library of arborhash: `blake3.h` (the official BLAKE3 C API), `blake2.h` (the libb2
-//! API) and `arborhash.h` (batch and multi-threaded hashing, Tillich-Zémor, the backend query),
-//! built as `libarborhash.so` and `libarborhash.a` by `c/Makefile`.
+//! API) and `arborhash.h` (batch and multi-threaded hashing, BLAKE3 subtrees, Tillich-Zémor, the
+//! backend query), built as `libarborhash.so` and `libarborhash.a` by `c/Makefile`.
 //!
 //! The headers in `include/` are written by hand, since they must declare exactly the official
 //! names and structs; `tests/headers.rs` checks them against this crate (every exported function
@@ -17,3 +17,4 @@ mod blake3_state;
 pub mod extra;
 mod ffi;
 mod slot;
+pub mod subtree;

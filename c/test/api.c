@@ -5,18 +5,8 @@
 #include "arborhash.h"
 #include "blake2.h"
 #include "blake3.h"
+#include "check.h"
 #include "common.h"
-
-static int failures, checks;
-
-#define CHECK(cond)                                                    \
-  do {                                                                 \
-    checks++;                                                          \
-    if (!(cond)) {                                                     \
-      failures++;                                                      \
-      fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
-    }                                                                  \
-  } while (0)
 
 static uint8_t data[3 << 20];
 
@@ -80,6 +70,64 @@ static void test_batches(void) {
   CHECK(arborhash_blake2s_hash_many(inputs, lens, N, key, 33, 32, out) == ARBORHASH_BAD_ARGUMENT);
   CHECK(arborhash_blake2s_hash_many(inputs, lens, N, key, 0, 33, out) == ARBORHASH_BAD_ARGUMENT);
   CHECK(arborhash_blake2s_hash_many(inputs, lens, (size_t)-1, key, 0, 32, out) == ARBORHASH_BAD_ARGUMENT);
+}
+
+/* The XOF batches against blake3_hasher, per message, in the three modes. */
+static void test_xof_batches(void) {
+  enum { N = 21, MAX_OUT = 1000 };
+  static const size_t out_lens[] = {0, 1, 31, 32, 33, 64, 65, 200, MAX_OUT};
+  static const size_t counts[] = {1, 2, 16, N};
+  static uint8_t out[N * MAX_OUT + 1], one[MAX_OUT];
+  static blake3_hasher h;
+  const uint8_t *inputs[N];
+  size_t lens[N];
+  uint64_t random = 40;
+  for (int i = 0; i < N; i++) {
+    lens[i] = i < 6 ? (size_t)i * 1023 : (size_t)(next_random(&random) % 40000);
+    inputs[i] = data + next_random(&random) % 1000;
+  }
+  uint8_t key[32];
+  for (int i = 0; i < 32; i++) key[i] = (uint8_t)(0x40 + i);
+  const char *context = "arborhash 2026-12-01 batch XOF test";
+  for (size_t ci = 0; ci < sizeof counts / sizeof counts[0]; ci++) {
+    size_t count = counts[ci];
+    for (size_t oi = 0; oi < sizeof out_lens / sizeof out_lens[0]; oi++) {
+      size_t out_len = out_lens[oi];
+      for (int mode = 0; mode < 3; mode++) {
+        memset(out, 0xEE, sizeof out);
+        int rc = mode == 0   ? arborhash_blake3_hash_many_xof(inputs, lens, count, out_len, out)
+                 : mode == 1 ? arborhash_blake3_keyed_hash_many_xof(key, inputs, lens, count,
+                                                                     out_len, out)
+                             : arborhash_blake3_derive_key_many_xof(context, inputs, lens, count,
+                                                                     out_len, out);
+        CHECK(rc == ARBORHASH_OK);
+        for (size_t i = 0; i < count; i++) {
+          if (mode == 0) blake3_hasher_init(&h);
+          else if (mode == 1) blake3_hasher_init_keyed(&h, key);
+          else blake3_hasher_init_derive_key(&h, context);
+          blake3_hasher_update(&h, inputs[i], lens[i]);
+          blake3_hasher_finalize(&h, one, out_len);
+          CHECK(memcmp(out + out_len * i, one, out_len) == 0);
+        }
+        /* Nothing past the batch's outputs is written. */
+        CHECK(out[out_len * count] == 0xEE);
+      }
+    }
+  }
+  /* Empty batches, and bad arguments. */
+  CHECK(arborhash_blake3_hash_many_xof(NULL, NULL, 0, 100, NULL) == ARBORHASH_OK);
+  CHECK(arborhash_blake3_hash_many_xof(inputs, lens, 3, 0, NULL) == ARBORHASH_OK);
+  CHECK(arborhash_blake3_derive_key_many_xof("", NULL, NULL, 0, 64, NULL) == ARBORHASH_OK);
+  CHECK(arborhash_blake3_hash_many_xof(NULL, lens, 1, 64, out) == ARBORHASH_BAD_ARGUMENT);
+  CHECK(arborhash_blake3_hash_many_xof(inputs, NULL, 1, 64, out) == ARBORHASH_BAD_ARGUMENT);
+  CHECK(arborhash_blake3_hash_many_xof(inputs, lens, 1, 64, NULL) == ARBORHASH_BAD_ARGUMENT);
+  CHECK(arborhash_blake3_keyed_hash_many_xof(NULL, inputs, lens, 1, 64, out) ==
+        ARBORHASH_BAD_ARGUMENT);
+  CHECK(arborhash_blake3_derive_key_many_xof(NULL, inputs, lens, 1, 64, out) ==
+        ARBORHASH_BAD_ARGUMENT);
+  /* The batch API takes UTF-8 contexts only (blake3_hasher_init_derive_key takes any bytes). */
+  CHECK(arborhash_blake3_derive_key_many_xof("\xff\xfe", inputs, lens, 1, 64, out) ==
+        ARBORHASH_BAD_ARGUMENT);
 }
 
 static void test_threaded(void) {
@@ -325,6 +373,7 @@ int main(void) {
   CHECK(strcmp(arborhash_version(), ARBORHASH_VERSION_STRING) == 0);
   CHECK(strcmp(blake3_version(), BLAKE3_VERSION_STRING) == 0);
   test_batches();
+  test_xof_batches();
   test_threaded();
   test_blake3_paths();
   test_tz();

@@ -1,11 +1,20 @@
 #!/usr/bin/env bash
-# Runs the C test programs built by the Makefile (out/shared, out/static, out/asan) and compares
-# what they print with b3sum, the official BLAKE3 C code (out/official/b3, if built), Python's
+# Runs the C test programs built by the Makefile (out/shared, out/static, out/asan: api, subtree
+# and bounds check themselves; b3 and b2 print hashes) and compares
+# what they print with b3sum, the official BLAKE3 C code (out/official/b3), Python's
 # hashlib and libb2 (out/libb2/b2), on inputs whose lengths straddle block and chunk boundaries.
 set -euo pipefail
 cd "$(dirname "$0")"
 
 variants=(shared static asan)
+# The references must be there: a missing one fails the test rather than skipping it.
+for reference in out/official/b3 out/libb2/b2; do
+  if [ ! -x "$reference" ]; then
+    echo "$reference was not built: scripts/setup.sh installs what it needs" >&2
+    exit 1
+  fi
+done
+command -v b3sum >/dev/null || { echo "b3sum is missing: scripts/setup.sh installs it" >&2; exit 1; }
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 
@@ -24,8 +33,15 @@ expect() {
 }
 
 for v in "${variants[@]}"; do
-  echo "== api ($v)"
-  "out/$v/api"
+  for program in api subtree bounds; do
+    echo "== $program ($v)"
+    "out/$v/$program"
+  done
+done
+# The subtree code on the other backends (the default one ran above).
+for backend in portable sse41 avx2; do
+  echo "== subtree (shared, ARBORHASH_BACKEND=$backend)"
+  ARBORHASH_BACKEND=$backend out/shared/subtree
 done
 
 lengths=(0 1 63 64 65 127 128 129 1023 1024 1025 2047 2049 4096 4097 8193 16384 16385 31745 65537 1048577)
@@ -47,7 +63,7 @@ personal=7065727320313233a1a2a3a4a5a6a7a8
 
 for n in "${lengths[@]}"; do
   f="$work/in$n"
-  # BLAKE3: b3sum and, if built, the official C code, against every variant.
+  # BLAKE3: b3sum and the official C code, against every variant.
   want_hash=$(b3sum --no-names "$f")
   want_keyed=$(b3sum --no-names --keyed "$f" <"$work/key")
   want_derive=$(b3sum --no-names --derive-key "$context" "$f")
@@ -58,18 +74,23 @@ for n in "${lengths[@]}"; do
     expect "b3 $v derive $n" "$want_derive" "$("out/$v/b3" --derive-key "$context" "$f")"
     expect "b3 $v xof $n" "$want_xof" "$("out/$v/b3" --length 200 --seek 1000 "$f")"
   done
-  if [ -x out/official/b3 ]; then
-    expect "official b3 $n" "$want_hash" "$(out/official/b3 "$f")"
-    expect "official b3 keyed $n" "$want_keyed" "$(out/official/b3 --keyed "$key" "$f")"
-    expect "official b3 derive $n" "$want_derive" "$(out/official/b3 --derive-key "$context" "$f")"
-    expect "official b3 xof $n" "$want_xof" "$(out/official/b3 --length 200 --seek 1000 "$f")"
-    # A context that is not UTF-8 (b3sum takes strings only): its bytes, as the official code.
-    want_bytes_context=$(out/official/b3 --derive-key "$bytes_context" "$f")
+  expect "official b3 $n" "$want_hash" "$(out/official/b3 "$f")"
+  expect "official b3 keyed $n" "$want_keyed" "$(out/official/b3 --keyed "$key" "$f")"
+  expect "official b3 derive $n" "$want_derive" "$(out/official/b3 --derive-key "$context" "$f")"
+  expect "official b3 xof $n" "$want_xof" "$(out/official/b3 --length 200 --seek 1000 "$f")"
+  # Extended output at the end of the 64-bit seek range and across it.
+  for seek in 18446744073709551606 18446744073709551615; do
+    want_end=$(out/official/b3 --length 100 --seek $seek "$f")
     for v in "${variants[@]}"; do
-      expect "b3 $v non-UTF-8 derive $n" "$want_bytes_context" \
-        "$("out/$v/b3" --derive-key "$bytes_context" "$f")"
+      expect "b3 $v seek $seek $n" "$want_end" "$("out/$v/b3" --length 100 --seek $seek "$f")"
     done
-  fi
+  done
+  # A context that is not UTF-8 (b3sum takes strings only): its bytes, as the official code.
+  want_bytes_context=$(out/official/b3 --derive-key "$bytes_context" "$f")
+  for v in "${variants[@]}"; do
+    expect "b3 $v non-UTF-8 derive $n" "$want_bytes_context" \
+      "$("out/$v/b3" --derive-key "$bytes_context" "$f")"
+  done
 
   # BLAKE2b/s: hashlib (lengths, keys, salt, personalization).
   hashlib=$(python3 - "$f" "$b2key" "$salt" "$personal" <<'PY'

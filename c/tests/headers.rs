@@ -5,7 +5,7 @@
 use std::collections::HashMap;
 
 use arborhash::{blake2b, blake2s, blake3, tz};
-use arborhash_capi::{blake2::STATE_WORDS, blake3::HASHER_WORDS, extra::VERSION};
+use arborhash_capi::{blake2::STATE_WORDS, blake3::HASHER_WORDS, extra::VERSION, subtree};
 
 /// The `#define NAME VALUE` lines and `NAME = VALUE` enumerators of a header.
 fn defines(header: &str) -> HashMap<String, String> {
@@ -105,6 +105,15 @@ fn arborhash_h() {
             ("ARBORHASH_OK", "0".to_string()),
             ("ARBORHASH_BAD_ARGUMENT", "(-1)".to_string()),
             ("ARBORHASH_INTERNAL_ERROR", "(-2)".to_string()),
+            ("ARBORHASH_BLAKE3_MODE_HASH", subtree::MODE_HASH.to_string()),
+            (
+                "ARBORHASH_BLAKE3_MODE_KEYED_HASH",
+                subtree::MODE_KEYED_HASH.to_string(),
+            ),
+            (
+                "ARBORHASH_BLAKE3_MODE_DERIVE_KEY_MATERIAL",
+                subtree::MODE_DERIVE_KEY_MATERIAL.to_string(),
+            ),
         ],
     );
 }

@@ -6,13 +6,17 @@
 // path. SumMany hashes many independent messages across the SIMD lanes.
 package blake3
 
-import "errors"
+import (
+	"errors"
+	"unsafe"
+)
 
 // Hasher is a hash.Hash for BLAKE3 with a 32-byte default output. Digest
 // gives access to the extended output.
 type Hasher struct {
-	size int
-	h    hasher
+	size    int
+	workers int // see SetParallel
+	h       hasher
 }
 
 // New returns a Hasher for the default (unkeyed) mode.
@@ -59,14 +63,18 @@ func (h *Hasher) Write(p []byte) (int, error) {
 		h.h.bufLen = b + copy(h.h.buf[b:], p)
 		return len(p), nil
 	}
+	if h.workers > 1 && len(p) >= ParallelMin {
+		h.h.updateParallel(p, h.workers)
+		return len(p), nil
+	}
 	h.h.update(p)
 	return len(p), nil
 }
 
-// WriteString is Write for a string, without a copy.
+// WriteString is Write for a string, without a copy: the kernels only read
+// their input.
 func (h *Hasher) WriteString(s string) (int, error) {
-	h.h.updateString(s)
-	return len(s), nil
+	return h.Write(unsafe.Slice(unsafe.StringData(s), len(s)))
 }
 
 // Reset returns the Hasher to its state after construction (same key and mode).

@@ -57,9 +57,14 @@ func (d *Digest) Seek(offset int64, whence int) (int64, error) {
 	if offset < 0 {
 		return 0, errors.New("blake3: seek before start")
 	}
-	if uint64(offset)/BlockSize != d.pos/BlockSize {
+	d.setPos(uint64(offset))
+	return offset, nil
+}
+
+// setPos moves the read position to byte pos of the output.
+func (d *Digest) setPos(pos uint64) {
+	if pos/BlockSize != d.pos/BlockSize {
 		d.have = false
 	}
-	d.pos = uint64(offset)
-	return offset, nil
+	d.pos = pos
 }

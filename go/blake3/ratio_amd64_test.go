@@ -96,3 +96,27 @@ func interleave(fs [3]func(), rounds int) (best [3]float64, ratio float64) {
 	sort.Float64s(ratios)
 	return best, ratios[rounds/2]
 }
+
+// TestParallelThreshold measures, like TestInterleavedRatios, one
+// goroutine's hash against updateParallel's on 2 goroutines (below
+// ParallelMin too, which Write would not do), to place ParallelMin: run it
+// with GOMAXPROCS=2 and ARBORHASH_RATIO=rounds.
+func TestParallelThreshold(t *testing.T) {
+	var rounds int
+	if _, err := fmt.Sscan(os.Getenv("ARBORHASH_RATIO"), &rounds); err != nil || rounds < 1 {
+		t.Skip("set ARBORHASH_RATIO=rounds to measure")
+	}
+	fmt.Printf("%8s %10s %10s %11s %11s\n", "bytes", "serial ns", "2 gor. ns", "best ratio", "med. ratio")
+	for _, n := range []int{32 << 10, 48 << 10, 64 << 10, 96 << 10, 128 << 10, 192 << 10, 256 << 10, 512 << 10, 1 << 20} {
+		in := pattern(n)
+		var sum [32]byte
+		serial, par := New(), New()
+		impls := [3]func(){
+			func() { par.Reset(); par.h.updateParallel(in, 2); par.Sum(sum[:0]) },
+			func() { serial.Reset(); _, _ = serial.Write(in); serial.Sum(sum[:0]) },
+			func() {},
+		}
+		best, ratio := interleave(impls, rounds)
+		fmt.Printf("%8d %10.1f %10.1f %11.3f %11.3f\n", n, best[1], best[0], best[1]/best[0], ratio)
+	}
+}

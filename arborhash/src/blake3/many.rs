@@ -21,10 +21,10 @@
 
 use super::kernels::{self, Lane, BLOCK_LEN, EMPTY_LANE};
 use super::tree::{
-    chunk_run, padded_block, parent_lane, parent_run, root_hash_all, words_from_le, CvBytes,
-    Params, CHUNK_END, CHUNK_LEN, CHUNK_START, PARENT, ROOT,
+    chunk_run, hash_all, padded_block, parent_lane, parent_run, root_hash_all, words_from_le,
+    CvBytes, Params, CHUNK_END, CHUNK_LEN, CHUNK_START, PARENT, ROOT,
 };
-use super::{context_key, Hash, KEY_LEN, OUT_LEN};
+use super::{context_key, Hash, OutputReader, KEY_LEN, OUT_LEN};
 use crate::platform::Platform;
 
 /// Chunk slots in one wave of messages hashed together; also the most messages in a wave.
@@ -60,6 +60,66 @@ pub fn derive_key_many(context: &str, inputs: &[&[u8]], outputs: &mut [[u8; OUT_
     check_lengths(inputs.len(), outputs.len());
     let params = Params::derive_key_material(&context_key(Platform::current(), context.as_bytes()));
     batch(params, inputs, |i, key| outputs[i] = key);
+}
+
+/// Hashes every input to `out_len` bytes of extended output: `outputs` is `inputs.len()` runs of
+/// `out_len` bytes, run `i` the first `out_len` bytes of
+/// `Hasher::new().update(inputs[i]).finalize_xof()`. Panics unless `outputs.len()` is
+/// `inputs.len() * out_len`.
+///
+/// Up to 32 bytes (a prefix of the hash) the messages share the SIMD lanes as in
+/// [`hash_many`]; longer outputs hash each message on its own, as [`super::hash`] does.
+///
+/// ```
+/// use arborhash::blake3::{self, many};
+/// let inputs: [&[u8]; 2] = [b"one", b"two"];
+/// let mut out = [0u8; 2 * 100];
+/// many::hash_many_xof(&inputs, 100, &mut out);
+/// let mut expected = [0u8; 100];
+/// blake3::Hasher::new().update(b"two").finalize_xof().fill(&mut expected);
+/// assert_eq!(out[100..], expected);
+/// ```
+pub fn hash_many_xof(inputs: &[&[u8]], out_len: usize, outputs: &mut [u8]) {
+    batch_xof(Params::HASH, inputs, out_len, outputs);
+}
+
+/// [`hash_many_xof`] with the keyed hash.
+pub fn keyed_hash_many_xof(
+    key: &[u8; KEY_LEN],
+    inputs: &[&[u8]],
+    out_len: usize,
+    outputs: &mut [u8],
+) {
+    batch_xof(Params::keyed(key), inputs, out_len, outputs);
+}
+
+/// [`hash_many_xof`] with key derivation: run `i` is `out_len` bytes of the key derived from
+/// `inputs[i]` in `context`.
+pub fn derive_key_many_xof(context: &str, inputs: &[&[u8]], out_len: usize, outputs: &mut [u8]) {
+    let params = Params::derive_key_material(&context_key(Platform::current(), context.as_bytes()));
+    batch_xof(params, inputs, out_len, outputs);
+}
+
+fn batch_xof(params: Params, inputs: &[&[u8]], out_len: usize, outputs: &mut [u8]) {
+    assert_eq!(
+        Some(outputs.len()),
+        inputs.len().checked_mul(out_len),
+        "outputs must hold out_len = {out_len} bytes for each of {} inputs",
+        inputs.len()
+    );
+    if out_len == 0 {
+        return;
+    }
+    if out_len <= OUT_LEN {
+        batch(params, inputs, |i, hash| {
+            outputs[i * out_len..][..out_len].copy_from_slice(&hash[..out_len])
+        });
+        return;
+    }
+    let p = Platform::current();
+    for (input, out) in inputs.iter().zip(outputs.chunks_exact_mut(out_len)) {
+        OutputReader::new(hash_all(p, input, params, 0)).fill(out);
+    }
 }
 
 fn check_lengths(inputs: usize, outputs: usize) {

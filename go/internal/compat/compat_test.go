@@ -9,8 +9,10 @@ import (
 	"strings"
 	"testing"
 
+	ourluke "github.com/arborhash/arborhash/go/internal/compat/ours/luke"
 	ourtz "github.com/arborhash/arborhash/go/internal/compat/ours/tzhash"
 	ourzeebo "github.com/arborhash/arborhash/go/internal/compat/ours/zeebo"
+	peerluke "github.com/arborhash/arborhash/go/internal/compat/peer/luke"
 	peertz "github.com/arborhash/arborhash/go/internal/compat/peer/tzhash"
 	peerzeebo "github.com/arborhash/arborhash/go/internal/compat/peer/zeebo"
 )
@@ -22,6 +24,7 @@ func TestSameOutput(t *testing.T) {
 	}{
 		{"zeebo", peerzeebo.Programs, ourzeebo.Programs},
 		{"tzhash", peertz.Programs, ourtz.Programs},
+		{"lukechampine", peerluke.Programs, ourluke.Programs},
 	} {
 		names := make([]string, 0, len(set.peer))
 		for name := range set.peer {

@@ -6,6 +6,7 @@ require (
 	github.com/arborhash/arborhash/go v0.0.0
 	github.com/nspcc-dev/tzhash v1.8.0
 	github.com/zeebo/blake3 v0.2.4
+	lukechampine.com/blake3 v1.3.0
 )
 
 require (

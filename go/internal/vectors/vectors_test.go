@@ -12,6 +12,7 @@ import (
 	zeebo "github.com/zeebo/blake3"
 
 	"github.com/arborhash/arborhash/go/blake3"
+	luke "github.com/arborhash/arborhash/go/lukechampine"
 	"github.com/arborhash/arborhash/go/tz"
 )
 
@@ -134,7 +135,8 @@ func load(t *testing.T) file {
 	return f
 }
 
-// TestVectors checks this module's implementations against the file.
+// TestVectors checks this module's implementations (both BLAKE3 APIs)
+// against the file.
 func TestVectors(t *testing.T) {
 	f := load(t)
 	if len(f.Blake3.Cases) == 0 || len(f.TZ.Cases) == 0 {
@@ -158,6 +160,19 @@ func TestVectors(t *testing.T) {
 		}
 		if s := blake3.Sum256(in); hex.EncodeToString(s[:]) != c.Hash[:64] {
 			t.Fatalf("blake3 Sum256 input_len %d differs", c.InputLen)
+		}
+		sum := func(key []byte) string {
+			h := luke.New(f.Blake3.OutputLen, key)
+			_, _ = h.Write(in)
+			return hex.EncodeToString(h.Sum(nil))
+		}
+		sub := make([]byte, f.Blake3.OutputLen)
+		luke.DeriveKey(sub, f.Blake3.Context, in)
+		if sum(nil) != c.Hash || sum([]byte(f.Blake3.Key)) != c.KeyedHash || hex.EncodeToString(sub) != c.DeriveKey {
+			t.Fatalf("lukechampine input_len %d differs", c.InputLen)
+		}
+		if s := luke.Sum512(in); hex.EncodeToString(s[:]) != c.Hash[:128] {
+			t.Fatalf("lukechampine Sum512 input_len %d differs", c.InputLen)
 		}
 	}
 	for _, c := range f.TZ.Cases {

@@ -1,0 +1,123 @@
+package blake3
+
+import (
+	"sync"
+	"sync/atomic"
+)
+
+const (
+	// ParallelMin is the smallest write that SetParallel spreads over
+	// goroutines: below it, starting and joining them takes a growing share
+	// of what a second core saves (measured, see the module's README).
+	ParallelMin = 128 << 10
+	// pieceMaxChunks bounds one goroutine's unit of work (1 MiB): a few
+	// units per goroutine keep them busy to the end, and the unit's CVs fit
+	// on the stack.
+	pieceMaxChunks = 1024
+)
+
+// SetParallel lets Write and WriteString hash inputs of at least
+// ParallelMin bytes on up to n goroutines (the caller's among them); n <= 1,
+// the default, keeps all hashing on the caller's goroutine, as
+// github.com/zeebo/blake3 does. The output is the same either way. The
+// setting survives Reset and is copied by Clone.
+func (h *Hasher) SetParallel(n int) {
+	h.workers = n
+}
+
+// piece is one aligned subtree of a parallel write.
+type piece struct {
+	data    []byte
+	counter uint64
+	chunks  int
+	cv      [8]uint32
+}
+
+// updateParallel is update for a large p, with its aligned subtrees hashed
+// on up to workers goroutines and pushed in order.
+func (h *hasher) updateParallel(p []byte, workers int) {
+	if h.bufLen > 0 {
+		// Complete the buffer, then hash it: more input follows.
+		k := copy(h.buf[h.bufLen:], p)
+		h.bufLen += k
+		p = p[k:]
+		h.hashBuffer()
+	}
+	h.flushPending()
+	size := pieceChunks(len(p), workers)
+	var batch [64]piece
+	for len(p) > ParallelMin/2 {
+		n, counter := 0, h.counter
+		for n < len(batch) && len(p) > bufSize {
+			// counter is a multiple of bufChunks, so c stays at least that.
+			c := size
+			for c > bufChunks && (counter%uint64(c) != 0 || c*ChunkSize >= len(p)) {
+				c /= 2
+			}
+			batch[n] = piece{data: p[:c*ChunkSize], counter: counter, chunks: c}
+			counter += uint64(c)
+			p = p[c*ChunkSize:]
+			n++
+		}
+		hashPieces(batch[:n], workers, &h.key, h.flags)
+		for i := range batch[:n] {
+			h.pushSubtree(&batch[i].cv, batch[i].chunks)
+		}
+	}
+	h.update(p)
+}
+
+// pieceChunks picks the subtree size (a power of two of chunks, from
+// maxSubtreeChunks to pieceMaxChunks) that gives each of workers goroutines
+// about four pieces of an input of n bytes.
+func pieceChunks(n, workers int) int {
+	c := maxSubtreeChunks
+	for c < pieceMaxChunks && 2*c*ChunkSize*4*workers <= n {
+		c *= 2
+	}
+	return c
+}
+
+// hashPieces sets the CV of every piece, on up to workers goroutines that
+// take the pieces in turn.
+func hashPieces(ps []piece, workers int, key *[8]uint32, flags uint32) {
+	var next atomic.Int64
+	work := func() {
+		for {
+			i := int(next.Add(1) - 1)
+			if i >= len(ps) {
+				return
+			}
+			ps[i].cv = pieceCV(ps[i].data, ps[i].counter, key, flags)
+		}
+	}
+	if workers > len(ps) {
+		workers = len(ps)
+	}
+	var wg sync.WaitGroup
+	for w := 1; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			work()
+		}()
+	}
+	work()
+	wg.Wait()
+}
+
+// pieceCV returns the CV of the aligned subtree of len(data)/ChunkSize full
+// chunks (a power of two, at most pieceMaxChunks) starting at chunk counter.
+func pieceCV(data []byte, counter uint64, key *[8]uint32, flags uint32) [8]uint32 {
+	if len(data) <= maxSubtreeChunks*ChunkSize {
+		return subtreeCV(data, counter, key, flags)
+	}
+	const sub = maxSubtreeChunks * ChunkSize
+	var cvs [pieceMaxChunks / maxSubtreeChunks][8]uint32
+	n := len(data) / sub
+	for i := 0; i < n; i++ {
+		cvs[i] = subtreeCV(data[i*sub:(i+1)*sub], counter+uint64(i*maxSubtreeChunks), key, flags)
+	}
+	reduceCVs(cvs[:n], 1, key, flags)
+	return cvs[0]
+}
