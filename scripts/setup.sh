@@ -24,8 +24,12 @@ apt_install() {
 
 rustup component add rustfmt clippy >/dev/null 2>&1 || true
 
-# The CLI's compatibility tests compare against b3sum and coreutils b2sum.
-command -v b3sum >/dev/null 2>&1 || cargo install b3sum --locked --quiet
+# The CLI's compatibility tests compare against b3sum and coreutils b2sum;
+# scripts/test-cli-peers.sh runs the tests of this same b3sum version.
+B3SUM_VERSION=1.8.7
+if [ "$("${CARGO_HOME:-$HOME/.cargo}/bin/b3sum" --version 2>/dev/null)" != "b3sum $B3SUM_VERSION" ]; then
+  cargo install b3sum --version "$B3SUM_VERSION" --locked --quiet
+fi
 apt_install coreutils
 
 # C library (c/): libb2 and the official BLAKE3 C sources as references for the C tests;

@@ -37,6 +37,8 @@ for backend in portable sse41 avx2 avx512 neon; do
   ARBORHASH_BACKEND=$backend cargo test -p arborhash --features "$FEATURES" --test backend_env -q
 done
 
+./scripts/test-cli-peers.sh # b3sum's own CLI tests against arbor as b3sum (issue 36)
+
 # --- drop-in (issue 22): the backend-limiting features, one build each ---
 echo "== rust: the features limiting the backends, one build each"
 ./scripts/test-features.sh

@@ -84,9 +84,7 @@ impl fmt::Display for ParseError {
             ParseError::Escape => f.write_str("Invalid backslash escape"),
             ParseError::EmptyPath => f.write_str("empty file path"),
             ParseError::Nul => f.write_str("Null character in path"),
-            ParseError::Replacement => f.write_str(
-                "Unicode replacement character in path (a name that was not UTF-8 cannot be checked)",
-            ),
+            ParseError::Replacement => f.write_str("Unicode replacement character in path"),
         }
     }
 }

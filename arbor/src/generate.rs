@@ -3,7 +3,6 @@
 
 use clap::{Args, CommandFactory};
 use clap_complete::Shell;
-use std::io::Write;
 use std::process::ExitCode;
 
 /// The shell to complete for.
@@ -46,12 +45,5 @@ pub fn man<C: CommandFactory>() -> ExitCode {
 }
 
 fn write_out(bytes: &[u8]) -> ExitCode {
-    let mut stdout = std::io::stdout().lock();
-    match stdout.write_all(bytes).and_then(|()| stdout.flush()) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("arbor: write error: {e}");
-            ExitCode::FAILURE
-        }
-    }
+    crate::sum::output::print_text(crate::sum::Tool::Arbor, "arbor", bytes)
 }

@@ -10,6 +10,7 @@ mod sum;
 
 use clap::{Parser, Subcommand};
 use std::ffi::OsString;
+use std::io::IsTerminal;
 use std::path::Path;
 use std::process::ExitCode;
 
@@ -44,7 +45,7 @@ fn main() -> ExitCode {
     match program {
         Some("b3sum") => sum::dropin::b3sum(args),
         Some("b2sum") => sum::dropin::b2sum(args),
-        _ => match Cli::parse_from(args).command {
+        _ => match parse(args).command {
             Command::Sum(sum_args) => sum::run(sum_args.into_settings()),
             Command::Completions(args) => generate::completions::<Cli>(args),
             Command::Man => generate::man::<Cli>(),
@@ -57,5 +58,24 @@ fn main() -> ExitCode {
                 }
             },
         },
+    }
+}
+
+/// Parses arbor's command line. Help and version go out as hash lines do (clap would ignore a
+/// failed write and exit 0); usage errors go to standard error as clap prints them.
+fn parse(args: Vec<OsString>) -> Cli {
+    match Cli::try_parse_from(args) {
+        Ok(cli) => cli,
+        Err(e) if !e.use_stderr() => {
+            let rendered = e.render();
+            let text = if std::io::stdout().is_terminal() {
+                rendered.ansi().to_string()
+            } else {
+                rendered.to_string()
+            };
+            let _ = sum::output::print_text(sum::Tool::Arbor, "arbor", text.as_bytes());
+            std::process::exit(e.exit_code())
+        }
+        Err(e) => e.exit(),
     }
 }

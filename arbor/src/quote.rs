@@ -30,8 +30,35 @@ pub enum Charset {
 }
 
 impl Charset {
-    /// The character set of the locale the C library would pick from the environment
-    /// (`LC_ALL`, else `LC_CTYPE`, else `LANG`): UTF-8 if the locale's name says so.
+    /// The character set of the locale the C library picks from the environment (`LC_ALL`,
+    /// else `LC_CTYPE`, else `LANG`): as coreutils, a locale that is not installed is `C`.
+    #[cfg(target_os = "linux")]
+    pub fn from_env() -> Charset {
+        // SAFETY: newlocale copies the name it is given (an empty C string, which means "from the
+        // environment"); the locale it returns is only read by nl_langinfo_l, whose result is
+        // copied before freelocale, and freed once. Unlike setlocale, nothing global changes.
+        let utf8 = unsafe {
+            let locale = libc::newlocale(libc::LC_CTYPE_MASK, c"".as_ptr(), std::ptr::null_mut());
+            if locale.is_null() {
+                false
+            } else {
+                let codeset = libc::nl_langinfo_l(libc::CODESET, locale);
+                let utf8 =
+                    !codeset.is_null() && std::ffi::CStr::from_ptr(codeset).to_bytes() == b"UTF-8";
+                libc::freelocale(locale);
+                utf8
+            }
+        };
+        if utf8 {
+            Charset::Utf8
+        } else {
+            Charset::Ascii
+        }
+    }
+
+    /// The character set the locale's name says (without the C library's list of installed
+    /// locales).
+    #[cfg(not(target_os = "linux"))]
     pub fn from_env() -> Charset {
         let locale = ["LC_ALL", "LC_CTYPE", "LANG"]
             .iter()
@@ -204,6 +231,32 @@ fn push_escape(out: &mut Vec<u8>, b: u8) {
     }
 }
 
+/// Quotes `text` as gnulib's `quote` does in coreutils' messages about arguments (`invalid
+/// length: '7'`): between `'` and `'` outside UTF-8 locales and `‘` and `’` in them, with C's
+/// backslash escapes for backslashes, the closing quote and characters that cannot be printed.
+pub fn locale_quote(text: &[u8], charset: Charset) -> String {
+    let (open, close): (&[u8], &[u8]) = match charset {
+        Charset::Utf8 => ("\u{2018}".as_bytes(), "\u{2019}".as_bytes()),
+        Charset::Ascii => (b"'", b"'"),
+    };
+    let mut out = open.to_vec();
+    for unit in units(text, charset) {
+        match unit {
+            Unit::Printable(b"\\") => out.extend_from_slice(b"\\\\"),
+            Unit::Printable(bytes) => {
+                if bytes == close {
+                    out.push(b'\\');
+                }
+                out.extend_from_slice(bytes);
+            }
+            Unit::Unprintable(b) => push_escape(&mut out, b),
+        }
+    }
+    out.extend_from_slice(close);
+    // Only printable characters of the character set are left unescaped, so nothing is lost.
+    String::from_utf8_lossy(&out).into_owned()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -293,6 +346,30 @@ mod tests {
         let ascii = |name: &[u8]| String::from_utf8(quote(name, Charset::Ascii)).unwrap();
         assert_eq!(ascii("caf\u{e9}".as_bytes()), "'caf'$'\\303\\251'");
         assert_eq!(ascii(b"plain"), "plain");
+    }
+
+    // What coreutils 9.1 b2sum printed for `-l ARG` under LC_ALL=C and C.UTF-8.
+    #[test]
+    fn arguments_are_quoted_for_the_locale() {
+        let c = |arg: &[u8]| locale_quote(arg, Charset::Ascii);
+        let utf8 = |arg: &[u8]| locale_quote(arg, Charset::Utf8);
+        assert_eq!(c(b"513"), "'513'");
+        assert_eq!(c(b""), "''");
+        assert_eq!(c(b"a'b"), "'a\\'b'");
+        assert_eq!(c(b"a\\b"), "'a\\\\b'");
+        assert_eq!(c(b"a\nb\x01\x7f"), "'a\\nb\\001\\177'");
+        assert_eq!(c("caf\u{e9}".as_bytes()), "'caf\\303\\251'");
+        assert_eq!(utf8(b"513"), "\u{2018}513\u{2019}");
+        assert_eq!(utf8(b"a'b\"x`"), "\u{2018}a'b\"x`\u{2019}");
+        assert_eq!(
+            utf8("a\u{2019}b".as_bytes()),
+            "\u{2018}a\\\u{2019}b\u{2019}"
+        );
+        assert_eq!(utf8(b"a\xffb"), "\u{2018}a\\377b\u{2019}");
+        assert_eq!(
+            utf8("\u{85}\u{e9}".as_bytes()),
+            "\u{2018}\\302\\205\u{e9}\u{2019}"
+        );
     }
 
     proptest::proptest! {

@@ -10,6 +10,8 @@ use std::io::{self, BufReader, BufWriter, Read, Write};
 use std::process::ExitCode;
 
 use crate::mapped::{changed_error, Mapped};
+use crate::sum::output::Reporter;
+use crate::sum::Tool;
 
 /// Bao verified streaming: encode files so that any part can be checked against the hash alone.
 #[derive(Args, Debug)]
@@ -361,6 +363,8 @@ fn hash(files: &[OsString]) -> Result<(), Failure> {
     let stdin = [OsString::from("-")];
     let files = if files.is_empty() { &stdin[..] } else { files };
     let mut failed = None;
+    // Lines go out as `arbor sum`'s do: a write error exits 1, a closed pipe quietly.
+    let mut out = Reporter::new(Tool::Arbor, "arbor bao".into());
     for path in files {
         let mut hasher = Hasher::new();
         let result = if path == "-" {
@@ -383,14 +387,20 @@ fn hash(files: &[OsString]) -> Result<(), Failure> {
             })
         };
         match result {
-            Ok(()) if files.len() == 1 => println!("{}", hasher.finalize().to_hex()),
-            Ok(()) => println!("{}  {}", hasher.finalize().to_hex(), path.to_string_lossy()),
+            Ok(()) if files.len() == 1 => {
+                out.put(format!("{}\n", hasher.finalize().to_hex()).as_bytes());
+            }
+            Ok(()) => {
+                let hex = hasher.finalize().to_hex();
+                out.put(format!("{hex}  {}\n", path.to_string_lossy()).as_bytes());
+            }
             Err(Failure { message, .. }) => {
-                eprintln!("arbor bao: {}: {message}", path.to_string_lossy());
+                out.message(&format!("{}: {message}", path.to_string_lossy()));
                 failed = Some(path.clone());
             }
         }
     }
+    out.flush();
     match failed {
         Some(path) => Err(fail(Some(&path), "could not be hashed")),
         None => Ok(()),

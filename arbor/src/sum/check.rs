@@ -382,9 +382,15 @@ fn report(
         Outcome::Malformed(e) => {
             counts.malformed += 1;
             match tool {
-                Tool::Arbor => reporter.message(&format!(
-                    "{label}:{line_number}: improperly formatted checksum line: {e}"
-                )),
+                Tool::Arbor => {
+                    let why = match e {
+                        ParseError::Replacement => " (a name that was not UTF-8 cannot be checked)",
+                        _ => "",
+                    };
+                    reporter.message(&format!(
+                        "{label}:{line_number}: improperly formatted checksum line: {e}{why}"
+                    ))
+                }
                 Tool::B3sum => reporter.message(&e.to_string()),
                 Tool::B2sum if options.warn => reporter.message(&format!(
                     "{label}: {line_number}: improperly formatted BLAKE2b checksum line"

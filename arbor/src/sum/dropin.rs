@@ -1,11 +1,13 @@
 //! Drop-in modes: invoked as `b3sum` or `b2sum` (through a link), the program takes exactly that
 //! tool's options and behaves as it does.
 
+use super::output::{coreutils_error, coreutils_quote_arg, print_text};
 use super::{CheckOptions, Format, Settings, Tool};
 use arbor::algorithm::{Algorithm, Blake2Params};
 use arbor::getopt::{self, Opt};
 use clap::Parser;
 use std::ffi::OsString;
+use std::io::{self, Write};
 use std::process::ExitCode;
 
 /// The options of b3sum 1.x.
@@ -76,7 +78,9 @@ struct B3sumArgs {
 pub fn b3sum(args: Vec<OsString>) -> ExitCode {
     let args = B3sumArgs::parse_from(args);
     if args.version {
-        print!("{}", version_text("b3sum", "b3sum"));
+        // b3sum writes its help and version through clap, which ignores a failed write and
+        // exits 0 (the help here is clap's too).
+        let _ = io::stdout().write_all(version_text("b3sum", "b3sum").as_bytes());
         return ExitCode::SUCCESS;
     }
     super::run(Settings {
@@ -199,8 +203,8 @@ pub fn b2sum(args: Vec<OsString>) -> ExitCode {
         };
         match B2SUM_OPTIONS[index].long {
             "length" => {
-                let text = value.unwrap_or_default().to_string_lossy().into_owned();
-                length = match parse_bits(&text) {
+                let text = value.unwrap_or_default();
+                length = match parse_bits(text.as_encoded_bytes()) {
                     Ok(0) => None,
                     Ok(bytes) => Some(bytes),
                     Err(lines) => return fail(&lines),
@@ -217,12 +221,12 @@ pub fn b2sum(args: Vec<OsString>) -> ExitCode {
             "tag" => (tag, binary) = (true, Some(true)),
             "zero" => zero = true,
             "help" => {
-                print!("{}", B2SUM_HELP.replace("{0}", &program));
-                return ExitCode::SUCCESS;
+                let help = B2SUM_HELP.replace("{0}", &program);
+                return print_text(Tool::B2sum, &program, help.as_bytes());
             }
             "version" => {
-                print!("{}", version_text("b2sum", "GNU coreutils b2sum"));
-                return ExitCode::SUCCESS;
+                let version = version_text("b2sum", "GNU coreutils b2sum");
+                return print_text(Tool::B2sum, &program, version.as_bytes());
             }
             other => unreachable!("option --{other} is in the table"),
         }
@@ -301,18 +305,36 @@ fn version_text(name: &str, imitated: &str) -> String {
     )
 }
 
-/// b2sum's `-l BITS` as bytes (0 means the default), or coreutils' error lines.
-fn parse_bits(text: &str) -> Result<u64, Vec<String>> {
-    let invalid = format!("invalid length: \u{2018}{text}\u{2019}");
-    let bits: u64 = text.parse().map_err(|_| vec![invalid.clone()])?;
-    if bits > 512 {
-        return Err(vec![
-            invalid,
-            "maximum digest length for \u{2018}BLAKE2b\u{2019} is 512 bits".into(),
-        ]);
+/// b2sum's `-l BITS` as bytes (0 means the default), or coreutils 9.1's error lines: it reads a
+/// decimal number as `strtoumax` does (leading spaces and `+` allowed, no sign `-`, nothing
+/// after the digits), then checks for a multiple of 8 before the maximum.
+fn parse_bits(text: &[u8]) -> Result<u64, Vec<String>> {
+    let invalid = format!("invalid length: {}", coreutils_quote_arg(text));
+    let start = text
+        .iter()
+        .position(|&b| !b" \t\n\x0b\x0c\r".contains(&b))
+        .unwrap_or(text.len());
+    let number = text[start..].strip_prefix(b"+").unwrap_or(&text[start..]);
+    let digits = number.iter().take_while(|b| b.is_ascii_digit()).count();
+    if digits == 0 || digits < number.len() {
+        return Err(vec![invalid]);
     }
+    let bits = number.iter().try_fold(0u64, |n, &d| {
+        n.checked_mul(10)?.checked_add(u64::from(d - b'0'))
+    });
+    let Some(bits) = bits else {
+        let reason = coreutils_error(&io::Error::from_raw_os_error(libc::EOVERFLOW));
+        return Err(vec![format!("{invalid}: {reason}")]);
+    };
     if !bits.is_multiple_of(8) {
         return Err(vec![invalid, "length is not a multiple of 8".into()]);
+    }
+    if bits > 512 {
+        let blake2b = coreutils_quote_arg(b"BLAKE2b");
+        return Err(vec![
+            invalid,
+            format!("maximum digest length for {blake2b} is 512 bits"),
+        ]);
     }
     Ok(bits / 8)
 }

@@ -7,7 +7,7 @@ mod compute;
 pub mod dropin;
 mod input;
 mod ordered;
-mod output;
+pub mod output;
 mod progress;
 mod stdio;
 mod walk;
@@ -145,7 +145,8 @@ pub fn run(mut settings: Settings) -> ExitCode {
     };
     let mut pool = rayon::ThreadPoolBuilder::new();
     if let Some(threads) = settings.num_threads {
-        if threads > MAX_THREADS {
+        // b3sum prints no warning (it starts every thread asked for).
+        if threads > MAX_THREADS && settings.tool != Tool::B3sum {
             reporter.message(&format!(
                 "warning: --num-threads {threads} is more than {MAX_THREADS}; using {MAX_THREADS}"
             ));
@@ -249,7 +250,8 @@ fn read_key(settings: &Settings, algorithm: Algorithm) -> Result<Vec<u8>, String
             key.len()
         ));
     }
-    if key.last() == Some(&b'\n') {
+    // b3sum takes such a key without a word.
+    if key.last() == Some(&b'\n') && tool != Tool::B3sum {
         eprintln!(
             "{}: warning: the key read from standard input ends with a newline, which is part \
              of the key (give it with printf or head -c to leave it out)",

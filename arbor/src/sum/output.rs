@@ -216,10 +216,28 @@ pub fn coreutils_error(e: &io::Error) -> String {
     }
 }
 
+/// The locale's character set, looked up once.
+fn charset() -> Charset {
+    static CHARSET: OnceLock<Charset> = OnceLock::new();
+    *CHARSET.get_or_init(Charset::from_env)
+}
+
 /// A file name quoted the way coreutils quotes names in messages, for the locale's character set.
 pub fn coreutils_quote(name: &[u8]) -> String {
-    static CHARSET: OnceLock<Charset> = OnceLock::new();
-    let quoted = quote::quote(name, *CHARSET.get_or_init(Charset::from_env));
-    // Only printable characters of the character set are left unescaped, so the text is UTF-8.
-    String::from_utf8(quoted).expect("quoted names are UTF-8")
+    let quoted = quote::quote(name, charset());
+    // Only printable characters of the character set are left unescaped, so nothing is lost.
+    String::from_utf8_lossy(&quoted).into_owned()
+}
+
+/// An argument quoted the way coreutils quotes arguments in messages (`invalid length: '7'`).
+pub fn coreutils_quote_arg(arg: &[u8]) -> String {
+    quote::locale_quote(arg, charset())
+}
+
+/// Writes `text` (help or version) to standard output under the same rules as hash lines: a
+/// write error is reported and exits 1, a closed pipe ends the program quietly.
+pub fn print_text(tool: Tool, program: &str, text: &[u8]) -> ExitCode {
+    let mut reporter = Reporter::new(tool, program.into());
+    reporter.put(text);
+    reporter.finish(true)
 }
