@@ -2,7 +2,8 @@
 # The Rust library's whole test suite built for AArch64 and run under qemu-aarch64 (user-mode
 # emulation): the NEON backend (BLAKE3, BLAKE2b, BLAKE2s, Tillich-Zémor with PMULL) and the
 # portable one, each forced inside the tests, against the same oracles as on x86-64 (the blake3,
-# blake2b_simd, blake2s_simd and blake2 crates, the test vectors). Needs the aarch64 Rust target,
+# blake2b_simd, blake2s_simd and blake2 crates, the test vectors); then the instruction counts of
+# scripts/arm-insns.sh --check (not a timing). Needs the aarch64 Rust target,
 # gcc-aarch64-linux-gnu, libc6-dev-arm64-cross and qemu-user (.ci/run installs them).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -34,4 +35,6 @@ arbor() { qemu-aarch64 -L /usr/aarch64-linux-gnu "target/$target/debug/arbor" "$
 diff <(arbor sum README.md Cargo.lock) <(b3sum README.md Cargo.lock)
 diff <(arbor sum -a blake2b README.md Cargo.lock) <(b2sum README.md Cargo.lock)
 arbor bench pairs --sizes 64,4096 --seconds 0.01 --filter "BLAKE3 arborhash neon vs" >/dev/null
+echo "== AArch64 instruction counts (qemu) in a dependent's build: ours at most 1.05 times the peers'"
+./scripts/arm-insns.sh --check
 echo "aarch64 build and tests: $((SECONDS - start)) s"

@@ -186,7 +186,8 @@ unsafe fn g_columns(v: &mut [V; 16], cols: [[usize; 4]; 4], x: [V; 4], y: [V; 4]
 #[inline(always)]
 pub(crate) unsafe fn round4(v: &mut [V; 16], m: &[V; 16], s: &[usize; 16]) {
     unsafe {
-        let pick = |o: usize| [0, 1, 2, 3].map(|k| m[s[o + 2 * k]]);
+        // Written out rather than with `array::map`, which a 16-unit build may leave a call.
+        let pick = |o: usize| [m[s[o]], m[s[o + 2]], m[s[o + 4]], m[s[o + 6]]];
         g_columns(
             v,
             [[0, 4, 8, 12], [1, 5, 9, 13], [2, 6, 10, 14], [3, 7, 11, 15]],

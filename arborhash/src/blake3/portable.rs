@@ -92,7 +92,11 @@ fn rounds(
         g(&mut v, 2, 7, 8, 13, m[12], m[13]);
         g(&mut v, 3, 4, 9, 14, m[14], m[15]);
         if round < 6 {
-            m = MSG_PERMUTATION.map(|i| m[i]);
+            // A loop rather than `array::map`, which a 16-unit build may leave a call.
+            let prev = m;
+            for (w, &i) in m.iter_mut().zip(&MSG_PERMUTATION) {
+                *w = prev[i];
+            }
         }
     }
     v

@@ -1,7 +1,8 @@
 //! Hashes a buffer a given number of times with one implementation, ours or a peer crate's: the
 //! subject of instruction counting under an emulator (scripts/arm-insns.sh runs it under
 //! qemu-aarch64 with the counting plugin of tools/insn-count, once with the repetitions and once
-//! with none, and divides the difference by the bytes hashed).
+//! with none, and divides the difference by the bytes hashed). A crate of its own, so that
+//! arborhash is built as a dependent's default release profile builds it.
 //!
 //! Usage: `hash_loop <algorithm> <bytes> <repetitions>`, where the algorithm is one of
 //! blake3, blake3-crate, blake2b, blake2b_simd, blake2s, blake2s_simd, blake2bp, blake2bp_simd,
