@@ -20,9 +20,15 @@ echo "== python: the extension's fmt and clippy (its own workspace), ruff"
 
 echo "== python: pip install ./python[dask] (builds the wheel), pytest"
 "$venv/bin/pip" install -q "./python[dask]"
-# hash_tree is compared with `arbor sum --manifest`.
+# hash_tree is compared with `arbor sum --manifest`; test_cross_language builds one tree with
+# the subtree commands of Rust, Go and C.
 cargo build -q -p arbor
-ARBOR="$PWD/target/debug/arbor" "$venv/bin/pytest" -q python/tests
+cargo build -q -p arborhash --example subtree
+(cd go && go build -o "$venv/subtree-go" ./internal/cmd/subtree)
+make -s -C c check >/dev/null
+ARBOR="$PWD/target/debug/arbor" ARBORHASH_SUBTREE_RUST="$PWD/target/debug/examples/subtree" \
+  ARBORHASH_SUBTREE_GO="$venv/subtree-go" ARBORHASH_SUBTREE_C="$PWD/c/test/out/asan/subtree_cmd" \
+  "$venv/bin/pytest" -q python/tests
 
 echo "== python: the type stubs against the runtime (mypy.stubtest)"
 "$venv/bin/python" -m mypy.stubtest --mypy-config-file python/pyproject.toml \
