@@ -288,10 +288,10 @@ def _submit(client, files, part_size, mode, merge):
         done = roots if merge == "workers" else parts
         batch_values, done_values = client.gather([batches, list(done.values())])
         digests = [None] * len(files)
-        batch_results = dict(zip(batches, batch_values))
+        batch_results = dict(zip(batches, batch_values, strict=True))
         for i, (future, j) in whole.items():
             digests[i] = batch_results[future][j]
-        for i, value in zip(done, done_values):
+        for i, value in zip(done, done_values, strict=True):
             digests[i] = value if merge == "workers" else _merge(value, mode, True)
         return digests
 
@@ -354,9 +354,9 @@ def hash_files(paths, *, client=None, part_size=PART_SIZE, key=None, derive_key_
     _check_part_size(part_size)
     mode = _mode(key, derive_key_context)
     paths = [os.fspath(p) for p in paths]
-    files = list(zip(paths, _stat(client, paths)))
+    files = list(zip(paths, _stat(client, paths), strict=True))
     digests = _submit(client, files, part_size, mode, "client")()
-    return {p: d.hex() for p, d in zip(paths, digests)}
+    return {p: d.hex() for p, d in zip(paths, digests, strict=True)}
 
 
 def _manifest_name(rel):
@@ -393,7 +393,7 @@ def hash_tree(root, *, client=None, part_size=PART_SIZE):
     root_bytes = os.fsencode(root)
     files = [(os.path.join(root_bytes, rel), version) for rel, version in entries]
     digests = _submit(client, files, part_size, {}, "client")()
-    by_name = {rel: d.hex() for (rel, _), d in zip(entries, digests)}
+    by_name = {rel: d.hex() for (rel, _), d in zip(entries, digests, strict=True)}
     text = manifest_bytes(by_name)
     manifest = {os.fsdecode(rel): by_name[rel] for rel in sorted(by_name)}
     return manifest, blake3(text).hexdigest()

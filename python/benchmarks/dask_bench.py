@@ -160,7 +160,7 @@ def main():
         f"{args.part_size // MiB} MiB": DASK.values(),
         "256 MiB": ("1 worker, 256 MiB parts", "2 workers, 256 MiB parts"),
     }.items():
-        per_round = [a / b for a, b in zip(times[one_name], times[two_name])]
+        per_round = [a / b for a, b in zip(times[one_name], times[two_name], strict=True)]
         speed_up = statistics.median(times[one_name]) / statistics.median(times[two_name])
         lines.append(
             f"Speed-up of 2 worker processes over 1, {part} parts: {speed_up:.2f}x (per round "

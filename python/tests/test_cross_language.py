@@ -82,7 +82,8 @@ def test_one_tree_across_languages(tmp_path, n):
     for turn in range(len(langs)):
         order = langs[turn:] + langs[:turn]
         cvs = [
-            lang.cv(path, data, off, length) for lang, (off, length) in zip(order, four_parts(n))
+            lang.cv(path, data, off, length)
+            for lang, (off, length) in zip(order, four_parts(n), strict=True)
         ]
         left = order[1].parent(cvs[0], cvs[1])
         right = order[2].parent(cvs[2], cvs[3])
