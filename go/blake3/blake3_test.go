@@ -3,7 +3,6 @@ package blake3
 import (
 	"bytes"
 	"encoding/hex"
-	"encoding/json"
 	"io"
 	"math/rand"
 	"testing"
@@ -12,32 +11,11 @@ import (
 	zeebo "github.com/zeebo/blake3"
 )
 
-// pattern returns n bytes of the published test-vector input: byte i = i % 251.
-func pattern(n int) []byte {
-	b := make([]byte, n)
-	for i := range b {
-		b[i] = byte(i % 251)
-	}
-	return b
-}
-
-type publishedVectors struct {
-	Key           string `json:"key"`
-	ContextString string `json:"context_string"`
-	Cases         []struct {
-		InputLen  int    `json:"input_len"`
-		Hash      string `json:"hash"`
-		KeyedHash string `json:"keyed_hash"`
-		DeriveKey string `json:"derive_key"`
-	} `json:"cases"`
-}
+// pattern returns n bytes of the published test-vector input.
+var pattern = testvectors.Mod251
 
 func TestPublishedVectors(t *testing.T) {
-	data := testvectors.Read(t, "blake3.json")
-	var v publishedVectors
-	if err := json.Unmarshal(data, &v); err != nil {
-		t.Fatal(err)
-	}
+	v := testvectors.ReadBLAKE3(t)
 	forEachBackend(t, func(t *testing.T) {
 		for _, c := range v.Cases {
 			in := pattern(c.InputLen)

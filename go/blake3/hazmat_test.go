@@ -2,7 +2,6 @@ package blake3
 
 import (
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"math"
 	"math/rand"
@@ -43,10 +42,7 @@ func rootChildren(t *testing.T, r *rand.Rand, m Mode, in []byte) (ChainingValue,
 }
 
 func TestSubtreesPublishedVectors(t *testing.T) {
-	var v publishedVectors
-	if err := json.Unmarshal(testvectors.Read(t, "blake3.json"), &v); err != nil {
-		t.Fatal(err)
-	}
+	v := testvectors.ReadBLAKE3(t)
 	forEachBackend(t, func(t *testing.T) {
 		r := rand.New(rand.NewSource(1))
 		modes := []struct {

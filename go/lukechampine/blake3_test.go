@@ -3,7 +3,6 @@ package blake3
 import (
 	"bytes"
 	"encoding/hex"
-	"encoding/json"
 	"io"
 	"math"
 	"math/rand"
@@ -14,29 +13,12 @@ import (
 	luke "lukechampine.com/blake3"
 )
 
-func pattern(n int) []byte {
-	b := make([]byte, n)
-	for i := range b {
-		b[i] = byte(i % 251)
-	}
-	return b
-}
+var pattern = testvectors.Mod251
 
 // TestPublishedVectors checks New (plain and keyed), Sum, XOF and DeriveKey
 // against the published vectors, on one goroutine and on four.
 func TestPublishedVectors(t *testing.T) {
-	var v struct {
-		Key   string `json:"key"`
-		Cases []struct {
-			InputLen  int    `json:"input_len"`
-			Hash      string `json:"hash"`
-			KeyedHash string `json:"keyed_hash"`
-			DeriveKey string `json:"derive_key"`
-		} `json:"cases"`
-	}
-	if err := json.Unmarshal(testvectors.Read(t, "blake3.json"), &v); err != nil {
-		t.Fatal(err)
-	}
+	v := testvectors.ReadBLAKE3(t)
 	const ctx = "BLAKE3 2019-12-27 16:29:52 test vectors context"
 	for _, c := range v.Cases {
 		in := pattern(c.InputLen)

@@ -13,13 +13,7 @@ import (
 	"github.com/arborhash/arborhash/go/internal/testvectors"
 )
 
-func pattern(n int) []byte {
-	b := make([]byte, n)
-	for i := range b {
-		b[i] = byte(i % 251)
-	}
-	return b
-}
+var pattern = testvectors.Mod251
 
 func TestPublishedVectors(t *testing.T) {
 	data := testvectors.Read(t, "tz.json")

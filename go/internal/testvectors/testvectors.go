@@ -3,6 +3,7 @@
 package testvectors
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"testing"
@@ -41,4 +42,36 @@ func find(name string) (string, error) {
 		}
 		dir = parent
 	}
+}
+
+// BLAKE3 is the content of blake3.json.
+type BLAKE3 struct {
+	Key           string `json:"key"`
+	ContextString string `json:"context_string"`
+	Cases         []struct {
+		InputLen  int    `json:"input_len"`
+		Hash      string `json:"hash"`
+		KeyedHash string `json:"keyed_hash"`
+		DeriveKey string `json:"derive_key"`
+	} `json:"cases"`
+}
+
+// ReadBLAKE3 returns the published BLAKE3 vectors, and fails the test if they
+// cannot be read.
+func ReadBLAKE3(t testing.TB) BLAKE3 {
+	t.Helper()
+	var v BLAKE3
+	if err := json.Unmarshal(Read(t, "blake3.json"), &v); err != nil {
+		t.Fatalf("test vectors blake3.json: %v", err)
+	}
+	return v
+}
+
+// Mod251 returns n bytes of the vectors' input pattern: byte i is i % 251.
+func Mod251(n int) []byte {
+	b := make([]byte, n)
+	for i := range b {
+		b[i] = byte(i % 251)
+	}
+	return b
 }
