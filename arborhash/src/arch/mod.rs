@@ -12,3 +12,5 @@
 pub(crate) mod aarch64;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod opaque;
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod x86;
