@@ -17,9 +17,9 @@
 
 use core::arch::x86_64::*;
 
+use super::kernels::IV;
 use super::kernels::{copy_then_hash, Group, Kernels, Lane, BLOCK_LEN};
 use super::simd::{self, load128, pick, store128, transpose4_fn, LaneWords, Rotate, RowWords};
-use super::IV;
 
 /// G's rotations as one AVX-512VL `vprord` each, for every vector width.
 pub(super) enum Ror {}

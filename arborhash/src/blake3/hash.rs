@@ -2,7 +2,7 @@
 
 use core::fmt;
 
-use super::OUT_LEN;
+use super::tree::OUT_LEN;
 use crate::bytes::{constant_time_eq, decode_hex, HexError, HexString};
 
 /// A BLAKE3 output of the default length, 32 bytes.
@@ -27,7 +27,8 @@ impl Hash {
         &self.0
     }
 
-    /// Wraps bytes as a hash (for example a hash received from elsewhere, to compare).
+    /// Wraps bytes as a hash, for example one received from elsewhere, to compare in constant
+    /// time.
     pub const fn from_bytes(bytes: [u8; OUT_LEN]) -> Hash {
         Hash(bytes)
     }
@@ -37,12 +38,21 @@ impl Hash {
         Ok(Hash(bytes.try_into()?))
     }
 
-    /// The hash as 64 lowercase hex digits, without allocating.
+    /// The hash as 64 lowercase hex digits, without allocating; [`from_hex`](Hash::from_hex)
+    /// parses them back.
+    ///
+    /// ```
+    /// use arborhash::blake3;
+    /// let hash = blake3::hash(b"");
+    /// let hex = hash.to_hex();
+    /// assert!(hex.as_str().starts_with("af1349b9"));
+    /// assert_eq!(blake3::Hash::from_hex(hex.as_str()), Ok(hash));
+    /// ```
     pub fn to_hex(&self) -> HexString<{ 2 * OUT_LEN }> {
         HexString::encode(&self.0)
     }
 
-    /// Parses exactly 64 hex digits (either case).
+    /// Parses exactly 64 hex digits (either case); anything else is a [`HexError`].
     pub fn from_hex(hex: impl AsRef<[u8]>) -> Result<Hash, HexError> {
         decode_hex(hex).map(Hash)
     }

@@ -45,12 +45,17 @@
 
 use core::fmt;
 
+use super::hash::Hash;
+use super::hasher::Hasher;
+use super::kernels::CHUNK_LEN;
 #[cfg(feature = "std")]
-use super::kernels::{hash_chunks_copying, hash_run, Lane, BLOCK_LEN, EMPTY_LANE};
-use super::tree::{chunk_output, hash_all, left_len, parent_output, Params};
+use super::kernels::{
+    hash_chunks_copying, hash_run, Lane, BLOCK_LEN, CHUNK_END, CHUNK_START, EMPTY_LANE,
+};
+use super::output::OutputReader;
+use super::tree::{chunk_output, context_key, hash_all, left_len, parent_output, Params, KEY_LEN};
 #[cfg(feature = "std")]
-use super::tree::{chunk_run, parent_run, CHUNK_END, CHUNK_START};
-use super::{context_key, Hash, Hasher, OutputReader, CHUNK_LEN, KEY_LEN};
+use super::tree::{chunk_run, parent_run};
 use crate::platform::Platform;
 
 /// A non-root hash of a chunk or subtree.

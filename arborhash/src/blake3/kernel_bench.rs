@@ -20,12 +20,12 @@ pub fn compress_chain(backend: Backend, cv: &mut [u32; 8], block: &[u8; 64], n: 
 
 /// The chaining values of the whole chunks of `input` (counters from 0) into `out`.
 pub fn hash_chunks(backend: Backend, input: &[u8], out: &mut [[u8; 32]]) {
-    kernels::hash_run(platform(backend), chunk_run(input, &super::IV, 0, 0), out);
+    kernels::hash_run(platform(backend), chunk_run(input, &kernels::IV, 0, 0), out);
 }
 
 /// The chaining values of the parents over the pairs of `input` into `out`.
 pub fn hash_parents(backend: Backend, input: &[u8], out: &mut [[u8; 32]]) {
-    kernels::hash_run(platform(backend), parent_run(input, &super::IV, 0), out);
+    kernels::hash_run(platform(backend), parent_run(input, &kernels::IV, 0), out);
 }
 
 /// Extended output of the root node `block` under `cv` into `out` (whole blocks).

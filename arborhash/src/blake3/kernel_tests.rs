@@ -1,9 +1,9 @@
 //! Differential tests of a BLAKE3 SIMD backend's kernels against the portable ones, written
 //! once; each backend module calls [`check`] with its [`Kernels`] type.
 
+use super::kernels::CHUNK_LEN;
 use super::kernels::{Group, Kernels, Lane, Run, BLOCK_LEN, EMPTY_LANE};
 use super::portable;
-use super::tree::CHUNK_LEN;
 use crate::Backend;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -390,7 +390,7 @@ fn check_xof_many(k: &Tested) {
 fn check_empty_input(k: &Tested) {
     const EMPTY_HASH: &str = "af1349b9f5f9a1a6a0404dea36dcc9499bcb25c9adc112b7cc9a93cae41f3262";
     let hex = |bytes: &[u8]| bytes.iter().map(|b| format!("{b:02x}")).collect::<String>();
-    let iv = super::IV;
+    let iv = super::kernels::IV;
     let zeros = [0u8; BLOCK_LEN];
 
     let mut cv = iv;

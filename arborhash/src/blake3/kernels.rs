@@ -29,11 +29,28 @@
 
 #[cfg(target_arch = "x86_64")]
 use super::avx512;
-use super::tree::CHUNK_LEN;
 use crate::platform::{Backend, Platform};
 
 /// Bytes in a block.
 pub(crate) const BLOCK_LEN: usize = 64;
+
+/// Bytes in a chunk, the leaves of the tree.
+pub(crate) const CHUNK_LEN: usize = 1024;
+
+/// The initialization vector: the first 32 bits of the fractional parts of the square roots of
+/// the first eight primes (the SHA-256 IV, which BLAKE2s uses too).
+pub(crate) const IV: [u32; 8] = [
+    0x6A09E667, 0xBB67AE85, 0x3C6EF372, 0xA54FF53A, 0x510E527F, 0x9B05688C, 0x1F83D9AB, 0x5BE0CD19,
+];
+
+// The domain flags of a compression, one bit each.
+pub(crate) const CHUNK_START: u8 = 1 << 0;
+pub(crate) const CHUNK_END: u8 = 1 << 1;
+pub(crate) const PARENT: u8 = 1 << 2;
+pub(crate) const ROOT: u8 = 1 << 3;
+pub(crate) const KEYED_HASH: u8 = 1 << 4;
+pub(crate) const DERIVE_KEY_CONTEXT: u8 = 1 << 5;
+pub(crate) const DERIVE_KEY_MATERIAL: u8 = 1 << 6;
 
 /// The offsets of blocks that cover `len` bytes (more than a block) with block-sized moves: every
 /// whole block but the last, then the last 64 bytes, which overlap the block before unless `len`

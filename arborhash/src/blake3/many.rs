@@ -19,12 +19,15 @@
 //! assert_eq!(hashes[7], blake3::hash(&messages[7]));
 //! ```
 
-use super::kernels::{self, Lane, BLOCK_LEN, EMPTY_LANE};
-use super::tree::{
-    chunk_run, hash_all, padded_block, parent_lane, parent_run, root_hash_all, words_from_le,
-    CvBytes, Params, CHUNK_END, CHUNK_LEN, CHUNK_START, PARENT, ROOT,
+use super::hash::Hash;
+use super::kernels::{
+    self, Lane, BLOCK_LEN, CHUNK_END, CHUNK_LEN, CHUNK_START, EMPTY_LANE, PARENT, ROOT,
 };
-use super::{context_key, Hash, OutputReader, KEY_LEN, OUT_LEN};
+use super::output::OutputReader;
+use super::tree::{
+    chunk_run, context_key, hash_all, padded_block, parent_lane, parent_run, root_hash_all,
+    words_from_le, CvBytes, Params, KEY_LEN, OUT_LEN,
+};
 use crate::platform::Platform;
 
 /// Chunk slots in one wave of messages hashed together; also the most messages in a wave.

@@ -18,6 +18,7 @@
 mod avx2;
 #[cfg(target_arch = "x86_64")]
 mod avx512;
+mod buffer;
 mod hash;
 mod hasher;
 pub mod hazmat;
@@ -50,69 +51,64 @@ pub use hasher::Hasher;
 pub use output::OutputReader;
 
 use crate::platform::Platform;
-use tree::{
-    root_hash_all, words_from_le, Params, DERIVE_KEY_CONTEXT, DERIVE_KEY_MATERIAL, KEYED_HASH,
-};
-
-/// The initialization vector: the first 32 bits of the fractional parts of the square roots of
-/// the first eight primes (the SHA-256 IV, which BLAKE2s uses too).
-pub(crate) const IV: [u32; 8] = [
-    0x6A09E667, 0xBB67AE85, 0x3C6EF372, 0xA54FF53A, 0x510E527F, 0x9B05688C, 0x1F83D9AB, 0x5BE0CD19,
-];
+use tree::{context_key, root_hash_all, Params};
 
 /// Bytes in the default output.
-pub const OUT_LEN: usize = 32;
+pub const OUT_LEN: usize = tree::OUT_LEN;
 /// Bytes in a key for [`keyed_hash`] and [`Hasher::new_keyed`].
-pub const KEY_LEN: usize = 32;
+pub const KEY_LEN: usize = tree::KEY_LEN;
 /// Bytes in a block, the unit of compression.
 pub const BLOCK_LEN: usize = kernels::BLOCK_LEN;
 /// Bytes in a chunk, the leaves of the tree.
-pub const CHUNK_LEN: usize = tree::CHUNK_LEN;
+pub const CHUNK_LEN: usize = kernels::CHUNK_LEN;
 
-impl Params {
-    const HASH: Params = Params { key: IV, flags: 0 };
-
-    fn keyed(key: &[u8; KEY_LEN]) -> Params {
-        Params {
-            key: words_from_le(key),
-            flags: KEYED_HASH,
-        }
-    }
-
-    fn derive_key_material(context_key: &[u8; 32]) -> Params {
-        Params {
-            key: words_from_le(context_key),
-            flags: DERIVE_KEY_MATERIAL,
-        }
-    }
-}
-
-/// The hash of `context` in the derive-key context mode: the key of the key-material stage.
-/// Bytes rather than a string, for [`hazmat::hash_derive_key_context_bytes`].
-fn context_key(p: Platform, context: &[u8]) -> [u8; 32] {
-    let params = Params {
-        key: IV,
-        flags: DERIVE_KEY_CONTEXT,
-    };
-    root_hash_all(p, context, params)
-}
-
-/// The default hash of `input`.
+/// Hashes `input` in one call, on the widest kernels the CPU has: the same result as a
+/// [`Hasher`] given the same bytes in any pieces.
+///
+/// ```
+/// use arborhash::blake3;
+/// let hash = blake3::hash(b"abc");
+/// assert_eq!(
+///     hash.to_hex().as_str(),
+///     "6437b3ac38465133ffb63b75273a8db548c558465d79db03fd359c6cd5bd9d85"
+/// );
+/// ```
 pub fn hash(input: &[u8]) -> Hash {
     let p = Platform::current();
     Hash::from_bytes(root_hash_all(p, input, Params::HASH))
 }
 
-/// The keyed hash of `input` (a MAC or PRF). Compare the result with `==`, which is constant
-/// time.
+/// Hashes `input` under a secret 32-byte `key`, giving a MAC or PRF. Compare the result with a
+/// received one with `==`, which runs in constant time.
+///
+/// ```
+/// use arborhash::blake3;
+/// let key = [7u8; blake3::KEY_LEN];
+/// let tag = blake3::keyed_hash(&key, b"message");
+/// assert_eq!(tag, blake3::Hasher::new_keyed(&key).update(b"message").finalize());
+/// assert_ne!(tag, blake3::hash(b"message"));
+/// ```
 pub fn keyed_hash(key: &[u8; KEY_LEN], input: &[u8]) -> Hash {
     let p = Platform::current();
     Hash::from_bytes(root_hash_all(p, input, Params::keyed(key)))
 }
 
 /// Derives a 32-byte key from `key_material` for the use named by `context`, which should be
-/// hardcoded, globally unique and application-specific. For longer outputs use
-/// [`Hasher::new_derive_key`] with [`Hasher::finalize_xof`].
+/// hardcoded, globally unique and application-specific: different contexts give unrelated
+/// keys from the same material. For longer outputs use [`Hasher::new_derive_key`] with
+/// [`Hasher::finalize_xof`].
+///
+/// ```
+/// use arborhash::blake3;
+/// let context = "example.com 2026-12-02 session tokens v1";
+/// let key = blake3::derive_key(context, b"shared secret");
+/// let mut longer = [0u8; 64];
+/// blake3::Hasher::new_derive_key(context)
+///     .update(b"shared secret")
+///     .finalize_xof()
+///     .fill(&mut longer);
+/// assert_eq!(key, longer[..32]);
+/// ```
 pub fn derive_key(context: &str, key_material: &[u8]) -> [u8; OUT_LEN] {
     let p = Platform::current();
     let params = Params::derive_key_material(&context_key(p, context.as_bytes()));

@@ -21,9 +21,9 @@
 
 use core::arch::aarch64::{vld1q_u32, vorrq_u32, vst1q_u32};
 
+use super::kernels::IV;
 use super::kernels::{Group, Kernels, Lane, Run, BLOCK_LEN};
 use super::portable::MSG_SCHEDULE;
-use super::IV;
 use crate::arch::aarch64::neon::{
     load_blocks4, load_transposed4, round4, row_message, splat, splat4, store, store_transposed4,
     transpose, words, xor, V,

@@ -35,7 +35,20 @@ impl OutputReader {
         }
     }
 
-    /// Fills `buf` with output bytes from the current position and advances the position.
+    /// Fills `buf` with output bytes from the current position and advances the position, so
+    /// that reading in pieces gives the same bytes as one read.
+    ///
+    /// ```
+    /// use arborhash::blake3;
+    /// let mut whole = [0u8; 100];
+    /// blake3::Hasher::new().update(b"abc").finalize_xof().fill(&mut whole);
+    /// let mut reader = blake3::Hasher::new().update(b"abc").finalize_xof();
+    /// let (mut first, mut rest) = ([0u8; 30], [0u8; 70]);
+    /// reader.fill(&mut first);
+    /// reader.fill(&mut rest);
+    /// assert_eq!(whole[..30], first);
+    /// assert_eq!(whole[30..], rest);
+    /// ```
     pub fn fill(&mut self, mut buf: &mut [u8]) {
         let p = Platform::current();
         while !buf.is_empty() {
@@ -69,7 +82,20 @@ impl OutputReader {
             .wrapping_add(self.offset as u64)
     }
 
-    /// Moves to a position in the output stream.
+    /// Moves to a position in the output stream: the next [`fill`](OutputReader::fill) starts
+    /// there, without computing the bytes before it.
+    ///
+    /// ```
+    /// use arborhash::blake3;
+    /// let mut whole = [0u8; 200];
+    /// let mut reader = blake3::Hasher::new().update(b"abc").finalize_xof();
+    /// reader.fill(&mut whole);
+    /// reader.set_position(150);
+    /// let mut tail = [0u8; 50];
+    /// reader.fill(&mut tail);
+    /// assert_eq!(whole[150..], tail);
+    /// assert_eq!(reader.position(), 200);
+    /// ```
     pub fn set_position(&mut self, position: u64) {
         self.block = position / BLOCK_LEN as u64;
         self.offset = (position % BLOCK_LEN as u64) as usize;

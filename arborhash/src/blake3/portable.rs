@@ -1,8 +1,8 @@
 //! BLAKE3 in plain Rust: the fallback backend and the kernel every other backend is checked
 //! against.
 
+use super::kernels::IV;
 use super::kernels::{Group, Kernels, Lane, BLOCK_LEN, EMPTY_LANE};
-use super::IV;
 
 pub(super) const MSG_PERMUTATION: [usize; 16] =
     [2, 6, 3, 10, 7, 0, 4, 13, 1, 11, 12, 5, 9, 14, 15, 8];

@@ -28,10 +28,10 @@
 
 use core::arch::x86_64::*;
 
+use super::kernels::CHUNK_LEN;
+use super::kernels::IV;
 use super::kernels::{Group, Lane, Run, BLOCK_LEN};
 use super::portable::{block_words, MSG_SCHEDULE};
-use super::tree::CHUNK_LEN;
-use super::IV;
 
 /// The immediate of `pshufd` / `shufps` / `vshufi64x2` taking source elements `w, x, y, z` into
 /// result elements 0, 1, 2, 3.

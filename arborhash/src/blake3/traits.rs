@@ -14,7 +14,8 @@ pub use digest;
 use digest::array::typenum::{U32, U64};
 use digest::array::Array;
 
-use super::{Hasher, OutputReader};
+use super::hasher::Hasher;
+use super::output::OutputReader;
 
 impl digest::HashMarker for Hasher {}
 

@@ -1,61 +1,61 @@
 //! The BLAKE3 tree, written once over the kernels in [`super::kernels`].
 //!
-//! Chunks are hashed many at a time (one `hash_lanes` call for up to [`WIDE`] chunks) and their
-//! parents level by level, also as lanes: a large subtree is reduced to as many nodes as the
-//! backend has lanes (at most `WIDE`), at the level where they fit in one call
-//! ([`subtree_wide`]), so every level below runs full width.
-//! Complete subtrees are pushed on a stack ([`Tree`]) that merges them lazily, so that the last
-//! node can still become the root. The one-shot functions, the incremental hasher, the rayon
-//! variants and the subtree API all go through [`hash_all`] or [`Tree`].
+//! An input is split into 1 KiB chunks, the leaves; each parent node compresses its two
+//! children's chaining values, and the root is compressed with the ROOT flag so that it can
+//! give any amount of output. The left child of every parent holds the largest power of two of
+//! whole chunks that leaves at least one byte for the right, so the tree is fixed by the length.
+//!
+//! - [`chunk_output`] and [`parent_output`] are the two kinds of node, each an [`Output`]
+//!   whose last compression waits until it is known whether the node is the root.
+//! - [`subtree_wide`] hashes a whole subtree level by level, each level in as few kernel calls
+//!   as the backend's lanes allow, since a call of N lanes costs about as much as one of one.
+//! - [`CvStack`] takes complete subtrees one after another and merges them lazily, so that an
+//!   input whose length is not known in advance still ends in the right root.
+//!
+//! The incremental hasher's buffering is a layer on top of this one (`super::buffer`); the
+//! one-shot functions, the subtree API and that layer all reach the kernels through this file.
 
 use core::mem::MaybeUninit;
 
-use super::kernels::{self, Lane, Run, BLOCK_LEN};
+use super::kernels::{
+    self, Lane, Run, BLOCK_LEN, CHUNK_END, CHUNK_LEN, CHUNK_START, DERIVE_KEY_CONTEXT,
+    DERIVE_KEY_MATERIAL, IV, KEYED_HASH, PARENT, ROOT,
+};
 use crate::platform::Platform;
 use crate::threads::join;
 
-/// Bytes in a chunk.
-pub(crate) const CHUNK_LEN: usize = 1024;
+/// Bytes in the default output.
+pub(crate) const OUT_LEN: usize = 32;
 
-pub(crate) const CHUNK_START: u8 = 1 << 0;
-pub(crate) const CHUNK_END: u8 = 1 << 1;
-pub(crate) const PARENT: u8 = 1 << 2;
-pub(crate) const ROOT: u8 = 1 << 3;
-pub(crate) const KEYED_HASH: u8 = 1 << 4;
-pub(crate) const DERIVE_KEY_CONTEXT: u8 = 1 << 5;
-pub(crate) const DERIVE_KEY_MATERIAL: u8 = 1 << 6;
+/// Bytes in a key of the keyed hash.
+pub(crate) const KEY_LEN: usize = 32;
 
 /// The most chunks hashed in one `hash_lanes` call where the subtrees after an unaligned start
 /// are small: up to the next multiple of 32 chunks, all at once.
 const BATCH_CHUNKS: usize = 32;
 
 /// Inputs at least this long are hashed on several threads by the rayon variants; shorter ones
-/// on the calling thread, where waking rayon's pool costs more than threads gain
-/// (`benches/blake3.rs`, group `blake3/rayon_threshold`).
+/// on the calling thread, where waking rayon's pool costs more than threads gain.
 #[cfg(feature = "rayon")]
 pub(crate) const PARALLEL_MIN_INPUT: usize = 1 << 20;
 
 /// Once an input is hashed on several threads, its subtrees are split into tasks of at least
-/// this size; smaller tasks, which let work stealing even out a late thread's share, measured
-/// no better.
+/// this size, where smaller tasks would cost more in scheduling than they gain in balance.
 #[cfg(feature = "rayon")]
 const PARALLEL_TASK: usize = 128 * 1024;
-
-/// Chunk CVs a [`Tree`] holds back unreduced when chunks arrive [`WIDE`] at a time (the
-/// incremental hasher's buffer): reducing each group of `WIDE` on its own runs its upper parent
-/// levels 8, 4, 2 and 1 lanes wide and merges it into the stack one parent at a time, which
-/// showed in 1 KiB writes against one-shot. Held back, they become one subtree of 128 chunks
-/// whose levels run `WIDE` lanes wide. Its `WIDE` top nodes are held back in turn, one level up,
-/// up to `PENDING` of them (1024 chunks), so that only every 1 MiB the last levels run narrow,
-/// as in one-shot hashing of 1 MiB.
-const PENDING: usize = 8 * WIDE;
-
-/// Chunks under each node of the upper held-back level: `PENDING` chunk CVs reduce to `WIDE`.
-const FAN: u64 = (PENDING / WIDE) as u64;
 
 /// The deepest a CV stack can get: one entry per bit of a 2^64-byte input's chunk count, plus
 /// one not yet merged.
 const MAX_DEPTH: usize = 54 + 1;
+
+/// Where a large input's subtrees are hashed: the rayon variants spread them over rayon's pool,
+/// everything else stays on the calling thread.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Threads {
+    Caller,
+    #[cfg_attr(not(feature = "rayon"), allow(dead_code))]
+    Pool,
+}
 
 /// A chaining value as little-endian bytes, the form `hash_lanes` writes and parents read.
 pub(crate) type CvBytes = [u8; 32];
@@ -77,6 +77,34 @@ pub(crate) fn le_from_words(words: &[u32; 8]) -> [u8; 32] {
 pub(crate) struct Params {
     pub key: [u32; 8],
     pub flags: u8,
+}
+
+impl Params {
+    pub(crate) const HASH: Params = Params { key: IV, flags: 0 };
+
+    pub(crate) fn keyed(key: &[u8; KEY_LEN]) -> Params {
+        Params {
+            key: words_from_le(key),
+            flags: KEYED_HASH,
+        }
+    }
+
+    pub(crate) fn derive_key_material(context_key: &[u8; 32]) -> Params {
+        Params {
+            key: words_from_le(context_key),
+            flags: DERIVE_KEY_MATERIAL,
+        }
+    }
+}
+
+/// The hash of `context` in the derive-key context mode: the key of the key-material stage.
+/// Bytes rather than a string, for `hazmat::hash_derive_key_context_bytes`.
+pub(crate) fn context_key(p: Platform, context: &[u8]) -> [u8; 32] {
+    let params = Params {
+        key: IV,
+        flags: DERIVE_KEY_CONTEXT,
+    };
+    root_hash_all(p, context, params)
 }
 
 /// A node whose last compression has not run yet, so that it can still be a chaining value or
@@ -161,9 +189,8 @@ pub(crate) fn chunk_output(p: Platform, chunk: &[u8], counter: u64, params: Para
     let blocks = chunk.len().div_ceil(BLOCK_LEN).max(1);
     let prefix = (blocks - 1) * BLOCK_LEN;
     let mut input_cv = params.key;
-    // One kernel call for the blocks before the last, as one lane, the chaining value kept in
-    // registers: `kernels::hash_lanes` or `hash_run` for a single lane cost about a compression
-    // to set up, which 2- to 8-block messages feel.
+    // One kernel call for the blocks before the last, the chaining value kept in registers,
+    // since a one-lane `hash_run` costs about a compression to set up.
     let (whole, _) = chunk[..prefix].as_chunks::<BLOCK_LEN>();
     if !whole.is_empty() {
         kernels::compress_in_place(
@@ -177,9 +204,8 @@ pub(crate) fn chunk_output(p: Platform, chunk: &[u8], counter: u64, params: Para
         );
     }
     let last = &chunk[prefix..];
-    // A whole last block is copied at a fixed size, inline, not through a call of `memcpy` and
-    // its size dispatch: 10 million hashes of 64 bytes took 0.94 s this way against 1.09-1.19 s
-    // (AVX-512), through a `Hasher` 1.09-1.32 s against 1.26-1.54 s.
+    // A whole last block is copied at a fixed size, inline, since a call of `memcpy` and its
+    // size dispatch costs a short message more than its compression.
     let block = match last.try_into() {
         Ok(whole) => whole,
         Err(_) => padded_block(last),
@@ -194,11 +220,8 @@ pub(crate) fn chunk_output(p: Platform, chunk: &[u8], counter: u64, params: Para
 }
 
 /// `bytes` (less than a block) zero-padded to a block, built in registers from loads within
-/// `bytes` and stored 16 bytes at a time, where the kernels load it. Copied into a zeroed
-/// block, its bytes arrive in stores of other sizes and places (`memcpy`'s overlapping pieces
-/// over the zeroing), and a load that spans more than one store is not forwarded from them: it
-/// waits for them to reach the cache, which made a one-block hash of 1 to 63 bytes a third
-/// slower than one of a whole block.
+/// `bytes` and stored 16 bytes at a time, as the kernels load it: a kernel load that spans
+/// several smaller stores (a `memcpy` over a zeroed block) waits for them to reach the cache.
 #[inline(always)]
 pub(crate) fn padded_block(bytes: &[u8]) -> [u8; BLOCK_LEN] {
     debug_assert!(bytes.len() < BLOCK_LEN);
@@ -294,7 +317,7 @@ fn chunk_cvs(p: Platform, chunks: &[u8], counter: u64, params: Params, out: &mut
 
 /// [`chunk_cvs`], the kernels prefetching at `prefetch_offset` from `chunks` (see
 /// [`Run::prefetch_offset`](kernels::Run)).
-fn chunk_cvs_prefetching(
+pub(crate) fn chunk_cvs_prefetching(
     p: Platform,
     chunks: &[u8],
     counter: u64,
@@ -351,7 +374,7 @@ fn reduce_to_two(p: Platform, cvs: &mut [CvBytes], params: Params) -> usize {
 
 /// Reduces the nodes of a complete subtree (a power of two of them, at least [`WIDE`]), in
 /// place, level by level with `WIDE` lanes, to its `WIDE` nodes; returns how many that is.
-fn reduce_to_wide(p: Platform, cvs: &mut [CvBytes], params: Params) -> usize {
+pub(crate) fn reduce_to_wide(p: Platform, cvs: &mut [CvBytes], params: Params) -> usize {
     let mut n = cvs.len();
     while n > WIDE {
         let mut parents = [[0u8; 32]; WIDE];
@@ -378,9 +401,9 @@ pub(crate) fn parent_lane(pair: &[u8], params: Params, flags_end: u8) -> Lane<'_
 
 /// The most nodes of one level hashed at once: one full `hash_lanes` call of the widest backend
 /// (AVX-512's 16 lanes; two of AVX2's 8); [`subtree_wide`] reduces a subtree to at most this
-/// many (to the backend's lanes, see [`leaf_chunks`]), and the held-back levels of a [`Tree`]
-/// come in groups of this many.
-const WIDE: usize = 16;
+/// many (to the backend's lanes, see [`leaf_chunks`]), and the held-back levels of the
+/// buffer layer come in groups of this many.
+pub(crate) const WIDE: usize = 16;
 
 /// The chaining values of the chunks of `input` (at most [`WIDE`] chunks, only the last
 /// partial), the first with index `counter`, in one call; returns how many.
@@ -403,9 +426,7 @@ fn chunk_level(
 
 /// Chunks at the bottom of [`subtree_wide`]: as many as one kernel call hashes at once (the
 /// portable backend's calls take [`WIDE`], one after another), so that each level above, over
-/// two halves' nodes, is one call too. A left half of `WIDE` chunks beside a smaller right
-/// half made levels that fill AVX2's eight lanes badly: 24 chunks' parents ran as 12 (8 + 4
-/// lanes), 6, 3 and 1 lanes, against 8 (left), 8, 4 and 2.
+/// two halves' nodes, is one call too, and no level is left with a few lanes of a call.
 fn leaf_chunks(p: Platform) -> usize {
     match kernels::degree(p) {
         1 => WIDE,
@@ -424,14 +445,14 @@ pub(crate) fn left_len(len: u64) -> u64 {
 /// partial), the first chunk with index `counter`, at the lowest level that has at most
 /// [`leaf_chunks`] nodes (`width`, at most [`WIDE`]), into `out` (room for `width`); returns how
 /// many. Up to `width` chunks are hashed in one call; above that the halves (on two rayon
-/// threads with `parallel`, if large) each return `width` nodes or fewer, and one `width`-lane
+/// threads with [`Threads::Pool`], if large) each return `width` nodes or fewer, and one `width`-lane
 /// call hashes the parents over both, so every level of a large tree runs full width.
 fn subtree_wide(
     p: Platform,
     input: &[u8],
     counter: u64,
     params: Params,
-    parallel: bool,
+    threads: Threads,
     out: &mut [CvBytes],
 ) -> usize {
     // One call's worth of chunks needs no room for halves. Four-lane backends' halves fill
@@ -442,9 +463,9 @@ fn subtree_wide(
         return chunk_level(p, input, counter, params, out);
     }
     if width <= 4 {
-        subtree_wide_in::<8>(p, width, input, counter, params, parallel, out)
+        subtree_wide_in::<8>(p, width, input, counter, params, threads, out)
     } else {
-        subtree_wide_in::<{ 2 * WIDE }>(p, width, input, counter, params, parallel, out)
+        subtree_wide_in::<{ 2 * WIDE }>(p, width, input, counter, params, threads, out)
     }
 }
 
@@ -457,7 +478,7 @@ fn subtree_wide_in<const ROOM: usize>(
     input: &[u8],
     counter: u64,
     params: Params,
-    parallel: bool,
+    threads: Threads,
     out: &mut [CvBytes],
 ) -> usize {
     debug_assert!(!input.is_empty());
@@ -478,9 +499,9 @@ fn subtree_wide_in<const ROOM: usize>(
     let mut children = [[0u8; 32]; ROOM];
     let (left_out, right_out) = children.split_at_mut(width);
     let (left_n, right_n) = join(
-        parallel && should_split(input.len()),
-        || subtree_wide_in::<ROOM>(p, width, left, counter, params, parallel, left_out),
-        || subtree_wide_in::<ROOM>(p, width, right, right_counter, params, parallel, right_out),
+        threads == Threads::Pool && should_split(input.len()),
+        || subtree_wide_in::<ROOM>(p, width, left, counter, params, threads, left_out),
+        || subtree_wide_in::<ROOM>(p, width, right, right_counter, params, threads, right_out),
     );
     // The left half is complete, so it returns a full `WIDE` nodes, as many as or more than the
     // right: its pairs never straddle the halves.
@@ -543,7 +564,7 @@ fn top_block<'a>(
     cvs: &'a mut [CvBytes; WIDE],
 ) -> &'a [u8; BLOCK_LEN] {
     debug_assert!(input.len() > CHUNK_LEN);
-    let n = subtree_wide(p, input, first_chunk, params, false, cvs);
+    let n = subtree_wide(p, input, first_chunk, params, Threads::Caller, cvs);
     let n = reduce_to_two(p, &mut cvs[..n], params);
     debug_assert_eq!(n, 2);
     cvs[..2].as_flattened().try_into().unwrap()
@@ -572,7 +593,7 @@ fn should_split(_len: usize) -> bool {
 }
 
 /// The largest power of two `<= n` (n > 0).
-fn prev_power_of_two(n: u64) -> u64 {
+pub(crate) fn prev_power_of_two(n: u64) -> u64 {
     1 << (63 - n.leading_zeros())
 }
 
@@ -585,9 +606,14 @@ fn max_subtree_chunks(chunks: u64) -> u64 {
     }
 }
 
-/// The chaining values of the complete subtrees hashed so far, merged lazily: the last two may
-/// be siblings that are merged only when more input proves they are not the root's children.
-pub(crate) struct Tree {
+/// The chaining values of the complete subtrees hashed so far, largest first.
+///
+/// Merging is lazy. A subtree's chaining value is pushed as soon as it is complete, but two
+/// entries are merged into their parent only when more input arrives: until then the last two
+/// might be the root's children, and the root must be compressed with the ROOT flag, not as a
+/// chaining value. So after a push the stack may hold one entry more than the binary
+/// decomposition of the chunk count, and the next push first merges it away.
+pub(crate) struct CvStack {
     params: Params,
     /// Index of the first chunk (nonzero only for a subtree hashed on its own).
     first_chunk: u64,
@@ -597,101 +623,45 @@ pub(crate) struct Tree {
     /// as much as hashing it.
     stack: [MaybeUninit<CvBytes>; MAX_DEPTH],
     depth: usize,
-    /// Nodes after the stack's chunks held back unreduced (see [`PENDING`]): `pending[1]` holds
-    /// nodes of [`FAN`] chunks each, starting at a multiple of `FAN * PENDING` chunks, and
-    /// `pending[0]` the CVs of the chunks after those, starting at a multiple of `PENDING`.
-    pending: [Pending; 2],
 }
 
-/// Nodes of one level held back unreduced, in groups of [`WIDE`]; the first `len` are
-/// initialised.
-///
-/// Aligned to a cache line, so that the copy [`Pending::copy_from`] makes (a `memcpy`, which
-/// glibc makes with `rep movsb` from 2112 bytes, 66 nodes) always has its destination a multiple
-/// of 64 bytes from its source, never the distance at which `rep movsb` crawls (see
-/// `hasher::REP_MOVSB_MIN`).
-#[repr(C, align(64))]
-struct Pending {
-    nodes: [MaybeUninit<CvBytes>; PENDING],
-    len: usize,
-}
+/// Copies only the initialised entries, since few of the stack's room are ever in use.
+impl Clone for CvStack {
+    fn clone(&self) -> CvStack {
+        let mut copy = CvStack::new(self.params, self.first_chunk);
+        copy.clone_from(self);
+        copy
+    }
 
-/// Copies only the initialised entries: `finalize` clones the tree (about 10 KiB, nearly all of
-/// it the stack's and the held-back levels' room) whenever the input is longer than the
-/// hasher's buffer, while few entries are ever in use.
-impl Clone for Tree {
-    fn clone(&self) -> Tree {
+    fn clone_from(&mut self, source: &CvStack) {
         // Every field named, so that one added later cannot be left out of the copy.
-        let Tree {
+        let CvStack {
             params,
             first_chunk,
             chunks,
             ref stack,
             depth,
-            ref pending,
-        } = *self;
-        let mut copy = Tree::new(params, first_chunk);
-        copy.chunks = chunks;
-        copy.stack[..depth].copy_from_slice(&stack[..depth]);
-        copy.depth = depth;
-        // In place, initialised nodes only: cloning the array would build each 4 KiB `Pending`
-        // on the stack and move it whole with `rep movsb` (see `hasher::REP_MOVSB_MIN`).
-        for (to, from) in copy.pending.iter_mut().zip(pending) {
-            to.copy_from(from);
-        }
-        copy
+        } = *source;
+        self.params = params;
+        self.first_chunk = first_chunk;
+        self.chunks = chunks;
+        self.stack[..depth].copy_from_slice(&stack[..depth]);
+        self.depth = depth;
     }
 }
 
-impl Pending {
-    fn new() -> Pending {
-        Pending {
-            // SAFETY: an array of `MaybeUninit` needs no initialisation. (Not a constant
-            // `[MaybeUninit::uninit(); N]`, which LLVM may fill with zeros, see `hasher::Buffer`.)
-            nodes: unsafe {
-                MaybeUninit::<[MaybeUninit<CvBytes>; PENDING]>::uninit().assume_init()
-            },
-            len: 0,
-        }
-    }
-
-    /// Makes this store hold what `other` holds, copying only the initialised nodes, as
-    /// [`Tree`]'s `Clone` does.
-    fn copy_from(&mut self, other: &Pending) {
-        self.nodes[..other.len].copy_from_slice(&other.nodes[..other.len]);
-        self.len = other.len;
-    }
-
-    /// Appends a group of nodes to a store that is not full; returns whether it is full now.
-    fn append(&mut self, group: &[CvBytes; WIDE]) -> bool {
-        debug_assert!(self.len < PENDING);
-        for (slot, node) in self.nodes[self.len..].iter_mut().zip(group) {
-            slot.write(*node);
-        }
-        self.len += WIDE;
-        self.len == PENDING
-    }
-
-    /// The nodes held.
-    fn nodes_mut(&mut self) -> &mut [CvBytes] {
-        // SAFETY: `append` wrote the first `len` entries; `MaybeUninit<T>` has T's layout.
-        unsafe { core::slice::from_raw_parts_mut(self.nodes.as_mut_ptr().cast(), self.len) }
-    }
-}
-
-impl Tree {
-    pub(crate) fn new(params: Params, first_chunk: u64) -> Tree {
-        Tree {
+impl CvStack {
+    pub(crate) fn new(params: Params, first_chunk: u64) -> CvStack {
+        CvStack {
             params,
             first_chunk,
             chunks: 0,
             // SAFETY: an array of `MaybeUninit` needs no initialisation. (Not a constant
-            // `[MaybeUninit::uninit(); N]`, which LLVM may fill with zeros, see `hasher::Buffer`.)
+            // `[MaybeUninit::uninit(); N]`, which LLVM may fill with zeros.)
             stack: unsafe {
                 MaybeUninit::<[MaybeUninit<CvBytes>; MAX_DEPTH]>::uninit().assume_init()
             },
             depth: 0,
-            pending: [Pending::new(), Pending::new()],
         }
     }
 
@@ -703,9 +673,9 @@ impl Tree {
         self.first_chunk
     }
 
-    /// Chunks hashed so far.
+    /// Chunks hashed into the stack.
     pub(crate) fn chunks(&self) -> u64 {
-        self.chunks + self.pending[0].len as u64 + FAN * self.pending[1].len as u64
+        self.chunks
     }
 
     /// The entries, largest subtree first.
@@ -715,10 +685,10 @@ impl Tree {
         unsafe { core::slice::from_raw_parts(self.stack.as_ptr().cast(), self.depth) }
     }
 
-    /// Called when more input is known to follow: the entries then form the binary
-    /// decomposition of the chunk count (largest subtree first), merging the pair left
-    /// unmerged in case it was the root's children.
-    fn merge_complete_subtrees(&mut self, p: Platform) {
+    /// Called when more input is known to follow: merges entries until they are the binary
+    /// decomposition of the chunk count (one entry per 1 bit, largest subtree first), since
+    /// the pair left unmerged by the last push cannot be the root's children any more.
+    fn merge_cv_stack(&mut self, p: Platform) {
         while self.depth > self.chunks.count_ones() as usize {
             let [left, right] = [self.depth - 2, self.depth - 1].map(|i| self.entries()[i]);
             let parent = parent_output(&left, &right, self.params).chaining_value(p);
@@ -727,8 +697,10 @@ impl Tree {
         }
     }
 
+    /// Pushes the chaining value of a complete subtree of `chunks` chunks, after merging what
+    /// the previous push left unmerged (this push proves it was not the end).
     fn push_cv(&mut self, p: Platform, cv: CvBytes, chunks: u64) {
-        self.merge_complete_subtrees(p);
+        self.merge_cv_stack(p);
         self.stack[self.depth].write(cv);
         self.depth += 1;
         self.chunks += chunks;
@@ -737,7 +709,7 @@ impl Tree {
     /// Pushes a complete subtree of `chunks` chunks given its nodes (one level of it): when it
     /// has two or more chunks, as its top node's two children, left unmerged in case it ends the
     /// input and its top node is the root.
-    fn push_subtree(&mut self, p: Platform, cvs: &mut [CvBytes], chunks: u64) {
+    pub(crate) fn push_subtree(&mut self, p: Platform, cvs: &mut [CvBytes], chunks: u64) {
         match reduce_to_two(p, cvs, self.params) {
             1 => self.push_cv(p, cvs[0], chunks),
             _ => {
@@ -747,36 +719,16 @@ impl Tree {
         }
     }
 
-    /// Hashes whole chunks. They may end the input: the stack then still holds the children of
-    /// the root (a lone chunk at the start is not hashed this way, see [`Tree::finish`]).
-    pub(crate) fn push_chunks(&mut self, p: Platform, input: &[u8], parallel: bool) {
-        self.push_chunks_prefetching(p, input, parallel, 0);
-    }
-
-    /// [`Tree::push_chunks`]; where `input` is [`WIDE`] chunks held back as lanes (the
-    /// incremental hasher's buffer), the kernels prefetch at `prefetch_offset` from it (see
-    /// [`Run::prefetch_offset`](kernels::Run)).
-    pub(crate) fn push_chunks_prefetching(
-        &mut self,
-        p: Platform,
-        mut input: &[u8],
-        parallel: bool,
-        prefetch_offset: usize,
-    ) {
+    /// Hashes whole chunks as the largest complete subtrees their position allows. They may end
+    /// the input: the stack then still holds the children of the root (a lone chunk at the
+    /// start is not hashed this way, see [`CvStack::finish`]).
+    pub(crate) fn push_chunks(&mut self, p: Platform, mut input: &[u8], threads: Threads) {
         debug_assert_eq!(input.len() % CHUNK_LEN, 0);
-        let parallel = parallel && uses_threads(input.len());
-        if input.len() == WIDE * CHUNK_LEN
-            && (self.pending[0].len > 0 || self.chunks().is_multiple_of(PENDING as u64))
-        {
-            let mut cvs = [[0u8; 32]; WIDE];
-            let counter = self.first_chunk + self.chunks();
-            chunk_cvs_prefetching(p, input, counter, self.params, prefetch_offset, &mut cvs);
-            if self.pending[0].append(&cvs) {
-                self.push_full_chunk_cvs(p);
-            }
-            return;
-        }
-        self.push_pending(p);
+        let threads = if uses_threads(input.len()) {
+            threads
+        } else {
+            Threads::Caller
+        };
         while !input.is_empty() {
             let counter = self.first_chunk + self.chunks;
             let available = (input.len() / CHUNK_LEN) as u64;
@@ -784,7 +736,7 @@ impl Tree {
             if size >= WIDE as u64 {
                 let (subtree, rest) = input.split_at(size as usize * CHUNK_LEN);
                 let mut cvs = [[0u8; 32]; WIDE];
-                let n = subtree_wide(p, subtree, counter, self.params, parallel, &mut cvs);
+                let n = subtree_wide(p, subtree, counter, self.params, threads, &mut cvs);
                 self.push_subtree(p, &mut cvs[..n], size);
                 input = rest;
                 continue;
@@ -806,69 +758,10 @@ impl Tree {
         }
     }
 
-    /// Reduces the `PENDING` held-back chunk CVs to their subtree's `WIDE` top nodes, and holds
-    /// those back one level up where that level starts or continues; else pushes the subtree.
-    fn push_full_chunk_cvs(&mut self, p: Platform) {
-        let mut top = [[0u8; 32]; WIDE];
-        let cvs = self.pending[0].nodes_mut();
-        reduce_to_wide(p, cvs, self.params);
-        top.copy_from_slice(&cvs[..WIDE]);
-        self.pending[0].len = 0;
-        if self.pending[1].len > 0 || self.chunks.is_multiple_of(FAN * PENDING as u64) {
-            if self.pending[1].append(&top) {
-                self.push_pending_level(p, 1);
-            }
-        } else {
-            self.push_subtree(p, &mut top, PENDING as u64);
-        }
-    }
-
-    /// Moves all held-back nodes into the stack, the upper level's first (they come first).
-    fn push_pending(&mut self, p: Platform) {
-        self.push_pending_level(p, 1);
-        self.push_pending_level(p, 0);
-    }
-
-    /// Moves the held-back nodes of one level (`FAN^level` chunks each) into the stack, as
-    /// complete subtrees: a multiple of `WIDE` nodes that starts at a multiple of `PENDING`
-    /// nodes is whole subtrees of `PENDING / 2`, ..., `WIDE` nodes, largest first.
-    fn push_pending_level(&mut self, p: Platform, level: usize) {
-        let len = self.pending[level].len;
-        let node_chunks = FAN.pow(level as u32);
-        let mut done = 0;
-        while done < len {
-            let size = prev_power_of_two((len - done) as u64) as usize;
-            let subtree = &mut self.pending[level].nodes_mut()[done..done + size];
-            let n = reduce_to_wide(p, subtree, self.params);
-            let mut top = [[0u8; 32]; WIDE];
-            top[..n].copy_from_slice(&subtree[..n]);
-            // `chunks()` counts this level's nodes until the end, but nothing reads it on the way.
-            self.push_subtree(p, &mut top[..n], (size as u64) * node_chunks);
-            done += size;
-        }
-        self.pending[level].len = 0;
-    }
-
     /// The (sub)tree's top node, given the rest of the input after the pushed chunks (possibly
-    /// none of it, but not a lone pushed chunk). The tree is unchanged: only a tree with entries
-    /// is copied to finish, so that short messages never copy the stack.
-    pub(crate) fn top_node(&self, p: Platform, tail: &[u8]) -> Output {
-        if self.chunks() == 0 {
-            return hash_all(p, tail, self.params, self.first_chunk);
-        }
-        self.clone().finish(p, tail)
-    }
-
-    fn finish(mut self, p: Platform, mut tail: &[u8]) -> Output {
-        if tail.len() == WIDE * CHUNK_LEN {
-            // A full buffer of the incremental hasher (an input of a multiple of 16 KiB): held
-            // back like the ones before it, it completes the held-back levels, whose parents
-            // then run full width as in one-shot hashing, instead of each level's subtrees and
-            // the tail being reduced to two nodes apiece with narrow calls.
-            self.push_chunks(p, tail, false);
-            tail = &[];
-        }
-        self.push_pending(p);
+    /// none of it, but not after a lone pushed chunk): the stack's entries end the input now,
+    /// so they are folded from the right instead of merged.
+    pub(crate) fn finish(&mut self, p: Platform, tail: &[u8]) -> Output {
         if !tail.is_empty() {
             // Complete subtrees while what follows does not fit below the stack's last entry;
             // the rest is one subtree, the right edge of the tree.
@@ -878,12 +771,11 @@ impl Tree {
                 start += max_subtree_chunks(start);
             }
             let (complete, last) = tail.split_at((start - self.chunks) as usize * CHUNK_LEN);
-            self.push_chunks(p, complete, false);
+            self.push_chunks(p, complete, Threads::Caller);
             let counter = self.first_chunk + self.chunks;
             let cv = hash_all(p, last, self.params, counter).chaining_value(p);
             self.push_cv(p, cv, end - start);
         }
-        // The entries now end the input: folded from the right, they give its tree.
         assert!(self.depth >= 2, "a lone pushed chunk has no top node");
         let entries = self.entries();
         let mut right = entries[entries.len() - 1];
