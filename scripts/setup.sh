@@ -51,3 +51,8 @@ if ! "$python" -c 'import test.test_hashlib' >/dev/null 2>&1 &&
   [ "$("$python" -c 'import sys; print(sys.base_prefix)')" = /usr ]; then
   apt_install "libpython$("$python" -c 'import sys; print("%d.%d" % sys.version_info[:2])')-testsuite"
 fi
+
+# JavaScript (js/): the WebAssembly target, and the browser that the demo page's test drives
+# headless with puppeteer-core (scripts/test-js-bao.sh), which cannot download one.
+rustup target add wasm32-unknown-unknown >/dev/null
+apt_install chromium

@@ -61,3 +61,7 @@ echo "== c: the C library"
 # --- python package (python/): lints, wheel in a fresh venv, pytest; see scripts/test-python.sh ---
 ./scripts/test-python.sh
 # --- end python package ---
+
+# --- js: Bao and the demo page (issue 38); see scripts/test-js-bao.sh ---
+./scripts/test-js-bao.sh
+# --- end js Bao ---

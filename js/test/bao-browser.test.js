@@ -1,0 +1,115 @@
+// The demo page in a real browser: Debian's chromium, headless, driven by puppeteer-core,
+// against the demo server on 127.0.0.1 with files made by `arbor bao`. The page must show
+// arbor's hash for a picked file, complete the verified download, reject the tampered copy at
+// the tampered byte's group, and fill the benchmark table. The screenshot is kept in
+// js/test-artifacts/ (git-ignored).
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, test } from "node:test";
+import puppeteer from "puppeteer-core";
+import { demoFiles, serve } from "../demo/serve.js";
+import { arborPath, randomBytes, repo, rng } from "./bao-helpers.js";
+
+const chromium = process.env.CHROMIUM ?? "/usr/bin/chromium";
+const artifacts = join(repo, "js", "test-artifacts");
+const groupLog = 4;
+const length = (4 << 20) + 12345;
+const tamperAt = 2_500_123;
+// The group of 2^G KiB holding the tampered byte fails; every group before it is released.
+const rejectedAt = tamperAt - (tamperAt % (1024 << groupLog));
+
+let dir;
+let server;
+let browser;
+let page;
+let file;
+let hash;
+
+before(async () => {
+  // A missing browser fails the run.
+  assert.ok(existsSync(chromium), `no browser at ${chromium} (scripts/setup.sh installs chromium)`);
+  const arbor = arborPath();
+  dir = mkdtempSync(join(tmpdir(), "arborhash-demo-"));
+  file = join(dir, "sample.bin");
+  const content = randomBytes(rng(2026), length);
+  writeFileSync(file, content);
+  execFileSync(arbor, ["bao", "encode", file, "--outboard", `${file}.obao`, "--group-log", String(groupLog)]);
+  hash = execFileSync(arbor, ["bao", "hash", file]).toString().trim().split(/\s+/)[0];
+  const outboard = readFileSync(`${file}.obao`);
+  server = await serve(demoFiles(content, outboard, hash, groupLog, tamperAt));
+  browser = await puppeteer.launch({
+    executablePath: chromium,
+    headless: true,
+    // As root the browser's sandbox cannot start.
+    args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"],
+  });
+  page = await browser.newPage();
+  await page.setViewport({ width: 1000, height: 1300 });
+  const errors = [];
+  page.on("pageerror", (error) => errors.push(error));
+  await page.goto(`http://127.0.0.1:${server.address().port}/demo/`);
+  await page.waitForFunction(() => document.getElementById("download-hash").value.length === 64);
+  assert.deepEqual(errors, []);
+});
+
+after(async () => {
+  if (page) {
+    mkdirSync(artifacts, { recursive: true });
+    await page.screenshot({ path: join(artifacts, "demo.png"), fullPage: true });
+  }
+  await browser?.close();
+  server?.close();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+const text = (id) => page.$eval(`#${id}`, (element) => element.textContent);
+
+test("the hash of a picked file is arbor's", async () => {
+  const input = await page.$("#hash-file");
+  await input.uploadFile(file);
+  await page.waitForFunction(() => document.body.dataset.hashed === "1", { timeout: 60000 });
+  assert.equal(await text("hash-result"), hash);
+  assert.match(await text("hash-speed"), /MB\/s/);
+});
+
+async function download(button) {
+  await page.click(`#${button}`);
+  await page.waitForFunction(
+    () => ["done", "error"].includes(document.getElementById("download-status").dataset.state),
+    { timeout: 60000 },
+  );
+  return page.$eval("#download-status", (element) => ({ ...element.dataset, text: element.textContent }));
+}
+
+test("the verified download completes", async () => {
+  const status = await download("download");
+  assert.equal(status.state, "done", status.text);
+  assert.equal(Number(status.verified), length);
+});
+
+test("the tampered copy is rejected at the tampered group, after only the bytes before it", async () => {
+  const status = await download("download-tampered");
+  assert.equal(status.state, "error", status.text);
+  assert.equal(Number(status.offset), rejectedAt, status.text);
+  assert.equal(Number(status.verified), rejectedAt, status.text);
+  assert.match(status.text, new RegExp(`content offset ${rejectedAt}\\b`));
+});
+
+test("the benchmark button fills its table", async () => {
+  await page.click("#bench");
+  await page.waitForFunction(() => document.getElementById("bench-table").dataset.done === "1", {
+    timeout: 180000,
+  });
+  const rows = await page.$$eval("#bench-table tbody tr", (trs) =>
+    trs.map((tr) => Array.from(tr.cells, (cell) => cell.textContent)),
+  );
+  assert.ok(rows.length > 0);
+  for (const row of rows) {
+    for (const cell of row.slice(1)) assert.match(cell, /^\d+ \(\d+-\d+\)$/, row[0]);
+  }
+  // The figures, for the docs.
+  console.log(`benchmark in ${await browser.version()}: ${JSON.stringify(rows)}`);
+});

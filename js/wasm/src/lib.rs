@@ -1,0 +1,3 @@
+//! The WebAssembly module of the npm package: raw `extern "C"` exports called from `js/src/`.
+
+mod bao;
