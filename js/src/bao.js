@@ -145,14 +145,27 @@ export class Encoder {
   }
 }
 
+function encodeAll(data, options, outboardForm) {
+  const g = groupLogOf(options);
+  const handle = new Handle();
+  try {
+    handle.input(toBytes(data, "data"));
+    handle.check(wasm.bao_encode(handle.id, g, outboardForm));
+    const out = handle.output();
+    return { hash: out.slice(0, 32), encoding: out.subarray(32) };
+  } finally {
+    handle.free();
+  }
+}
+
 /** The combined encoding of `data`: `{ hash, encoding }`. */
 export function encode(data, options = {}) {
-  return new Encoder({ groupLog: options.groupLog }).update(data).finalize();
+  return encodeAll(data, options, 0);
 }
 
 /** The outboard encoding of `data`: `{ hash, encoding }`. */
 export function outboard(data, options = {}) {
-  return new Encoder({ groupLog: options.groupLog, outboard: true }).update(data).finalize();
+  return encodeAll(data, options, 1);
 }
 
 /** The slice of `count` bytes from `start` (what a reader of those bytes needs) out of a

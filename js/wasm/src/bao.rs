@@ -190,6 +190,24 @@ pub extern "C" fn bao_encoder_finalize(handle: u32) -> i32 {
     })
 }
 
+/// Encodes the whole input at once (in wide kernel calls, faster than the streaming encoder):
+/// the output is the hash (32 bytes), then the combined (`outboard` 0) or outboard encoding.
+#[no_mangle]
+pub extern "C" fn bao_encode(handle: u32, g: u32, outboard: u32) -> i32 {
+    run(handle, |object| {
+        let g = group_log(g)?;
+        let (encoding, hash) = if outboard != 0 {
+            bao::outboard(&object.input, g)
+        } else {
+            bao::encode(&object.input, g)
+        };
+        object.output.clear();
+        object.output.extend_from_slice(hash.as_bytes());
+        object.output.extend_from_slice(&encoding);
+        Ok(())
+    })
+}
+
 /// Extracts a slice into the output: from the combined encoding in the input
 /// (`content_len` < 0), or from the content (the input's first `content_len` bytes) and its
 /// outboard (the rest).
