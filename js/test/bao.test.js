@@ -331,6 +331,32 @@ describe("arguments", () => {
     forged.fill(0xff, 0, 8);
     assert.throws(() => bao.decode(forged, hash), { kind: "length-overflow" });
   });
+  test("random bytes and forged headers are errors, never a trap", () => {
+    const next = rng(404);
+    for (let i = 0; i < 3000; i++) {
+      const g = next() % 17;
+      const junk = randomBytes(next, next() % 3000);
+      if (junk.length >= 8 && next() % 2) junk.fill(0, 3 + (next() % 5), 8);
+      const options = { groupLog: g };
+      const form = next() % 3;
+      if (form === 1) options.outboard = randomBytes(next, next() % 300);
+      const start = next() % 5000;
+      const length = next() % 5000;
+      const runs = [
+        () => bao.slice(junk, start, length, { groupLog: g }),
+        form === 2
+          ? () => bao.decodeSlice(junk, hash, start, length, { groupLog: g })
+          : () => bao.decode(junk, hash, options),
+      ];
+      for (const run of runs) {
+        try {
+          run();
+        } catch (error) {
+          assert.ok(error instanceof bao.BaoError, String(error));
+        }
+      }
+    }
+  });
   test("strings and views are bytes", () => {
     const a = bao.encode("héllo");
     const b = bao.encode(new TextEncoder().encode("héllo"));

@@ -389,6 +389,10 @@ impl Decoder {
         } else {
             &mut self.main
         };
+        // Out of memory is an error for JavaScript, not a trap.
+        if pending.bytes.try_reserve(bytes.len()).is_err() {
+            return Err(Error::Io(std::io::ErrorKind::OutOfMemory.into()));
+        }
         pending.bytes.extend_from_slice(bytes);
         let result = self.advance(out);
         self.main.compact();
