@@ -11,10 +11,21 @@ function bytesOf(base64) {
   return out;
 }
 
-// WebAssembly has no feature detection: the SIMD128 build if the engine validates it.
-const simdBytes = bytesOf(simd);
+// WebAssembly has no feature detection: the SIMD128 build if the engine validates it, unless
+// ARBORHASH_WASM (the environment in Node, or globalThis in a page) forces one, as for the
+// package's main entry point.
+const forced =
+  globalThis.ARBORHASH_WASM ??
+  (typeof process !== "undefined" ? process.env?.ARBORHASH_WASM : undefined);
+if (forced && forced !== "portable" && forced !== "simd") {
+  throw new Error(`ARBORHASH_WASM must be "portable" or "simd", not ${JSON.stringify(forced)}`);
+}
+const simdBytes = forced === "portable" ? null : bytesOf(simd);
 /** Which build is loaded: "simd" or "portable". */
-export const build = WebAssembly.validate(simdBytes) ? "simd" : "portable";
+export const build = simdBytes && WebAssembly.validate(simdBytes) ? "simd" : "portable";
+if (forced === "simd" && build !== "simd") {
+  throw new Error("this engine does not accept the SIMD128 build");
+}
 const wasmBytes = build === "simd" ? simdBytes : bytesOf(portable);
 const wasm = (await WebAssembly.instantiate(wasmBytes, {})).instance.exports;
 
@@ -324,8 +335,9 @@ export function decodeStream(hash, options = {}) {
   const fail = async (controller, e) => {
     if (e.verified?.length > 0) {
       controller.enqueue(e.verified);
-      while (controller.desiredSize !== null && controller.desiredSize < 0) {
-        await new Promise((resolve) => setTimeout(resolve, 1));
+      for (let ms = 1; controller.desiredSize !== null && controller.desiredSize < 0; ) {
+        await new Promise((resolve) => setTimeout(resolve, ms));
+        ms = Math.min(2 * ms, 100);
       }
     }
     throw e;

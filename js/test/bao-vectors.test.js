@@ -27,6 +27,11 @@ const hex = (bytes) => Buffer.from(bytes).toString("hex");
 const blake3 = (bytes) => hex(bao.outboard(bytes).hash);
 
 describe("testvectors/bao.json", () => {
+  test("the build asked for is loaded", () => {
+    const forced = process.env.ARBORHASH_WASM;
+    if (forced) assert.equal(bao.build, forced);
+  });
+
   test("sections", () => {
     for (const section of ["hash", "encode", "outboard", "seek", "slice"]) {
       assert.ok(vectors[section]?.length > 0, `section ${section}`);
