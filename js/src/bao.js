@@ -51,6 +51,8 @@ export class BaoError extends Error {
     super(messages[kind]);
     this.name = "BaoError";
     this.kind = kind;
+    /** @type {Uint8Array | undefined} set by `Decoder.push` to the bytes it verified before. */
+    this.verified = undefined;
     if (kind === "truncated" || kind === "mismatch") this.offset = offset;
   }
 }

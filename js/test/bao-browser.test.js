@@ -51,7 +51,9 @@ before(async () => {
   const errors = [];
   page.on("pageerror", (error) => errors.push(error));
   await page.goto(`http://127.0.0.1:${server.address().port}/demo/`);
-  await page.waitForFunction(() => document.getElementById("download-hash").value.length === 64);
+  await page.waitForFunction(
+    () => /** @type {HTMLInputElement} */ (document.getElementById("download-hash")).value.length === 64,
+  );
   assert.deepEqual(errors, []);
 });
 
