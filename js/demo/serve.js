@@ -19,7 +19,13 @@ const types = {
  * 127.0.0.1; resolves to the server once it listens (port 0: any free port). */
 export function serve(files, port = 0) {
   const server = createServer((request, response) => {
-    const path = decodeURIComponent(new URL(request.url, "http://127.0.0.1").pathname);
+    let path;
+    try {
+      path = decodeURIComponent(new URL(request.url, "http://127.0.0.1").pathname);
+    } catch {
+      response.writeHead(400, { "content-type": "text/plain" });
+      return response.end("bad request");
+    }
     const generated = files.get(path);
     if (generated) {
       response.writeHead(200, {

@@ -6,6 +6,7 @@
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { get } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
@@ -65,6 +66,22 @@ after(async () => {
   await browser?.close();
   server?.close();
   if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+/** The status of a raw request for `path` (unnormalised, as a client may send it). */
+const status = (path) =>
+  new Promise((resolve, reject) => {
+    get({ host: "127.0.0.1", port: server.address().port, path }, (response) => {
+      response.resume();
+      resolve(response.statusCode);
+    }).on("error", reject);
+  });
+
+test("the server answers a bad or outside path with an error, not a crash", async () => {
+  assert.equal(await status("/%E0%A4%A"), 400);
+  assert.equal(await status("/../../../etc/passwd"), 404);
+  assert.equal(await status("/demo/files/none"), 404);
+  assert.equal(await status("/demo/"), 200);
 });
 
 const text = (id) => page.$eval(`#${id}`, (element) => element.textContent);
