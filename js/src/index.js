@@ -7,6 +7,7 @@ import {
   feed,
   io,
   IO_LEN,
+  loadedBytes,
   scratch,
   toBytes,
   track,
@@ -180,6 +181,20 @@ export class Blake3Hasher {
     return new Blake3Reader(this.clone());
   }
 
+  /** The hasher's state, for `load` (of a hasher of this build, in this or another process). */
+  save() {
+    return saveState(this.#live(), "blake3");
+  }
+
+  /** Replaces the state by one from `save`; throws a TypeError for anything else. */
+  load(state) {
+    if (!(state instanceof Uint8Array) || stateProblem(state, "blake3")) {
+      throw new TypeError("arborhash: not a saved BLAKE3 state of this build");
+    }
+    loadState(this.#live(), state);
+    return this;
+  }
+
   /** Forgets all input (mode and key stay). */
   reset() {
     wasm.b3_reset(this.#live());
@@ -238,6 +253,52 @@ export class Blake3Reader {
     this.#hasher.dispose();
   }
 }
+
+// ---------------------------------------------------------------------------------------------
+// Saved states: a 4-byte tag of the build and the hasher's kind, the state's bytes, and a
+// 16-byte BLAKE3 checksum, so that `load` takes only what a `save` of the same build wrote.
+
+const STATE_LEN = wasm.state_size();
+const tags = new Map();
+function tag(kind) {
+  if (!tags.has(kind)) {
+    tags.set(kind, blake3(loadedBytes, { key: blake3(`arborhash state ${kind}`) }).subarray(0, 4));
+  }
+  return tags.get(kind);
+}
+
+/** The saved state of the hasher `handle` of `kind`. */
+export function saveState(handle, kind) {
+  const out = new Uint8Array(4 + STATE_LEN + 16);
+  out.set(tag(kind));
+  const ptr = wasm.alloc(STATE_LEN);
+  wasm.save(handle, ptr);
+  out.set(bytes().subarray(ptr, ptr + STATE_LEN), 4);
+  wasm.free(ptr, STATE_LEN);
+  out.set(blake3(out.subarray(0, 4 + STATE_LEN), { length: 16 }), 4 + STATE_LEN);
+  return out;
+}
+
+/** Why `state` cannot be loaded into a hasher of `kind`, or null if it can. */
+export function stateProblem(state, kind) {
+  if (state.length !== 4 + STATE_LEN + 16) return "length";
+  const body = state.subarray(0, 4 + STATE_LEN);
+  const sum = blake3(body, { length: 16 });
+  const t = tag(kind);
+  const same = (a, b) => a.every((x, i) => x === b[i]);
+  return same(state.subarray(0, 4), t) && same(sum, state.subarray(4 + STATE_LEN)) ? null : "tag";
+}
+
+/** Loads a state `stateProblem` accepted into the hasher `handle`. */
+export function loadState(handle, state) {
+  const ptr = wasm.alloc(STATE_LEN);
+  bytes().set(state.subarray(4, 4 + STATE_LEN), ptr);
+  wasm.load(handle, ptr);
+  wasm.free(ptr, STATE_LEN);
+}
+
+/** The expected length of a saved state. */
+export const SAVED_STATE_LEN = 4 + STATE_LEN + 16;
 
 // ---------------------------------------------------------------------------------------------
 // BLAKE2
@@ -381,6 +442,20 @@ export class Blake2Hasher {
   /** The hash so far; the hasher can take more input after. */
   digest() {
     return copyOut(OUT, wasm.b2_finalize(this.#live(), OUT));
+  }
+
+  /** The hasher's state, for `load`. */
+  save() {
+    return saveState(this.#live(), this.variant);
+  }
+
+  /** Replaces the state by one from `save` of the same variant; TypeError for anything else. */
+  load(state) {
+    if (!(state instanceof Uint8Array) || stateProblem(state, this.variant)) {
+      throw new TypeError(`arborhash: not a saved ${this.variant} state of this build`);
+    }
+    loadState(this.#live(), state);
+    return this;
   }
 
   /** `digest` as lowercase hexadecimal. */

@@ -51,6 +51,8 @@ const [chosen, moduleBytes] = chooseBuild();
 
 /** Which build is loaded: "simd" or "portable". */
 export const build = chosen;
+/** The bytes of the loaded module (saved hasher states are tagged with their hash). */
+export const loadedBytes = moduleBytes;
 /** The compiled module, which workers may instantiate again. */
 export const wasmModule = await WebAssembly.compile(moduleBytes);
 const instance = await WebAssembly.instantiate(wasmModule, {});

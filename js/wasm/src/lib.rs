@@ -129,6 +129,32 @@ pub unsafe extern "C" fn drop_state(h: *mut State) {
     drop(Box::from_raw(h));
 }
 
+/// The size in bytes of a hasher's state, as [`save`] writes it.
+#[no_mangle]
+pub extern "C" fn state_size() -> usize {
+    core::mem::size_of::<State>()
+}
+
+/// Copies the state of `h` (`state_size()` bytes) to `out_ptr`.
+///
+/// # Safety
+/// `h` is a live handle; `out_ptr` has `state_size()` writable bytes.
+#[no_mangle]
+pub unsafe extern "C" fn save(h: *const State, out_ptr: *mut u8) {
+    core::ptr::copy_nonoverlapping(h.cast::<u8>(), out_ptr, state_size());
+}
+
+/// Overwrites the state of `h` with `state_size()` bytes at `in_ptr`.
+///
+/// # Safety
+/// `h` is a live handle of the same kind as the hasher the bytes were saved from, and the bytes
+/// are exactly what [`save`] wrote in this same build (the glue checks a build tag and a
+/// checksum first), so they are a valid `State`, which owns no memory outside itself.
+#[no_mangle]
+pub unsafe extern "C" fn load(h: *mut State, in_ptr: *const u8) {
+    core::ptr::copy_nonoverlapping(in_ptr, h.cast::<u8>(), state_size());
+}
+
 // ---------------------------------------------------------------------------------------------
 // BLAKE3
 
