@@ -42,6 +42,9 @@ function checkSpan(seek, length) {
   }
 }
 
+// Passed to a hasher's constructor with a handle to copy, by `clone`.
+const ADOPT = Symbol("adopt");
+
 // Where the 32-byte key or context key of a BLAKE3 mode sits in the scratch buffer.
 const KEY = scratch;
 const OUT = scratch + 64;
@@ -146,9 +149,8 @@ export function deriveKey(context, material, options = {}) {
 /** A streaming BLAKE3 hasher; options `key` or `context` as for `blake3`. */
 export class Blake3Hasher {
   #handle;
-  constructor(options = {}) {
-    const mode = blake3Mode(options);
-    this.#handle = wasm.b3_new(mode, KEY);
+  constructor(options = {}, adopt = undefined) {
+    this.#handle = adopt === ADOPT ? wasm.clone(options) : wasm.b3_new(blake3Mode(options), KEY);
     track(this, this.#handle);
   }
 
@@ -203,10 +205,7 @@ export class Blake3Hasher {
 
   /** A copy of the hasher. */
   clone() {
-    const copy = Object.create(Blake3Hasher.prototype);
-    copy.#handle = wasm.clone(this.#live());
-    track(copy, copy.#handle);
-    return copy;
+    return new Blake3Hasher(this.#live(), ADOPT);
   }
 
   /** Frees the hasher's wasm memory now (otherwise it is freed when collected). */
@@ -419,12 +418,13 @@ export const blake2sp = (input, options = {}) => blake2("blake2sp", input, optio
 /** A streaming BLAKE2 hasher: `new Blake2Hasher("blake2b" | "blake2s" | "blake2bp" | "blake2sp", options)`. */
 export class Blake2Hasher {
   #handle;
-  constructor(variant, options = {}) {
+  constructor(variant, options = {}, adopt = undefined) {
     if (!Object.hasOwn(VARIANTS, variant)) {
       throw new TypeError(`arborhash: unknown BLAKE2 variant ${String(variant)}`);
     }
     this.variant = variant;
-    this.#handle = wasm.b2_new(writeParams(variant, options), PARAMS);
+    this.#handle =
+      adopt === ADOPT ? wasm.clone(options) : wasm.b2_new(writeParams(variant, options), PARAMS);
     track(this, this.#handle);
   }
 
@@ -465,11 +465,7 @@ export class Blake2Hasher {
 
   /** A copy of the hasher. */
   clone() {
-    const copy = Object.create(Blake2Hasher.prototype);
-    copy.variant = this.variant;
-    copy.#handle = wasm.clone(this.#live());
-    track(copy, copy.#handle);
-    return copy;
+    return new Blake2Hasher(this.variant, this.#live(), ADOPT);
   }
 
   /** Frees the hasher's wasm memory now (otherwise it is freed when collected). */
