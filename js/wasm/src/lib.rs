@@ -27,6 +27,8 @@ use arborhash::{blake2b, blake2bp, blake2s, blake2sp, blake3};
 use core::slice;
 
 /// One hasher behind a handle.
+// Flat on purpose (no inner Box): `save` and `load` copy a state as bytes.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone)]
 pub enum State {
     Blake3(blake3::Hasher),
@@ -181,7 +183,7 @@ fn hasher(mode: Mode<'_>) -> blake3::Hasher {
 
 /// An XOF seek position from JavaScript, if it is a whole number the stream can reach.
 fn position(seek: f64) -> Option<u64> {
-    (seek >= 0.0 && seek <= 9007199254740991.0 && seek.fract() == 0.0).then_some(seek as u64)
+    ((0.0..=9007199254740991.0).contains(&seek) && seek.fract() == 0.0).then_some(seek as u64)
 }
 
 /// Writes the 32-byte context key of the derive-key context at `ctx_ptr..ctx_ptr + ctx_len` to
@@ -370,7 +372,10 @@ fn blake2_state(variant: u32, p: &Blake2Params) -> Option<State> {
     }
     let (out_max, salt_max, offset_bits) = limits(variant);
     let digest_len = p.digest_len as usize;
-    let key = p.key.get(..p.key_len as usize).filter(|k| k.len() <= out_max)?;
+    let key = p
+        .key
+        .get(..p.key_len as usize)
+        .filter(|k| k.len() <= out_max)?;
     if !(1..=out_max).contains(&digest_len) {
         return None;
     }
@@ -390,14 +395,18 @@ fn blake2_state(variant: u32, p: &Blake2Params) -> Option<State> {
             ),
         });
     }
-    let salt = p.salt.get(..p.salt_len as usize).filter(|s| s.len() <= salt_max)?;
+    let salt = p
+        .salt
+        .get(..p.salt_len as usize)
+        .filter(|s| s.len() <= salt_max)?;
     let personal = p
         .personal
         .get(..p.personal_len as usize)
         .filter(|s| s.len() <= salt_max)?;
     let offset = position(p.node_offset).filter(|&o| offset_bits == 64 || o < 1 << offset_bits)?;
     let byte = |v: u32| u8::try_from(v).ok();
-    let (fanout, max_depth, node_depth) = (byte(p.fanout)?, byte(p.max_depth)?, byte(p.node_depth)?);
+    let (fanout, max_depth, node_depth) =
+        (byte(p.fanout)?, byte(p.max_depth)?, byte(p.node_depth)?);
     let inner_len = p.inner_len as usize;
     if inner_len > out_max {
         return None;
