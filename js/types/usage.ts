@@ -30,3 +30,5 @@ async function hashWasm(): Promise<string> {
 const n: Uint8Array = noble.blake3.create({ dkLen: 16 }).update(bytes).xof(10);
 noble.blake2s(bytes, { personalization: new Uint8Array(8) });
 export { bytes, hex, web, node, b, s, big, hashWasm, n, build };
+import { hashParallel } from "arborhash/parallel";
+export const parallel: Promise<Uint8Array> = hashParallel(bytes, { workers: 2, threshold: 0, key: new Uint8Array(32) });
