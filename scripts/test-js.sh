@@ -17,3 +17,6 @@ for build in portable simd; do
   echo "== js: node --test, $build build"
   ARBORHASH_WASM=$build node --test test/
 done
+
+echo "== js: blake3-wasm's own published tests against arborhash/blake3-wasm"
+node test/peer-suite-blake3-wasm.mjs
