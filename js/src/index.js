@@ -74,6 +74,12 @@ function blake3Mode(options) {
   return 0;
 }
 
+/** The 32-byte BLAKE3 context key of a derive-key `context` (a string or bytes). */
+export function contextKey(context) {
+  blake3Mode({ context });
+  return copyOut(KEY, 32);
+}
+
 // Calls f(ptr, len) with `data` in wasm memory: the I/O buffer if it fits, else a temporary
 // allocation (used only for short things such as contexts; large inputs go through `feed`).
 function withInput(data, f) {
@@ -333,9 +339,20 @@ function intOption(options, name, max, fallback) {
   return value;
 }
 
+// The variant whose default parameters are in the block now, if any: a call with no options
+// then writes nothing.
+let defaultsWritten = null;
+
 /** Writes the parameter block of `options` for `name`; returns the variant's id. */
 function writeParams(name, options) {
   const v = VARIANTS[name];
+  let empty = true;
+  for (const _ in options) {
+    empty = false;
+    break;
+  }
+  if (empty && defaultsWritten === name) return v.id;
+  defaultsWritten = empty ? name : null;
   const allowed = v.tree
     ? [
         "length",

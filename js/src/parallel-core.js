@@ -2,7 +2,7 @@
 // two of chunks each, the last one shorter), workers hash them to chaining values with
 // `b3_subtree`, and this thread merges the values into the root with `b3_merge`, as the
 // BLAKE3 tree does, so the result equals one thread's.
-import { blake3, toBytes } from "./index.js";
+import { blake3, contextKey, toBytes } from "./index.js";
 import { bytes, copyOut, scratch, wasm } from "./wasm.js";
 
 /** Below this many bytes one thread is faster (see docs/js.md for how it was measured). */
@@ -24,10 +24,7 @@ function modeOf(options) {
     return [1, key.slice()];
   }
   if (options.context !== undefined) {
-    const ctx = toBytes(options.context);
-    bytes().set(ctx, scratch);
-    wasm.b3_context_key(scratch, ctx.length, scratch + 256);
-    return [2, copyOut(scratch + 256, 32)];
+    return [2, contextKey(options.context)];
   }
   return [0, null];
 }
@@ -41,9 +38,10 @@ function merge(cvs, mode, key, root, length, seek) {
   const l = merge(cvs.slice(0, left), mode, key, false);
   const r = merge(cvs.slice(left), mode, key, false);
   const mem = bytes();
-  const keyPtr = scratch;
-  const cvsPtr = scratch + 64;
-  const out = scratch + 128;
+  // The last 160 bytes of the scratch buffer, which the own API leaves alone.
+  const keyPtr = scratch + 320;
+  const cvsPtr = scratch + 352;
+  const out = scratch + 416;
   if (key) mem.set(key, keyPtr);
   mem.set(l, cvsPtr);
   mem.set(r, cvsPtr + 32);

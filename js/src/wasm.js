@@ -7,8 +7,8 @@
 // - `io` is one buffer of `IO_LEN` bytes in wasm memory, allocated once: inputs are copied
 //   through it in pieces of at most `IO_LEN` (see `feed`), and results are read from it.
 // - `scratch` is a second small buffer (`SCRATCH_LEN` bytes) for keys, parameter blocks and
-//   outputs of up to 64 bytes; a caller uses it only between two of its own statements (the
-//   module is single-threaded, and nothing here calls back into user code while it is in use).
+//   outputs of up to 64 bytes: bytes 0-271 belong to index.js (which keeps the last BLAKE2
+//   parameter block there), 320-479 to parallel-core.js; Bao's code takes its own allocation.
 // - `bytes()` returns a Uint8Array view of the whole wasm memory, fresh after any growth.
 // - Hashers are handles (numbers); `track(object, handle)` frees the handle when the object is
 //   garbage-collected, and `untrack(object)` before an explicit free.

@@ -365,8 +365,41 @@ const fn limits(variant: u32) -> (usize, usize, u32) {
     }
 }
 
-/// The state described by `p`, or `None` if a parameter is out of range.
-fn blake2_state(variant: u32, p: &Blake2Params) -> Option<State> {
+/// Validated BLAKE2 parameters of one variant (small, unlike a [`State`]).
+enum Blake2 {
+    B(blake2b::Params),
+    S(blake2s::Params),
+    Bp(blake2bp::Params),
+    Sp(blake2sp::Params),
+}
+
+impl Blake2 {
+    fn state(&self) -> State {
+        match self {
+            Blake2::B(p) => State::Blake2b(p.to_state()),
+            Blake2::S(p) => State::Blake2s(p.to_state()),
+            Blake2::Bp(p) => State::Blake2bp(p.to_state()),
+            Blake2::Sp(p) => State::Blake2sp(p.to_state()),
+        }
+    }
+
+    /// Writes the hash of `data` to `out` and returns its length.
+    fn hash(&self, data: &[u8], out: &mut [u8; 64]) -> usize {
+        let mut put = |hash: &[u8]| {
+            out[..hash.len()].copy_from_slice(hash);
+            hash.len()
+        };
+        match self {
+            Blake2::B(p) => put(p.hash(data).as_bytes()),
+            Blake2::S(p) => put(p.hash(data).as_bytes()),
+            Blake2::Bp(p) => put(p.hash(data).as_bytes()),
+            Blake2::Sp(p) => put(p.hash(data).as_bytes()),
+        }
+    }
+}
+
+/// The parameters described by `p`, or `None` if one is out of range.
+fn blake2_params(variant: u32, p: &Blake2Params) -> Option<Blake2> {
     if variant > 3 {
         return None;
     }
@@ -379,21 +412,15 @@ fn blake2_state(variant: u32, p: &Blake2Params) -> Option<State> {
     if !(1..=out_max).contains(&digest_len) {
         return None;
     }
-    if variant >= 2 {
-        return Some(match variant {
-            2 => State::Blake2bp(
-                blake2bp::Params::new()
-                    .hash_length(digest_len)
-                    .key(key)
-                    .to_state(),
-            ),
-            _ => State::Blake2sp(
-                blake2sp::Params::new()
-                    .hash_length(digest_len)
-                    .key(key)
-                    .to_state(),
-            ),
-        });
+    if variant == 2 {
+        let mut params = blake2bp::Params::new();
+        params.hash_length(digest_len).key(key);
+        return Some(Blake2::Bp(params));
+    }
+    if variant == 3 {
+        let mut params = blake2sp::Params::new();
+        params.hash_length(digest_len).key(key);
+        return Some(Blake2::Sp(params));
     }
     let salt = p
         .salt
@@ -412,28 +439,27 @@ fn blake2_state(variant: u32, p: &Blake2Params) -> Option<State> {
         return None;
     }
     macro_rules! build {
-        ($module:ident, $variant:ident) => {
-            State::$variant(
-                $module::Params::new()
-                    .hash_length(digest_len)
-                    .key(key)
-                    .salt(salt)
-                    .personal(personal)
-                    .fanout(fanout)
-                    .max_depth(max_depth)
-                    .max_leaf_length(p.max_leaf_len)
-                    .node_offset(offset)
-                    .node_depth(node_depth)
-                    .inner_hash_length(inner_len)
-                    .last_node(p.last_node != 0)
-                    .to_state(),
-            )
-        };
+        ($module:ident, $variant:ident) => {{
+            let mut params = $module::Params::new();
+            params
+                .hash_length(digest_len)
+                .key(key)
+                .salt(salt)
+                .personal(personal)
+                .fanout(fanout)
+                .max_depth(max_depth)
+                .max_leaf_length(p.max_leaf_len)
+                .node_offset(offset)
+                .node_depth(node_depth)
+                .inner_hash_length(inner_len)
+                .last_node(p.last_node != 0);
+            Blake2::$variant(params)
+        }};
     }
     Some(if variant == 0 {
-        build!(blake2b, Blake2b)
+        build!(blake2b, B)
     } else {
-        build!(blake2s, Blake2s)
+        build!(blake2s, S)
     })
 }
 
@@ -443,8 +469,8 @@ fn blake2_state(variant: u32, p: &Blake2Params) -> Option<State> {
 /// `params_ptr` points to a readable [`Blake2Params`].
 #[no_mangle]
 pub unsafe extern "C" fn b2_new(variant: u32, params_ptr: *const Blake2Params) -> *mut State {
-    match blake2_state(variant, &*params_ptr) {
-        Some(state) => into_handle(state),
+    match blake2_params(variant, &*params_ptr) {
+        Some(params) => Box::into_raw(Box::new(params.state())),
         None => core::ptr::null_mut(),
     }
 }
@@ -456,15 +482,17 @@ pub unsafe extern "C" fn b2_new(variant: u32, params_ptr: *const Blake2Params) -
 /// `h` is a live handle; `out_ptr` has 64 writable bytes.
 #[no_mangle]
 pub unsafe extern "C" fn b2_finalize(h: *const State, out_ptr: *mut u8) -> i32 {
-    let hash = match &*h {
-        State::Blake3(_) => return -2,
-        State::Blake2b(s) => s.finalize().as_bytes().to_vec(),
-        State::Blake2s(s) => s.finalize().as_bytes().to_vec(),
-        State::Blake2bp(s) => s.finalize().as_bytes().to_vec(),
-        State::Blake2sp(s) => s.finalize().as_bytes().to_vec(),
+    let put = |hash: &[u8]| {
+        output(out_ptr, hash.len()).copy_from_slice(hash);
+        hash.len() as i32
     };
-    output(out_ptr, hash.len()).copy_from_slice(&hash);
-    hash.len() as i32
+    match &*h {
+        State::Blake3(_) => -2,
+        State::Blake2b(s) => put(s.finalize().as_bytes()),
+        State::Blake2s(s) => put(s.finalize().as_bytes()),
+        State::Blake2bp(s) => put(s.finalize().as_bytes()),
+        State::Blake2sp(s) => put(s.finalize().as_bytes()),
+    }
 }
 
 /// One-shot BLAKE2: hashes `in_ptr..in_ptr + in_len` with the parameters at `params_ptr`,
@@ -481,9 +509,11 @@ pub unsafe extern "C" fn b2_hash(
     in_len: usize,
     out_ptr: *mut u8,
 ) -> i32 {
-    let Some(mut state) = blake2_state(variant, &*params_ptr) else {
+    let Some(params) = blake2_params(variant, &*params_ptr) else {
         return -1;
     };
-    update(&mut state, in_ptr, in_len);
-    b2_finalize(&state, out_ptr)
+    let mut out = [0; 64];
+    let len = params.hash(input(in_ptr, in_len), &mut out);
+    output(out_ptr, len).copy_from_slice(&out[..len]);
+    len as i32
 }
