@@ -32,7 +32,7 @@ cargo test -q -p arborhash --release --features "$FEATURES" --lib
 cargo fmt --manifest-path tools/dependent/Cargo.toml --check
 
 echo "== rust: the ARBORHASH_BACKEND override, once per backend"
-for backend in portable sse41 avx2 avx512 neon; do
+for backend in portable sse41 avx2 avx512 avx512-scalar neon; do
   ARBORHASH_BACKEND=$backend cargo test -p arborhash --features "$FEATURES" --test backend_env -q
 done
 
