@@ -10,8 +10,9 @@ cargo clippy --manifest-path wasm/Cargo.toml --target wasm32-unknown-unknown --r
 npm ci --no-audit --no-fund --loglevel=error
 npm run --silent build
 
-echo "== js: types (tsc --noEmit on a typed usage file)"
+echo "== js: tsc --noEmit: the .d.ts files on a typed usage file, and the JavaScript itself"
 npx --no-install tsc --noEmit -p types/tsconfig.json
+npx --no-install tsc -p tsconfig.check.json
 
 for build in portable simd; do
   echo "== js: node --test, $build build"

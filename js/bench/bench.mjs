@@ -11,9 +11,12 @@ import * as hashwasm from "hash-wasm";
 import * as ah from "../src/index.js";
 import { hashParallel } from "../src/parallel-node.js";
 
-const require = createRequire(import.meta.url);
-const blake2bWasm = require("blake2b-wasm");
-await new Promise((resolve, reject) => blake2bWasm.ready((e) => (e ? reject(e) : resolve())));
+const blake2bWasm = createRequire(import.meta.url)("blake2b-wasm");
+/** @type {Promise<void>} */
+const blake2bReady = new Promise((resolve, reject) =>
+  blake2bWasm.ready((e) => (e ? reject(e) : resolve())),
+);
+await blake2bReady;
 
 const quick = process.argv.includes("--quick");
 const ROUNDS = quick ? 3 : 9;

@@ -84,7 +84,10 @@ export class NodeHashReader {
     return data;
   }
 
-  /** The first 32 bytes of the hash in `encoding` (default hex); moves to position 32. */
+  /**
+   * The first 32 bytes of the hash in `encoding` (default hex); moves to position 32.
+   * @param {BufferEncoding} [encoding]
+   */
   toString(encoding = "hex") {
     return this.toBuffer().toString(encoding);
   }

@@ -29,6 +29,7 @@ function bitsError(bits, max) {
   return null;
 }
 
+/** @returns {[Uint8Array | null, Error | null]} */
 function keyBytes(key, check) {
   if (key === null) return [null, null];
   const buf = getUInt8Buffer(key);

@@ -48,9 +48,15 @@ function checkOpts(opts, label = "opts") {
 }
 
 // What @noble/hashes' hashers share: the finished/destroyed life cycle.
+// (Subclasses set `outputLen` and `hasher`, and define `digestInto` and `_cloneInto`.)
+/** @typedef {any} Self */
 class Base {
   finished = false;
   destroyed = false;
+  /** @type {number} */
+  outputLen;
+  /** @type {any} */
+  hasher;
 
   aexists(checkFinished = true) {
     if (this.destroyed) throw new Error("hash was destroyed");
@@ -73,7 +79,7 @@ class Base {
 
   digest() {
     const out = new Uint8Array(this.outputLen);
-    this.digestInto(out);
+    /** @type {Self} */ (this).digestInto(out);
     return out;
   }
 
@@ -83,7 +89,7 @@ class Base {
   }
 
   clone() {
-    return this._cloneInto();
+    return /** @type {Self} */ (this)._cloneInto();
   }
 }
 
@@ -195,7 +201,7 @@ function blake2Class(variant, max, saltLen, blockLen) {
     }
 
     _cloneInto(to) {
-      to ||= new this.constructor({ dkLen: this.outputLen });
+      to ||= new /** @type {Self} */ (this.constructor)({ dkLen: this.outputLen });
       to.hasher.dispose();
       to.hasher = this.destroyed ? new Blake2Hasher(variant) : this.hasher.clone();
       to.outputLen = this.outputLen;

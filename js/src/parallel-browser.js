@@ -9,6 +9,7 @@ export const defaultWorkers = () => Math.min(globalThis.navigator?.hardwareConcu
 
 function spawn() {
   const w = new Worker(new URL("./worker-browser.js", import.meta.url), { type: "module" });
+  /** @type {(data: any) => void} */
   let handler = () => {};
   w.onmessage = (event) => handler(event.data);
   return {

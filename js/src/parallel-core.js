@@ -122,6 +122,8 @@ export function makeParallel(spawn, limit, available) {
   /**
    * BLAKE3 of `input` (options as for `blake3`, plus `workers`: the most threads, 0 or 1 for
    * none, and `threshold`: the input length from which workers are used), as a promise.
+   * @param {any} input
+   * @param {any} [options]
    */
   return async function hashParallel(input, options = {}) {
     const { workers = limit(), threshold = DEFAULT_THRESHOLD, ...rest } = options;

@@ -21,7 +21,10 @@ import simdBase64 from "./generated/wasm-simd.js";
 export const IO_LEN = 1 << 20;
 export const SCRATCH_LEN = 512;
 
-/** The bytes of a base64 string (atob is in Node 16+ and every browser). */
+/**
+ * The bytes of a base64 string (atob is in Node 16+ and every browser).
+ * @returns {Uint8Array<ArrayBuffer>}
+ */
 export function fromBase64(text) {
   const binary = atob(text);
   const out = new Uint8Array(binary.length);
@@ -39,6 +42,7 @@ function requestedBuild() {
   return forced || undefined;
 }
 
+/** @returns {[string, Uint8Array<ArrayBuffer>]} */
 function chooseBuild() {
   const forced = requestedBuild();
   const simdBytes = forced === "portable" ? null : fromBase64(simdBase64);
@@ -56,6 +60,7 @@ export const loadedBytes = moduleBytes;
 /** The compiled module, which workers may instantiate again. */
 export const wasmModule = await WebAssembly.compile(moduleBytes);
 const instance = await WebAssembly.instantiate(wasmModule, {});
+/** @type {any} The raw exports, typed in js/wasm/src/lib.rs. */
 export const wasm = instance.exports;
 
 function allocOrThrow(len) {

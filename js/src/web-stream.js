@@ -2,7 +2,8 @@
 
 /**
  * `new HashingTransformStream(hasher)`: chunks (bytes or strings) written to `writable` come out
- * of `readable` unchanged; `digest` is a promise of `hasher.digest()` once the input ends.
+ * of `readable` unchanged; `digest` is a promise of `hasher.digest()` once the input ends (rejected if a chunk is
+ * not bytes or a string).
  * `hasher` is any object with `update` and `digest` (a `Blake3Hasher` or `Blake2Hasher`).
  */
 export class HashingTransformStream extends TransformStream {
@@ -25,9 +26,6 @@ export class HashingTransformStream extends TransformStream {
       },
       flush() {
         resolve(hasher.digest());
-      },
-      cancel(reason) {
-        reject(reason);
       },
     });
     // A digest nobody awaits must not become an unhandled rejection.

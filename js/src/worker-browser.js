@@ -1,7 +1,9 @@
 // The browser (module) worker of arborhash/parallel.
 import { handle } from "./worker-core.js";
 
-self.onmessage = (event) => {
+/** @type {any} The worker's global scope (not a Window). */
+const scope = self;
+scope.onmessage = (event) => {
   const reply = handle(event.data);
-  self.postMessage(reply, reply.cv ? [reply.cv.buffer] : []);
+  scope.postMessage(reply, reply.cv ? [reply.cv.buffer] : []);
 };

@@ -32,6 +32,7 @@ const data = rng.bytes(5000);
 const key = rng.bytes(32);
 
 test("arborhash/blake3-wasm behaves as blake3-wasm", async () => {
+  /** @type {Array<[string, (m: any) => any]>} */
   const calls = [
     ["hash", (m) => m.hash(data)],
     ["hash string", (m) => m.hash("hello")],

@@ -58,10 +58,12 @@ test("BLAKE2b and BLAKE2s with key, salt, personal and lengths against noble and
   const r = prng(3802);
   for (const len of lengths) {
     const input = big.subarray(0, len);
-    for (const [name, noble, max, saltLen] of [
+    /** @type {Array<[string, any, number, number]>} */
+    const variants = [
       ["blake2b", nobleBlake2b, 64, 16],
       ["blake2s", nobleBlake2s, 32, 8],
-    ]) {
+    ];
+    for (const [name, noble, max, saltLen] of variants) {
       const dkLen = r.int(max) + 1;
       const key = r.bytes(r.int(max) + 1);
       const salt = r.bytes(saltLen);
@@ -126,7 +128,9 @@ test("BLAKE2bp and BLAKE2sp: streaming with random splits equals one-shot, keyed
   const r = prng(3804);
   for (const len of lengths.slice(0, 40)) {
     const input = big.subarray(0, len);
-    for (const [name, max] of [["blake2bp", 64], ["blake2sp", 32]]) {
+    /** @type {Array<[string, number]>} */
+    const variants = [["blake2bp", 64], ["blake2sp", 32]];
+    for (const [name, max] of variants) {
       const opts = { length: r.int(max) + 1, key: r.bytes(r.int(max + 1)) };
       const h = new ah.Blake2Hasher(name, opts);
       for (const part of randomSplits(input, r)) h.update(part);
