@@ -20,20 +20,44 @@ function checkKey(key, what) {
   }
 }
 
+// The 32 key bytes as the peer's module reads them: an array-like copied element by element
+// (so a string key reads as numbers, mostly zeros), after the length check.
+function keyArray(key) {
+  if (key instanceof Uint8Array) return key;
+  const k = new Uint8Array(32);
+  k.set(key);
+  return k;
+}
+
+// The peer encodes a context as a string: anything else fails as Node's encoder fails on it.
+function contextString(context) {
+  if (typeof context !== "string") Buffer.byteLength(context);
+  return String(context);
+}
+
+// `length` bytes of output into a Buffer that Buffer.alloc makes (its checks and errors, as the
+// peer's).
+function filled(length, options) {
+  const out = Buffer.alloc(length);
+  out.set(blake3(options.input, { ...options.mode, length: out.length }));
+  return out;
+}
+
 /** BLAKE3 of `input` as a Buffer of `length` (default 32) bytes. */
 export function hash(input, { length = defaultHashLength } = {}) {
-  return Buffer.from(blake3(normalizeInput(input), { length }).buffer);
+  return filled(length, { input: normalizeInput(input) });
 }
 
 /** Derives `length` bytes from `context` (a string) and `material`. */
 export function deriveKey(context, material, { length = defaultHashLength } = {}) {
-  return Buffer.from(blake3(normalizeInput(material), { length, context: String(context) }).buffer);
+  const mode = { context: contextString(context) };
+  return filled(length, { input: normalizeInput(material), mode });
 }
 
 /** The keyed hash (`key`: 32 bytes). */
 export function keyedHash(key, input, { length = defaultHashLength } = {}) {
   checkKey(key, "keyedHash");
-  return Buffer.from(blake3(normalizeInput(input), { length, key: inputToArray(key) }).buffer);
+  return filled(length, { input: normalizeInput(input), mode: { key: keyArray(key) } });
 }
 
 function boundsCheck(position) {
@@ -131,7 +155,8 @@ export class NodeHash extends Transform {
     if (!this.#hasher) {
       throw new Error("Cannot call digest() after dipose() has been called");
     }
-    const result = Buffer.from(this.#hasher.digest({ length }).buffer);
+    const result = Buffer.alloc(length);
+    result.set(this.#hasher.digest({ length: result.length }));
     if (dispose) this.dispose();
     return enc ? result.toString(enc) : result;
   }
@@ -161,12 +186,13 @@ export class NodeHash extends Transform {
 }
 
 export const createHash = () => new NodeHash(new Blake3Hasher());
+// (The peer's module traps on a key of another length, a RuntimeError; this is keyedHash's Error.)
 export const createKeyed = (key) => {
   checkKey(key, "createKeyed");
-  return new NodeHash(new Blake3Hasher({ key: inputToArray(key) }));
+  return new NodeHash(new Blake3Hasher({ key: keyArray(key) }));
 };
 export const createDeriveKey = (context) =>
-  new NodeHash(new Blake3Hasher({ context: String(context) }));
+  new NodeHash(new Blake3Hasher({ context: contextString(context) }));
 
 /** Calls `fn(disposable)` and disposes of it afterwards (after the promise, if one is returned). */
 export const using = (disposable, fn) => {

@@ -87,6 +87,13 @@ function wrap(make, blockSize, digestSize, finish) {
   return obj;
 }
 
+// hash-wasm's one-shot functions read `data.byteLength` of non-strings first, so that null and
+// undefined fail there with the engine's TypeError.
+function oneShotData(data) {
+  if (typeof data !== "string") void data.byteLength;
+  return getUInt8Buffer(data);
+}
+
 // Runs `f` and gives its result or exception as a promise, as hash-wasm's functions do.
 function promised(f) {
   try {
@@ -105,7 +112,7 @@ export function blake3(data, bits = 256, key = null) {
   const [k, keyError] = keyBytes(key, blake3Key);
   if (keyError) return Promise.reject(keyError);
   return promised(() =>
-    toHex(ownBlake3(getUInt8Buffer(data), { length: bits / 8, ...(k ? { key: k } : {}) })),
+    toHex(ownBlake3(oneShotData(data), { length: bits / 8, ...(k ? { key: k } : {}) })),
   );
 }
 
@@ -133,7 +140,7 @@ function blake2Functions(name, own, max, blockSize) {
     if (bad) return Promise.reject(bad);
     const [k, keyError] = keyBytes(key, keyCheck);
     if (keyError) return Promise.reject(keyError);
-    return promised(() => toHex(own(getUInt8Buffer(data), options(bits, k))));
+    return promised(() => toHex(own(oneShotData(data), options(bits, k))));
   };
   const create = (bits = max, key = null) => {
     const bad = bitsError(bits, max);

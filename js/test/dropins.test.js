@@ -60,6 +60,17 @@ test("arborhash/blake3-wasm behaves as blake3-wasm", async () => {
     ["read after dispose", (m) => { const r = m.createHash().reader(); r.dispose(); r.read(1); }],
     ["reader after dispose", (m) => { const h = m.createHash(); h.dispose(); h.reader(); }],
     ["using", (m) => m.using({ dispose() {} }, () => 42)],
+    ["length -1", (m) => m.hash("x", { length: -1 })],
+    ["length 1.5", (m) => m.hash("x", { length: 1.5 })],
+    ["length a string", (m) => m.hash("x", { length: "8" })],
+    ["length 0", (m) => m.hash("x", { length: 0 })],
+    ["null input", (m) => m.hash(null)],
+    ["number input", (m) => m.hash(5)],
+    ["string key", (m) => m.keyedHash("k".repeat(32), "x")],
+    ["Uint8Array key", (m) => m.keyedHash(new Uint8Array(32), "x")],
+    ["number context", (m) => m.deriveKey(5, "x")],
+    ["digest length -1", (m) => m.createHash().digest({ length: -1 })],
+    ["read -1", (m) => m.createHash().reader().read(-1)],
   ];
   for (const [label, call] of calls) await same(label, () => call(ourB3), () => call(peerB3));
   assert.equal(ourB3.maxHashBytes, peerB3.maxHashBytes);
@@ -116,6 +127,15 @@ test("arborhash/hash-wasm behaves as hash-wasm, save and load included", async (
         return h.update(data.subarray(3000)).digest();
       }],
       [`${Create} sizes`, async (m) => { const h = await m[Create](); return [h.blockSize, h.digestSize].join(); }],
+      [`${name} bits as a string`, (m) => m[name]("x", "256")],
+      [`${name} bits 256.5`, (m) => m[name]("x", 256.5)],
+      [`${name} empty key`, (m) => m[name]("x", 256, "")],
+      [`${name} key a number`, (m) => m[name]("x", 256, 5)],
+      [`${name} null data`, (m) => m[name](null)],
+      [`${name} Buffer`, (m) => m[name](Buffer.from("ab"))],
+      [`${Create} update null`, async (m) => (await m[Create]()).update(null)],
+      [`${Create} digest as base64`, async (m) => (await m[Create]()).update("a").digest("base64")],
+      [`${Create} DataView and Uint16Array`, async (m) => (await m[Create]()).update(new DataView(new ArrayBuffer(4))).update(new Uint16Array([1, 2])).digest()],
     );
   }
   for (const [label, call] of calls) await same(label, () => call(ourHw), () => call(peerHw));
@@ -156,6 +176,18 @@ test("arborhash/noble behaves as @noble/hashes, errors included", async () => {
       [`${name} digestInto long`, (m) => { const h = m[name].create().update(data); const out = new Uint8Array(80); h.digestInto(out); return out; }],
       [`${name} clone`, (m) => { const h = m[name].create().update(data.subarray(0, 999)); const c = h.clone(); h.update(data); return Buffer.concat([c.update(data.subarray(999)).digest(), h.digest()]); }],
       [`${name} sizes`, (m) => [m[name].outputLen, m[name].blockLen, m[name].canXOF, m[name].create().outputLen].join()],
+      [`${name} Buffer input`, (m) => m[name](Buffer.from("ab"))],
+      [`${name} Uint16Array input`, (m) => m[name](new Uint16Array(2))],
+      [`${name} null input`, (m) => m[name](null)],
+      [`${name} dkLen 1.5`, (m) => m[name](new Uint8Array(1), { dkLen: 1.5 })],
+      [`${name} key Uint16Array`, (m) => m[name](new Uint8Array(1), { key: new Uint16Array(16) })],
+      [`${name} key Buffer`, (m) => m[name](new Uint8Array(1), { key: Buffer.alloc(32) })],
+      [`${name} unknown option`, (m) => m[name](new Uint8Array(1), { foo: 1 })],
+      [`${name} digestInto an array`, (m) => m[name].create().digestInto([])],
+      [`${name} update after destroy`, (m) => { const h = m[name].create(); h.destroy(); h.update(new Uint8Array(1)); }],
+      [`${name} clone after digest`, (m) => { const h = m[name].create(); h.digest(); const c = h.clone(); return [c.finished, c.destroyed].join(); }],
+      [`${name} digest of a clone after digest`, (m) => { const h = m[name].create(); h.digest(); return h.clone().digest(); }],
+      [`${name} salt a string`, (m) => m[name](new Uint8Array(1), { salt: "x".repeat(16) })],
     );
   }
   for (const name of ["blake2b", "blake2s"]) {
