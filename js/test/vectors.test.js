@@ -1,5 +1,6 @@
 // The repository's known-answer vectors (testvectors/), in the loaded wasm build.
 import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
 import { test } from "node:test";
 import * as ah from "../src/index.js";
 import { hex, pattern, unhex, vectors } from "./helpers.js";
@@ -7,6 +8,16 @@ import { hex, pattern, unhex, vectors } from "./helpers.js";
 test("the build in use is the one ARBORHASH_WASM asks for", () => {
   const forced = process.env.ARBORHASH_WASM;
   assert.equal(ah.build, forced || "simd");
+});
+
+test("an unknown ARBORHASH_WASM is a clear error at import", () => {
+  const url = new URL("../src/index.js", import.meta.url).href;
+  const run = spawnSync(process.execPath, ["--input-type=module", "-e", `await import(${JSON.stringify(url)})`], {
+    env: { ...process.env, ARBORHASH_WASM: "sse41" },
+    encoding: "utf8",
+  });
+  assert.notEqual(run.status, 0);
+  assert.match(run.stderr, /ARBORHASH_WASM must be "portable" or "simd", not "sse41"/);
 });
 
 test("BLAKE3 vectors: hash, keyed, derive-key, full extended output and seeks", () => {
