@@ -20,4 +20,4 @@ for build in portable simd; do
 done
 
 echo "== js: blake3-wasm's own published tests against arborhash/blake3-wasm"
-node test/peer-suite-blake3-wasm.mjs
+node scripts/peer-suite-blake3-wasm.mjs
