@@ -78,7 +78,12 @@ pub extern "C" fn alloc(len: usize) -> *mut u8 {
 /// `ptr` came from `alloc(len)` and is not used again.
 #[no_mangle]
 pub unsafe extern "C" fn free(ptr: *mut u8, len: usize) {
-    if let (false, Ok(layout)) = (ptr.is_null(), std::alloc::Layout::from_size_align(len, 8)) {
+    // `alloc` never returns a pointer for length 0, so there is nothing to free then.
+    if let (false, true, Ok(layout)) = (
+        ptr.is_null(),
+        len > 0,
+        std::alloc::Layout::from_size_align(len, 8),
+    ) {
         std::alloc::dealloc(ptr, layout);
     }
 }
