@@ -17,7 +17,7 @@ import {
 
 export { build, toBytes };
 
-/** The largest output position (exclusive) this package reads: 2^53 - 1. */
+/** Where extended output ends at the latest (seek + length): 2^53 - 1. */
 export const MAX_OUTPUT = Number.MAX_SAFE_INTEGER;
 
 /** Lowercase hexadecimal of bytes. */
@@ -273,7 +273,7 @@ function tag(kind) {
 }
 
 /** The saved state of the hasher `handle` of `kind`. */
-export function saveState(handle, kind) {
+function saveState(handle, kind) {
   const out = new Uint8Array(4 + STATE_LEN + 16);
   out.set(tag(kind));
   const ptr = wasm.alloc(STATE_LEN);
@@ -285,7 +285,7 @@ export function saveState(handle, kind) {
 }
 
 /** Why `state` cannot be loaded into a hasher of `kind`, or null if it can. */
-export function stateProblem(state, kind) {
+function stateProblem(state, kind) {
   if (state.length !== 4 + STATE_LEN + 16) return "length";
   const body = state.subarray(0, 4 + STATE_LEN);
   const sum = blake3(body, { length: 16 });
@@ -295,15 +295,12 @@ export function stateProblem(state, kind) {
 }
 
 /** Loads a state `stateProblem` accepted into the hasher `handle`. */
-export function loadState(handle, state) {
+function loadState(handle, state) {
   const ptr = wasm.alloc(STATE_LEN);
   bytes().set(state.subarray(4, 4 + STATE_LEN), ptr);
   wasm.load(handle, ptr);
   wasm.free(ptr, STATE_LEN);
 }
-
-/** The expected length of a saved state. */
-export const SAVED_STATE_LEN = 4 + STATE_LEN + 16;
 
 // ---------------------------------------------------------------------------------------------
 // BLAKE2

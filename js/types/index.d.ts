@@ -3,7 +3,7 @@ export type Input = string | ArrayBuffer | SharedArrayBuffer | ArrayBufferView;
 
 /** Which wasm build is loaded. */
 export const build: "simd" | "portable";
-/** The largest output position this package reads: 2^53 - 1. */
+/** Where extended output ends at the latest (seek + length): 2^53 - 1. */
 export const MAX_OUTPUT: number;
 export function toBytes(input: Input): Uint8Array;
 export function toHex(data: Uint8Array): string;
@@ -21,6 +21,8 @@ export interface Blake3Options {
 export function blake3(input: Input, options?: Blake3Options): Uint8Array;
 export function blake3Hex(input: Input, options?: Blake3Options): string;
 export function keyedHash(key: Input, input: Input, options?: { length?: number; seek?: number }): Uint8Array;
+/** The 32-byte BLAKE3 context key of a derive-key context. */
+export function contextKey(context: string | ArrayBufferView): Uint8Array;
 export function deriveKey(context: string | ArrayBufferView, material: Input, options?: { length?: number; seek?: number }): Uint8Array;
 
 export class Blake3Hasher {
