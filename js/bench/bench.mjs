@@ -1,7 +1,9 @@
 // Speed against the peers in one Node process: for each size, rounds in which every contender
 // runs a timed batch in turn (rotating the order), and per round our throughput over each
 // peer's; prints the median ratio and the spread (min-max) of the ratios.
-// Run: node bench/bench.mjs [--quick]   (ARBORHASH_WASM=portable|simd picks our build)
+// Run: node bench/bench.mjs [--quick] [--workers]   (--workers: only the workers table, which
+// is how the default threshold of arborhash/parallel is chosen: the smallest size at which 2
+// workers beat one thread; ARBORHASH_WASM=portable|simd picks our build)
 import { createRequire } from "node:module";
 import { blake3 as nobleBlake3 } from "@noble/hashes/blake3.js";
 import { blake2s as nobleBlake2s } from "@noble/hashes/blake2.js";
@@ -73,9 +75,10 @@ async function compare(title, contenders, size) {
 }
 
 console.log(`arborhash build: ${ah.build}; ${ROUNDS} rounds of ${BATCH_MS} ms batches; Node ${process.version}`);
+const onlyWorkers = process.argv.includes("--workers");
 console.log("| function | size | arborhash | blake3-wasm | hash-wasm | @noble/hashes | blake3-jit |");
 console.log("|---|---|---|---|---|---|---|");
-for (const size of sizes) {
+for (const size of onlyWorkers ? [] : sizes) {
   await compare("BLAKE3", {
     arborhash: (d) => ah.blake3(d),
     "blake3-wasm": (d) => b3wasm.hash(d),
@@ -86,14 +89,14 @@ for (const size of sizes) {
 }
 console.log("\n| function | size | arborhash | hash-wasm | blake2b-wasm / @noble/hashes |");
 console.log("|---|---|---|---|---|");
-for (const size of sizes) {
+for (const size of onlyWorkers ? [] : sizes) {
   await compare("BLAKE2b", {
     arborhash: (d) => ah.blake2b(d),
     "hash-wasm": (d) => hw.blake2b.init().update(d).digest("binary"),
     "blake2b-wasm": (d) => blake2bWasm(64).update(d).digest(),
   }, size);
 }
-for (const size of sizes) {
+for (const size of onlyWorkers ? [] : sizes) {
   await compare("BLAKE2s", {
     arborhash: (d) => ah.blake2s(d),
     "hash-wasm": (d) => hw.blake2s.init().update(d).digest("binary"),
@@ -102,7 +105,7 @@ for (const size of sizes) {
 }
 console.log("\n| workers | size | 2 workers | 1 thread |");
 console.log("|---|---|---|---|");
-for (const size of [256 << 10, 512 << 10, 1 << 20, 2 << 20, 4 << 20, 16 << 20]) {
+for (const size of [512 << 10, 1 << 20, 2 << 20, 4 << 20, 16 << 20]) {
   await compare("BLAKE3 hashParallel", {
     "2 workers": (d) => hashParallel(d, { workers: 2, threshold: 0 }),
     "1 thread": (d) => ah.blake3(d),
