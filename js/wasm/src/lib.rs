@@ -21,6 +21,8 @@
 //! - BLAKE2 variants (`variant`): 0 BLAKE2b, 1 BLAKE2s, 2 BLAKE2bp, 3 BLAKE2sp; parameters in a
 //!   [`Blake2Params`] block the glue writes at `params_ptr` (BLAKE2bp/2sp use only the digest
 //!   length and the key).
+//! - Bao's exports live in their own module, `bao.rs`, under the same convention;
+//!   `arborhash::bao` needs the crate's `std` feature, which builds for wasm32-unknown-unknown.
 
 use arborhash::blake3::hazmat::{self, HasherExt, Mode};
 use arborhash::{blake2b, blake2bp, blake2s, blake2sp, blake3};
