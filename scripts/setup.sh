@@ -52,7 +52,7 @@ if ! "$python" -c 'import test.test_hashlib' >/dev/null 2>&1 &&
   apt_install "libpython$("$python" -c 'import sys; print("%d.%d" % sys.version_info[:2])')-testsuite"
 fi
 
-# JavaScript (js/): the WebAssembly target, and the browser that the demo page's test drives
-# headless with puppeteer-core (scripts/test-js-bao.sh), which cannot download one.
+# The npm package (js/, scripts/test-js.sh): the WebAssembly target its module is built for.
 rustup target add wasm32-unknown-unknown >/dev/null
+# The browser the demo page's test drives headless with puppeteer-core, which cannot download one.
 apt_install chromium

@@ -62,6 +62,6 @@ echo "== c: the C library"
 ./scripts/test-python.sh
 # --- end python package ---
 
-# --- js: Bao and the demo page (issue 38); see scripts/test-js-bao.sh ---
-./scripts/test-js-bao.sh
-# --- end js Bao ---
+# --- npm package (js/): wasm builds, npm ci, types, node --test on both builds; see scripts/test-js.sh ---
+./scripts/test-js.sh
+# --- end npm package ---

@@ -1,33 +1,10 @@
 // Bao verified streaming (entry point `arborhash/bao`): encodings byte-compatible with
 // `arbor bao` and `arborhash::bao`, with chunk groups, slices, and decoding that releases only
 // verified bytes. The work is done by the exports of js/wasm/src/bao.rs.
-import portable from "./generated/wasm-portable.js";
-import simd from "./generated/wasm-simd.js";
+import { build, wasm } from "./wasm.js";
 
-function bytesOf(base64) {
-  const text = atob(base64);
-  const out = new Uint8Array(text.length);
-  for (let i = 0; i < text.length; i++) out[i] = text.charCodeAt(i);
-  return out;
-}
-
-// WebAssembly has no feature detection: the SIMD128 build if the engine validates it, unless
-// ARBORHASH_WASM (the environment in Node, or globalThis in a page) forces one, as for the
-// package's main entry point.
-const forced =
-  globalThis.ARBORHASH_WASM ??
-  (typeof process !== "undefined" ? process.env?.ARBORHASH_WASM : undefined);
-if (forced && forced !== "portable" && forced !== "simd") {
-  throw new Error(`ARBORHASH_WASM must be "portable" or "simd", not ${JSON.stringify(forced)}`);
-}
-const simdBytes = forced === "portable" ? null : bytesOf(simd);
-/** Which build is loaded: "simd" or "portable". */
-export const build = simdBytes && WebAssembly.validate(simdBytes) ? "simd" : "portable";
-if (forced === "simd" && build !== "simd") {
-  throw new Error("this engine does not accept the SIMD128 build");
-}
-const wasmBytes = build === "simd" ? simdBytes : bytesOf(portable);
-const wasm = (await WebAssembly.instantiate(wasmBytes, {})).instance.exports;
+/** Which build is loaded: "simd" or "portable" (the one module instance of the package). */
+export { build };
 
 /** The largest piece copied into WebAssembly memory at once. */
 const PIECE = 1 << 20;
