@@ -2,6 +2,7 @@
 // 64 B to 16 MiB, in rounds that alternate the operations; each cell is the median round in
 // MB/s with the slowest and fastest round beside it.
 import * as bao from "../src/bao.js";
+import { blake2b, blake2s, blake3 } from "../src/index.js";
 
 export const SIZES = [64, 1024, 64 << 10, 1 << 20, 16 << 20];
 const ROUNDS = 5;
@@ -17,6 +18,9 @@ function sizeName(n) {
 /** The operations measured, each made for one input (setup is not timed). */
 export function operations() {
   return [
+    ["BLAKE3", (data) => () => blake3(data)],
+    ["BLAKE2b", (data) => () => blake2b(data)],
+    ["BLAKE2s", (data) => () => blake2s(data)],
     ["Bao outboard (BLAKE3 + tree), 1 KiB groups", (data) => () => bao.outboard(data)],
     ["Bao outboard, 16 KiB groups", (data) => () => bao.outboard(data, { groupLog: 4 })],
     ["Bao combined encoding", (data) => () => bao.encode(data)],
@@ -68,7 +72,7 @@ export async function benchmark(render, ops = operations()) {
 // `node js/demo/bench.js` prints the same table.
 if (typeof process !== "undefined" && import.meta.url === `file://${process.argv[1]}`) {
   const { header, rows } = await benchmark(() => {});
-  console.log(`arborhash/bao, ${bao.build} build, MB/s: median (slowest-fastest round)`);
+  console.log(`arborhash, ${bao.build} build, MB/s: median (slowest-fastest round)`);
   console.log(`| ${header.join(" | ")} |`);
   console.log(`|${header.map(() => " --- |").join("")}`);
   for (const row of rows) console.log(`| ${row.join(" | ")} |`);

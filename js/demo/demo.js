@@ -1,9 +1,9 @@
 // The demo page: hashing a picked file, a verified download, and the benchmark button.
 import * as bao from "../src/bao.js";
+import { Blake3Hasher } from "../src/index.js";
 import { benchmark } from "./bench.js";
 
 const $ = (id) => document.getElementById(id);
-const hex = (bytes) => Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
 const mbps = (bytes, ms) => `${(bytes / 1e6 / (ms / 1000)).toFixed(1)} MB/s`;
 
 $("build").textContent = `${bao.build} build`;
@@ -27,20 +27,18 @@ $("hash-file").addEventListener("change", async () => {
   progress.value = 0;
   $("hash-result").textContent = "…";
   const started = performance.now();
-  // The outboard encoder computes the BLAKE3 hash (the root of the tree).
-  const encoder = new bao.Encoder({ outboard: true, groupLog: 8 });
+  const hasher = new Blake3Hasher();
   const reader = file.stream().getReader();
   let done = 0;
   for (;;) {
     const { done: end, value } = await reader.read();
     if (end) break;
-    encoder.update(value);
+    hasher.update(value);
     done += value.length;
     progress.value = done;
   }
-  const { hash } = encoder.finalize();
   const ms = performance.now() - started;
-  $("hash-result").textContent = hex(hash);
+  $("hash-result").textContent = hasher.digestHex();
   $("hash-speed").textContent = `${file.size} bytes in ${ms.toFixed(0)} ms: ${mbps(file.size, ms)}`;
   document.body.dataset.hashed = "1";
 });
