@@ -15,6 +15,13 @@ const types = {
   ".wasm": "application/wasm",
 };
 
+// Every response makes the page cross-origin isolated, so that arborhash/parallel may use
+// module workers (SharedArrayBuffer-era browsers allow them only there).
+const isolation = {
+  "cross-origin-opener-policy": "same-origin",
+  "cross-origin-embedder-policy": "require-corp",
+};
+
 /** Serves `root` and `files` (a Map from a path such as "/demo/files/x" to bytes) on
  * 127.0.0.1; resolves to the server once it listens (port 0: any free port). */
 export function serve(files, port = 0) {
@@ -23,12 +30,13 @@ export function serve(files, port = 0) {
     try {
       path = decodeURIComponent(new URL(request.url, "http://127.0.0.1").pathname);
     } catch {
-      response.writeHead(400, { "content-type": "text/plain" });
+      response.writeHead(400, { ...isolation, "content-type": "text/plain" });
       return response.end("bad request");
     }
     const generated = files.get(path);
     if (generated) {
       response.writeHead(200, {
+        ...isolation,
         "content-type": types[extname(path)] ?? "application/octet-stream",
         "content-length": generated.length,
       });
@@ -53,10 +61,11 @@ export function serve(files, port = 0) {
       size = undefined;
     }
     if (size === undefined) {
-      response.writeHead(404, { "content-type": "text/plain" });
+      response.writeHead(404, { ...isolation, "content-type": "text/plain" });
       return response.end("not found");
     }
     response.writeHead(200, {
+      ...isolation,
       "content-type": types[extname(file)] ?? "application/octet-stream",
       "content-length": size,
     });

@@ -117,6 +117,39 @@ test("the tampered copy is rejected at the tampered group, after only the bytes 
   assert.match(status.text, new RegExp(`content offset ${rejectedAt}\\b`));
 });
 
+test("arborhash/parallel hashes on module workers in the isolated page, with one thread's bytes", async () => {
+  const result = await page.evaluate(async () => {
+    // Counts the workers made, so that a fallback to the calling thread fails the test.
+    let made = 0;
+    const Original = globalThis.Worker;
+    globalThis.Worker = class extends Original {
+      constructor(url, options) {
+        super(url, options);
+        made++;
+      }
+    };
+    try {
+      // The page's own URLs (arborhash/parallel's browser file), not modules tsc resolves.
+      const src = (name) => new URL(`/src/${name}`, location.href).href;
+      const { hashParallel } = await import(src("parallel-browser.js"));
+      const { blake3, toHex } = await import(src("index.js"));
+      const data = new Uint8Array((5 << 20) + 777).map((_, i) => (i * 31 + (i >> 11)) & 0xff);
+      const key = new Uint8Array(32).map((_, i) => i);
+      const parallel = [
+        toHex(await hashParallel(data, { workers: 2, threshold: 0 })),
+        toHex(await hashParallel(data, { workers: 2, threshold: 0, key, length: 100 })),
+      ];
+      const single = [toHex(blake3(data)), toHex(blake3(data, { key, length: 100 }))];
+      return { isolated: globalThis.crossOriginIsolated, made, parallel, single };
+    } finally {
+      globalThis.Worker = Original;
+    }
+  });
+  assert.equal(result.isolated, true);
+  assert.ok(result.made >= 2, `workers made: ${result.made}`);
+  assert.deepEqual(result.parallel, result.single);
+});
+
 test("the benchmark button fills its table", async () => {
   await page.click("#bench");
   await page.waitForFunction(() => document.getElementById("bench-table").dataset.done === "1", {
