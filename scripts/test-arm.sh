@@ -24,7 +24,7 @@ cargo test -p arborhash --features "$FEATURES" --target "$target"
 echo "== rust (aarch64, qemu): the ARBORHASH_BACKEND override (avx2: the fallback to neon)"
 for backend in portable neon avx2; do
   ARBORHASH_BACKEND=$backend cargo test -p arborhash --features "$FEATURES" --target "$target" \
-    --test backend_env -q
+    --test all -q backend_env
 done
 # arbor's own tests start the arbor binary as a process, which for another architecture needs
 # binfmt_misc registered with the kernel (not the case in CI); the command is run here through

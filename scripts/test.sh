@@ -33,7 +33,7 @@ cargo fmt --manifest-path tools/dependent/Cargo.toml --check
 
 echo "== rust: the ARBORHASH_BACKEND override, once per backend"
 for backend in portable sse41 avx2 avx512 neon; do
-  ARBORHASH_BACKEND=$backend cargo test -p arborhash --features "$FEATURES" --test backend_env -q
+  ARBORHASH_BACKEND=$backend cargo test -p arborhash --features "$FEATURES" --test all -q backend_env
 done
 
 ./scripts/test-cli-peers.sh # b3sum's own CLI tests against arbor as b3sum (issue 36)
