@@ -36,7 +36,7 @@ cargo test -q -p arborhash --release --features "$FEATURES" --lib
 cargo fmt --manifest-path tools/dependent/Cargo.toml --check
 
 echo "== rust: the ARBORHASH_BACKEND override, once per backend"
-for backend in portable sse41 avx2 avx512 neon; do
+for backend in portable sse41 avx2 avx512 avx512-scalar neon; do
   ARBORHASH_BACKEND=$backend cargo test -p arborhash --features "$FEATURES" --test all -q backend_env
 done
 
@@ -65,3 +65,7 @@ echo "== c: the C library"
 # --- python package (python/): lints, wheel in a fresh venv, pytest; see scripts/test-python.sh ---
 ./scripts/test-python.sh
 # --- end python package ---
+
+# --- npm package (js/): wasm builds, npm ci, types, node --test on both builds; see scripts/test-js.sh ---
+./scripts/test-js.sh
+# --- end npm package ---

@@ -149,6 +149,7 @@
 #![deny(unsafe_op_in_unsafe_fn)]
 #![warn(missing_docs)]
 
+mod arch;
 pub mod bytes;
 pub mod platform;
 
@@ -167,9 +168,5 @@ pub mod blake2xs;
 pub mod blake3;
 #[cfg(feature = "mmap")]
 pub mod mmap;
-#[cfg(target_arch = "aarch64")]
-mod neon;
-#[cfg(target_arch = "x86_64")]
-mod opaque;
 mod threads;
 pub mod tz;

@@ -6,8 +6,8 @@
 //! for it run their AVX2 kernels there. The best backend the CPU supports is detected once, at first use, and cached. Users and
 //! tests can override the choice:
 //!
-//! - the environment variable `ARBORHASH_BACKEND=portable|sse41|avx2|avx512|neon`, read once at
-//!   first use;
+//! - the environment variable `ARBORHASH_BACKEND=portable|sse41|avx2|avx512|avx512-scalar|neon`,
+//!   read once at first use;
 //! - [`force_backend`], for the whole process;
 //! - [`with_backend`] (with `std`), for the calling thread during one closure, which is what the
 //!   tests use to exercise each backend while running in parallel.
@@ -19,6 +19,11 @@
 //!
 //! Asking for a backend the CPU lacks never reaches its code: the request falls back to the best
 //! available backend, and [`selection`] reports both what was asked for and what is used.
+//!
+//! A backend is an instruction set, or a named route on one: `avx512-scalar` is AVX-512 with one
+//! stream's chains in general-purpose registers, chosen by detection on the CPUs where that is
+//! faster and forceable like any backend, so that every path runs in the tests of every machine
+//! that can run it.
 //!
 //! Internally, algorithms ask for a `Platform`, a token that can only be made here and only for a
 //! backend the running CPU supports. Holding one is the proof that its `#[target_feature]` code may
@@ -39,6 +44,12 @@ pub enum Backend {
     /// x86-64 AVX-512F and AVX-512VL (512-bit vectors, and rotations on 128/256-bit ones), with
     /// AVX2.
     Avx512,
+    /// The AVX-512 backend with one stream's chain of compressions in general-purpose registers
+    /// (BLAKE3's chains of two blocks or more, BLAKE2's single streams): detection chooses it on
+    /// AMD family 1Ah (Zen 5), whose vector additions, xors and rotations have twice the latency
+    /// of scalar ones, so that a chain, one long dependency, runs faster on scalars although it
+    /// takes several times the instructions. Many lanes at once stay in vectors.
+    Avx512Scalar,
     /// AArch64 NEON (Advanced SIMD, 128-bit vectors); Tillich-Zémor also needs PMULL (the `aes`
     /// feature) for its vector code.
     Neon,
@@ -46,11 +57,12 @@ pub enum Backend {
 
 impl Backend {
     /// All backends: portable, then x86-64's slowest first, then AArch64's.
-    pub const ALL: [Backend; 5] = [
+    pub const ALL: [Backend; 6] = [
         Backend::Portable,
         Backend::Sse41,
         Backend::Avx2,
         Backend::Avx512,
+        Backend::Avx512Scalar,
         Backend::Neon,
     ];
 
@@ -61,6 +73,7 @@ impl Backend {
             Backend::Sse41 => "sse41",
             Backend::Avx2 => "avx2",
             Backend::Avx512 => "avx512",
+            Backend::Avx512Scalar => "avx512-scalar",
             Backend::Neon => "neon",
         }
     }
@@ -83,7 +96,7 @@ impl Backend {
             Backend::Portable => true,
             Backend::Sse41 => sse41_detected(),
             Backend::Avx2 => avx2_detected(),
-            Backend::Avx512 => avx512_detected(),
+            Backend::Avx512 | Backend::Avx512Scalar => avx512_detected(),
             Backend::Neon => neon_detected(),
         }
     }
@@ -93,7 +106,8 @@ impl Backend {
             1 => Backend::Sse41,
             2 => Backend::Avx2,
             3 => Backend::Avx512,
-            4 => Backend::Neon,
+            4 => Backend::Avx512Scalar,
+            5 => Backend::Neon,
             _ => Backend::Portable,
         }
     }
@@ -203,7 +217,11 @@ pub fn best_supported() -> Backend {
     if neon_detected() {
         Backend::Neon
     } else if avx512_detected() {
-        Backend::Avx512
+        if vector_latency_doubled() {
+            Backend::Avx512Scalar
+        } else {
+            Backend::Avx512
+        }
     } else if avx2_detected() {
         Backend::Avx2
     } else if sse41_detected() {
@@ -223,7 +241,7 @@ fn clamp(requested: Backend) -> Backend {
 
 // Process-wide state, packed in one byte so that reading it is one relaxed load:
 // bit 7 set once initialised; bits 0-2 the active backend; bit 6 set if a backend was requested,
-// bits 3-5 the requested one. Three bits hold all five backends.
+// bits 3-5 the requested one. Three bits hold all six backends.
 static GLOBAL: AtomicU8 = AtomicU8::new(0);
 const INIT: u8 = 0x80;
 const HAS_REQUEST: u8 = 0x40;
@@ -284,8 +302,10 @@ pub fn env_error() -> Option<std::string::String> {
     if value.trim().is_empty() || Backend::from_name(&value).is_some() {
         return None;
     }
+    let names: std::vec::Vec<&str> = Backend::ALL.iter().map(|b| b.name()).collect();
     Some(std::format!(
-        "ARBORHASH_BACKEND={value:?} is not one of portable, sse41, avx2, avx512, neon; using {}",
+        "ARBORHASH_BACKEND={value:?} is not one of {}; using {}",
+        names.join(", "),
         best_supported()
     ))
 }
@@ -358,17 +378,12 @@ pub fn backend() -> Backend {
     selection().active
 }
 
-/// Whether one stream's chain of compressions runs faster in general-purpose registers than in
-/// vectors: on AMD family 1Ah (Zen 5), whose vector integer additions, xors, rotations and
-/// shuffles have twice the latency of scalar ones, so that the scalar form of a compression,
-/// one long dependency chain, wins although it runs several times as many instructions. Other
-/// CPUs add and rotate vectors as fast as scalars. The kernel dispatch of BLAKE3 and BLAKE2
-/// (`blake3/kernels.rs`, `blake2/kernels.rs`) asks this; multi-lane kernels, bound by
-/// throughput, keep their vectors.
-///
-/// CPUID is read once (in a VM it traps to the hypervisor) and the answer cached.
+/// Whether the CPU is one of those whose vector integer additions, xors, rotations and shuffles
+/// have twice the latency of scalar ones (AMD family 1Ah), for which detection picks
+/// [`Backend::Avx512Scalar`]. CPUID is read only here, once per process (in a VM it traps to the
+/// hypervisor).
 #[cfg(target_arch = "x86_64")]
-pub(crate) fn scalar_chains() -> bool {
+fn vector_latency_doubled() -> bool {
     // 0: not read yet; 1: no; 2: yes.
     static CACHE: AtomicU8 = AtomicU8::new(0);
     match CACHE.load(Ordering::Relaxed) {
@@ -379,6 +394,11 @@ pub(crate) fn scalar_chains() -> bool {
         }
         v => v == 2,
     }
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+fn vector_latency_doubled() -> bool {
+    false
 }
 
 /// The CPU family (base plus extended) if the vendor is AMD.
@@ -396,6 +416,60 @@ fn amd_family() -> Option<u32> {
     let extended = (version.eax >> 20) & 0xFF;
     Some(if base == 0xF { base + extended } else { base })
 }
+
+/// Runs `$body` with the type `$K` naming the kernels of `$p`'s backend for one algorithm: the
+/// module `$m` names each backend's unit type (`Portable`, `Sse41`, `Avx2`, `Avx512`,
+/// `Avx512Scalar`, `Neon`, where one backend may reuse another's type), and `$body`, compiled once
+/// per backend, calls that algorithm's kernel trait through `$K`. Each arm's type is the
+/// backend that the `Platform` proves the CPU has, which is what makes the kernels' `unsafe`
+/// calls in `$body` sound. A new backend is one arm here.
+macro_rules! dispatch {
+    ($p:expr, $($m:ident)::+, |$K:ident| $body:expr) => {
+        match $crate::platform::Platform::backend($p) {
+            $crate::platform::Backend::Portable => {
+                type $K = $($m)::+::Portable;
+                $body
+            }
+            #[cfg(target_arch = "x86_64")]
+            $crate::platform::Backend::Sse41 => {
+                type $K = $($m)::+::Sse41;
+                $body
+            }
+            #[cfg(target_arch = "x86_64")]
+            $crate::platform::Backend::Avx2 => {
+                type $K = $($m)::+::Avx2;
+                $body
+            }
+            #[cfg(target_arch = "x86_64")]
+            $crate::platform::Backend::Avx512 => {
+                type $K = $($m)::+::Avx512;
+                $body
+            }
+            #[cfg(target_arch = "x86_64")]
+            $crate::platform::Backend::Avx512Scalar => {
+                type $K = $($m)::+::Avx512Scalar;
+                $body
+            }
+            #[cfg(target_arch = "aarch64")]
+            $crate::platform::Backend::Neon => {
+                type $K = $($m)::+::Neon;
+                $body
+            }
+            #[cfg(not(target_arch = "x86_64"))]
+            $crate::platform::Backend::Sse41
+            | $crate::platform::Backend::Avx2
+            | $crate::platform::Backend::Avx512
+            | $crate::platform::Backend::Avx512Scalar => {
+                unreachable!("x86 backends are only selected on x86-64")
+            }
+            #[cfg(not(target_arch = "aarch64"))]
+            $crate::platform::Backend::Neon => {
+                unreachable!("the NEON backend is only selected on AArch64")
+            }
+        }
+    };
+}
+pub(crate) use dispatch;
 
 /// Proof that the running CPU supports a backend. Only this module makes one, and only for a
 /// supported backend, so code holding a `Platform` may call that backend's `#[target_feature]`

@@ -20,6 +20,7 @@ fn excluded() -> Vec<Backend> {
         feature = "no_avx512"
     )) {
         excluded.push(Backend::Avx512);
+        excluded.push(Backend::Avx512Scalar);
     }
     if cfg!(feature = "pure") {
         excluded.push(Backend::Neon);
@@ -34,7 +35,7 @@ fn cpu_has(backend: Backend) -> bool {
         Backend::Portable => true,
         Backend::Sse41 => is_x86_feature_detected!("sse4.1"),
         Backend::Avx2 => is_x86_feature_detected!("avx2"),
-        Backend::Avx512 => {
+        Backend::Avx512 | Backend::Avx512Scalar => {
             is_x86_feature_detected!("avx512f")
                 && is_x86_feature_detected!("avx512vl")
                 && is_x86_feature_detected!("avx2")
@@ -45,7 +46,7 @@ fn cpu_has(backend: Backend) -> bool {
     return match backend {
         Backend::Portable => true,
         Backend::Neon => std::arch::is_aarch64_feature_detected!("neon"),
-        Backend::Sse41 | Backend::Avx2 | Backend::Avx512 => false,
+        Backend::Sse41 | Backend::Avx2 | Backend::Avx512 | Backend::Avx512Scalar => false,
     };
     #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
     return backend == Backend::Portable;

@@ -32,9 +32,9 @@ extern "C" {
 /* ARBORHASH_VERSION_STRING, as a static string. */
 const char *arborhash_version(void);
 
-/* The SIMD backend hashing for the calling thread: "portable", "sse41", "avx2", "avx512" or
- * "neon" (a static string). The best the CPU supports unless the environment variable ARBORHASH_BACKEND
- * names another at startup. */
+/* The SIMD backend hashing for the calling thread: "portable", "sse41", "avx2", "avx512",
+ * "avx512-scalar" or "neon" (a static string). The best the CPU supports unless the environment
+ * variable ARBORHASH_BACKEND names another at startup. */
 const char *arborhash_backend(void);
 
 /* BLAKE3 of len bytes at input into the BLAKE3_OUT_LEN bytes at out, in one call without a

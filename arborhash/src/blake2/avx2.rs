@@ -264,7 +264,7 @@ pub(crate) mod b {
         #[inline(always)]
         unsafe fn r3(x: __m256i) -> __m256i {
             // See `ROTR16` for why it is reloaded.
-            unsafe { _mm256_shuffle_epi8(x, crate::opaque::reload(&ROTR16)) }
+            unsafe { _mm256_shuffle_epi8(x, crate::arch::opaque::reload(&ROTR16)) }
         }
         #[inline(always)]
         unsafe fn r4(x: __m256i) -> __m256i {
@@ -272,7 +272,7 @@ pub(crate) mod b {
         }
     }
 
-    /// The byte shuffle that rotates each 64-bit word right by 16, reloaded (`crate::opaque::reload`) for the
+    /// The byte shuffle that rotates each 64-bit word right by 16, reloaded (`crate::arch::opaque::reload`) for the
     /// reason given at sse41.rs's `ROTR16`.
     static ROTR16: __m256i = {
         let half: [u8; 16] = [2, 3, 4, 5, 6, 7, 0, 1, 10, 11, 12, 13, 14, 15, 8, 9];
@@ -436,7 +436,7 @@ pub(crate) mod s {
         #[inline(always)]
         unsafe fn r1(x: __m256i) -> __m256i {
             // See `ROTR16` for why it is reloaded.
-            unsafe { _mm256_shuffle_epi8(x, crate::opaque::reload(&ROTR16)) }
+            unsafe { _mm256_shuffle_epi8(x, crate::arch::opaque::reload(&ROTR16)) }
         }
         #[inline(always)]
         unsafe fn r2(x: __m256i) -> __m256i {
@@ -458,7 +458,7 @@ pub(crate) mod s {
         }
     }
 
-    /// The byte shuffle that rotates each 32-bit word right by 16, reloaded (`crate::opaque::reload`) for the
+    /// The byte shuffle that rotates each 32-bit word right by 16, reloaded (`crate::arch::opaque::reload`) for the
     /// reason given at sse41.rs's `ROTR16`.
     static ROTR16: __m256i = {
         let half: [u8; 16] = [2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13];

@@ -20,9 +20,9 @@
 //! Plugging a backend in takes one line in `dispatch!` and one in `degree`. The kernel tests
 //! (`kernel_tests.rs`) check a backend's functions against the portable ones.
 //!
-//! Besides the backend, one CPU-specific choice is made here: on AMD family 1Ah (Zen 5), one
-//! stream's chain of compressions runs in general-purpose registers, whichever vector backend
-//! is selected, since those CPUs add and rotate vectors at twice the latency of scalars: the
+//! Besides the backend, one route is made here: on `avx512-scalar` (chosen on AMD family 1Ah), one
+//! stream's chain of compressions runs in general-purpose registers, since those CPUs add and
+//! rotate vectors at twice the latency of scalars: the
 //! assembly of `scalar.rs` for BLAKE2s, the portable kernel for BLAKE2b. The lanes, bound by
 //! throughput rather than latency, stay on the backend.
 
@@ -30,12 +30,11 @@ use super::Lane;
 use crate::platform::{Backend, Platform};
 
 /// Whether one stream's blocks go to a general-purpose-register kernel rather than to `p`'s
-/// backend: for the vector backends on CPUs where
-/// [`scalar_chains`](crate::platform::scalar_chains) says a chain is faster there.
+/// backend: on the `avx512-scalar` route.
 #[cfg(target_arch = "x86_64")]
 #[inline]
 fn scalar_stream(p: Platform) -> bool {
-    p.backend() != Backend::Portable && crate::platform::scalar_chains()
+    p.backend() == Backend::Avx512Scalar
 }
 
 /// Calls `<backend>::$m::$f($args)` for the backend of the platform `$p`, or the portable
@@ -52,11 +51,13 @@ macro_rules! dispatch {
             #[cfg(target_arch = "x86_64")]
             Backend::Avx2 => unsafe { crate::blake2::avx2::$m::$f($($arg),*) },
             #[cfg(target_arch = "x86_64")]
-            Backend::Avx512 => unsafe { crate::blake2::avx512::$m::$f($($arg),*) },
+            Backend::Avx512 | Backend::Avx512Scalar => unsafe {
+                crate::blake2::avx512::$m::$f($($arg),*)
+            },
             #[cfg(target_arch = "aarch64")]
             Backend::Neon => unsafe { crate::blake2::neon::$m::$f($($arg),*) },
             #[cfg(not(target_arch = "x86_64"))]
-            Backend::Sse41 | Backend::Avx2 | Backend::Avx512 => {
+            Backend::Sse41 | Backend::Avx2 | Backend::Avx512 | Backend::Avx512Scalar => {
                 unreachable!("x86 backends are only selected on x86-64")
             }
             #[cfg(not(target_arch = "aarch64"))]
@@ -131,7 +132,7 @@ macro_rules! variant_kernels {
                 match p.backend() {
                     Backend::Portable => 1,
                     Backend::Sse41 => $sse41_degree,
-                    Backend::Avx2 | Backend::Avx512 => $avx2_degree,
+                    Backend::Avx2 | Backend::Avx512 | Backend::Avx512Scalar => $avx2_degree,
                     Backend::Neon => $neon_degree,
                 }
             }

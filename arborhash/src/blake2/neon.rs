@@ -155,10 +155,10 @@ pub(crate) mod b {
     use core::arch::aarch64::*;
 
     use super::{self as row_kernel, flag_word, next_block, BlockParams, RowKernel, SCHEDULE};
+    use crate::arch::aarch64::neon::{round_lanes, GLanes};
     use crate::blake2::variant::IV_B as IV;
     use crate::blake2::Lane;
     use crate::blake2b::BLOCKBYTES;
-    use crate::neon::{round_lanes, GLanes};
 
     type V = uint64x2_t;
 
@@ -489,7 +489,7 @@ pub(crate) mod s {
     //! BLAKE2s kernels for AArch64 NEON, written from RFC 7693.
     //!
     //! Single stream (`compress_blocks`, `compress_final`): the state's four rows in four vectors,
-    //! the rounds of `crate::neon::rounds_rows` (BLAKE2s's G is BLAKE3's), each round's message
+    //! the rounds of `crate::arch::aarch64::neon::rounds_rows` (BLAKE2s's G is BLAKE3's), each round's message
     //! vectors gathered from the block's registers with one table lookup each.
     //!
     //! Multi-lane (`compress_lanes`): four lanes at once, one per 32-bit element of each vector
@@ -499,12 +499,12 @@ pub(crate) mod s {
     use core::arch::aarch64::vld1q_u32;
 
     use super::{self as row_kernel, flag_word, next_block, BlockParams, RowKernel, SCHEDULE};
+    use crate::arch::aarch64::neon::{
+        load_blocks4, round_lanes, rounds_rows, row_message, splat, transpose, words, xor, V,
+    };
     use crate::blake2::variant::IV_S as IV;
     use crate::blake2::Lane;
     use crate::blake2s::BLOCKBYTES;
-    use crate::neon::{
-        load_blocks4, round_lanes, rounds_rows, row_message, splat, transpose, words, xor, V,
-    };
 
     /// BLAKE2s's ten rounds.
     const ROUNDS: [[usize; 16]; 10] = {

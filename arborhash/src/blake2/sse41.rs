@@ -263,7 +263,7 @@ pub(crate) mod b {
         #[inline(always)]
         unsafe fn r3(x: __m128i) -> __m128i {
             // See `ROTR16` for why it is reloaded.
-            unsafe { _mm_shuffle_epi8(x, crate::opaque::reload(&ROTR16)) }
+            unsafe { _mm_shuffle_epi8(x, crate::arch::opaque::reload(&ROTR16)) }
         }
         #[inline(always)]
         unsafe fn r4(x: __m128i) -> __m128i {
@@ -271,7 +271,7 @@ pub(crate) mod b {
         }
     }
 
-    /// The byte shuffle that rotates each 64-bit word right by 16. It is reloaded (`crate::opaque::reload`),
+    /// The byte shuffle that rotates each 64-bit word right by 16. It is reloaded (`crate::arch::opaque::reload`),
     /// so that LLVM cannot see the constant: given one, it rewrites this rotation as two word
     /// shuffles (`pshuflw` + `pshufhw`), doubling the latency of a step on G's dependency chain
     /// (with the constant, the AVX2 kernel hashed 1 MiB about a tenth slower). The load does not depend
@@ -651,7 +651,7 @@ pub(crate) mod s {
         #[inline(always)]
         unsafe fn r1(x: __m128i) -> __m128i {
             // See `ROTR16` for why it is reloaded.
-            unsafe { _mm_shuffle_epi8(x, crate::opaque::reload(&ROTR16)) }
+            unsafe { _mm_shuffle_epi8(x, crate::arch::opaque::reload(&ROTR16)) }
         }
         #[inline(always)]
         unsafe fn r2(x: __m128i) -> __m128i {
@@ -670,7 +670,7 @@ pub(crate) mod s {
         }
     }
 
-    /// The byte shuffle that rotates each 32-bit word right by 16. It is reloaded (`crate::opaque::reload`),
+    /// The byte shuffle that rotates each 32-bit word right by 16. It is reloaded (`crate::arch::opaque::reload`),
     /// so that LLVM cannot see the constant: given one, it rewrites this rotation as two word
     /// shuffles (`pshuflw` + `pshufhw`), doubling the latency of a step on G's dependency chain. The
     /// load does not depend on the data, so it stays off that chain.

@@ -23,16 +23,13 @@
 //! backend's functions against the portable ones: add a `#[test]` calling
 //! `kernel_tests::check::<NewBackend>(Backend::New)`.
 //!
-//! The CPU-specific choices made here, besides the backend: on AMD family 1Ah a chain of two
-//! blocks or more goes to `avx512::compress_scalar` ([`compress_in_place`]), and the width of
-//! the incremental hasher's long buffer copies ([`wide_copies`]).
+//! The CPU-specific choices made here, besides the backend: on the `avx512-scalar` route a chain
+//! of two blocks or more goes to `avx512::compress_scalar` ([`compress_in_place`]), and the width
+//! of the incremental hasher's long buffer copies ([`wide_copies`]).
 
-#[cfg(target_arch = "aarch64")]
-use super::neon::Neon;
-use super::portable::Portable;
-use super::tree::CHUNK_LEN;
 #[cfg(target_arch = "x86_64")]
-use super::{avx2::Avx2, avx512, avx512::Avx512, sse41::Sse41};
+use super::avx512;
+use super::tree::CHUNK_LEN;
 use crate::platform::{Backend, Platform};
 
 /// Bytes in a block.
@@ -284,43 +281,23 @@ pub(crate) unsafe fn copy_then_hash<K: Kernels + ?Sized>(
     }
 }
 
-/// Evaluates `$body` with `$k` naming the [`Kernels`] of `$p`'s backend: the one place a
-/// backend is chosen. `$body` may call the kernels in `unsafe`: a `Platform` for a backend
-/// proves that the CPU supports it.
+/// Each backend's kernel type, under the names [`dispatch!`](crate::platform::dispatch) looks
+/// up.
+mod backends {
+    pub(crate) use super::super::portable::Portable;
+    #[cfg(target_arch = "x86_64")]
+    pub(crate) use super::super::{avx2::Avx2, avx512::Avx512, sse41::Sse41};
+    /// The AVX-512 kernels; the route's scalar chains are chosen in `compress_in_place`.
+    #[cfg(target_arch = "x86_64")]
+    pub(crate) type Avx512Scalar = Avx512;
+    #[cfg(target_arch = "aarch64")]
+    pub(crate) use super::super::neon::Neon;
+}
+
+/// Runs `$body` with `$k` the kernel type of `$p`'s backend.
 macro_rules! with_kernels {
     ($p:expr, $k:ident => $body:expr) => {
-        match $p.backend() {
-            Backend::Portable => {
-                type $k = Portable;
-                $body
-            }
-            #[cfg(target_arch = "x86_64")]
-            Backend::Sse41 => {
-                type $k = Sse41;
-                $body
-            }
-            #[cfg(target_arch = "x86_64")]
-            Backend::Avx2 => {
-                type $k = Avx2;
-                $body
-            }
-            #[cfg(target_arch = "x86_64")]
-            Backend::Avx512 => {
-                type $k = Avx512;
-                $body
-            }
-            #[cfg(target_arch = "aarch64")]
-            Backend::Neon => {
-                type $k = Neon;
-                $body
-            }
-            #[cfg(not(target_arch = "x86_64"))]
-            Backend::Sse41 | Backend::Avx2 | Backend::Avx512 => {
-                unreachable!("x86 backends are only selected on x86-64")
-            }
-            #[cfg(not(target_arch = "aarch64"))]
-            Backend::Neon => unreachable!("the NEON backend is only selected on AArch64"),
-        }
+        crate::platform::dispatch!($p, backends, |$k| $body)
     };
 }
 
@@ -336,10 +313,8 @@ pub(crate) fn compress_in_place(
     flags: u8,
     flags_start: u8,
 ) {
-    // AMD family 1Ah runs vector additions and rotations at twice the latency of scalar ones,
-    // so there a chain of two blocks or more is faster in general-purpose registers.
     #[cfg(target_arch = "x86_64")]
-    if p.backend() == Backend::Avx512 && blocks.len() >= 2 && crate::platform::scalar_chains() {
+    if p.backend() == Backend::Avx512Scalar && blocks.len() >= 2 {
         // SAFETY: the platform proves AVX-512 (which the scalar chain does not even need); the
         // blocks are not empty.
         return unsafe {
@@ -524,7 +499,10 @@ pub(crate) const EMPTY_LANE: Lane<'static> = Lane {
 /// Whether the incremental hasher copies long writes into its buffer with 32-byte moves (AVX),
 /// which the caller's own code, compiled for any x86-64, does not have.
 pub(crate) fn wide_copies(p: Platform) -> bool {
-    matches!(p.backend(), Backend::Avx2 | Backend::Avx512)
+    matches!(
+        p.backend(),
+        Backend::Avx2 | Backend::Avx512 | Backend::Avx512Scalar
+    )
 }
 
 /// How many lanes one kernel call runs at once on this platform.

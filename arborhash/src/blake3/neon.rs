@@ -24,7 +24,7 @@ use core::arch::aarch64::{vld1q_u32, vorrq_u32, vst1q_u32};
 use super::kernels::{Group, Kernels, Lane, Run, BLOCK_LEN};
 use super::portable::MSG_SCHEDULE;
 use super::IV;
-use crate::neon::{
+use crate::arch::aarch64::neon::{
     load_blocks4, load_transposed4, round4, row_message, splat, splat4, store, store_transposed4,
     transpose, words, xor, V,
 };
@@ -182,7 +182,11 @@ const ROW_MESSAGE: [[[u8; 16]; 4]; 7] = row_message(&MSG_SCHEDULE);
 unsafe fn rounds_rows(cv: [V; 2], block: &[u8; BLOCK_LEN], row_d: V) -> [V; 4] {
     unsafe {
         let c = vld1q_u32(IV.as_ptr());
-        crate::neon::rounds_rows([cv[0], cv[1], c, row_d], block.as_ptr(), &ROW_MESSAGE)
+        crate::arch::aarch64::neon::rounds_rows(
+            [cv[0], cv[1], c, row_d],
+            block.as_ptr(),
+            &ROW_MESSAGE,
+        )
     }
 }
 

@@ -932,7 +932,7 @@ pub(super) unsafe fn xof_group<V: LaneWords, R: Rotate<V>>(
             words[i] = v[i].xor(v[i + 8]);
             // The key words are read again rather than kept in `cv_v` through the rounds,
             // where 8 more live vectors made LLVM spill.
-            words[i + 8] = v[i + 8].xor(V::splat(crate::opaque::reload(&cv[i])));
+            words[i + 8] = v[i + 8].xor(V::splat(crate::arch::opaque::reload(&cv[i])));
         }
         let base = out.as_mut_ptr();
         let mut dst = [base; 16];

@@ -21,7 +21,7 @@ pub(super) struct ByteMask(pub(super) [u8; 32]);
 
 impl ByteMask {
     /// The mask as a vector of 16 or 32 bytes, loaded afresh where it is used
-    /// (`crate::opaque::reload`), so that LLVM
+    /// (`crate::arch::opaque::reload`), so that LLVM
     /// neither rewrites the rotation by 16 from the known constant (`pshuflw` + `pshufhw`, two
     /// shuffles on port 5 instead of one) nor keeps the mask in a register across the
     /// transposed rounds, where the sixteen state words already fill the sixteen registers and
@@ -33,7 +33,7 @@ impl ByteMask {
     pub(super) unsafe fn get<V: Copy>(&self) -> V {
         // SAFETY: the mask is 32-byte aligned and 32 bytes, as much as `V` reads, and any bytes
         // are a valid vector.
-        crate::opaque::reload(unsafe { &*self.0.as_ptr().cast::<V>() })
+        crate::arch::opaque::reload(unsafe { &*self.0.as_ptr().cast::<V>() })
     }
 }
 

@@ -37,9 +37,15 @@ fn clmul(p: Platform) -> Clmul {
     match p.backend() {
         Backend::Portable => Clmul::None,
         // The AVX-512 backend has no kernel of its own here: it runs the AVX2 one.
-        Backend::Sse41 | Backend::Avx2 | Backend::Avx512 if !pclmulqdq_detected() => Clmul::None,
-        Backend::Avx2 | Backend::Avx512 if vpclmulqdq_detected() => Clmul::Vpclmul,
-        Backend::Sse41 | Backend::Avx2 | Backend::Avx512 => Clmul::Pclmul,
+        Backend::Sse41 | Backend::Avx2 | Backend::Avx512 | Backend::Avx512Scalar
+            if !pclmulqdq_detected() =>
+        {
+            Clmul::None
+        }
+        Backend::Avx2 | Backend::Avx512 | Backend::Avx512Scalar if vpclmulqdq_detected() => {
+            Clmul::Vpclmul
+        }
+        Backend::Sse41 | Backend::Avx2 | Backend::Avx512 | Backend::Avx512Scalar => Clmul::Pclmul,
         Backend::Neon => unreachable!("the NEON backend is only selected on AArch64"),
     }
 }

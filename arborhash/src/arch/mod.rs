@@ -1,0 +1,16 @@
+//! The vector vocabulary of each instruction set, shared by every algorithm: loads and stores,
+//! rotations, transposes, and the one helper that hides a value from the optimiser. One module per
+//! instruction set (`x86/sse41`, `x86/avx2`, `x86/avx512`, `aarch64/neon`); an algorithm's
+//! backend file (`blake3/avx2.rs`, `blake2/neon.rs`, ...) builds its kernels from these and
+//! defines no vector helpers of its own.
+//!
+//! Everything here is `#[inline(always)]` without `#[target_feature]`: it is only ever compiled
+//! inlined into a backend's `#[target_feature]` entry points, which run only on a CPU that a
+//! `Platform` proves has the features. That is why the vector functions are `unsafe`.
+
+#[cfg(target_arch = "aarch64")]
+pub(crate) mod aarch64;
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod opaque;
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod x86;

@@ -1,0 +1,1 @@
+//! SSE4.1 vocabulary: 128-bit loads and stores, word rotations, transposes.
