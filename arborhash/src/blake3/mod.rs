@@ -21,9 +21,6 @@ mod avx512;
 mod hash;
 mod hasher;
 pub mod hazmat;
-#[cfg(feature = "std")]
-#[doc(hidden)]
-pub mod kernel_bench;
 #[cfg(all(
     test,
     feature = "std",
