@@ -28,8 +28,7 @@ impl Window<V> for TwoWindows<'_> {
     #[inline(always)]
     unsafe fn pair_columns(&self, i: usize) -> [V; 2] {
         let t = |lane: usize, j: usize| &PAIR_OPERANDS[self.0[lane][j] as usize];
-        // SAFETY: the caller has AVX2 and VPCLMULQDQ; each half of a load reads one 16-byte
-        // `[u64; 2]`.
+        // SAFETY: the caller has AVX2 and VPCLMULQDQ; each half reads one `[u64; 2]`.
         unsafe {
             let x = _mm256_loadu2_m128i(t(1, i).x.as_ptr().cast(), t(0, i).x.as_ptr().cast());
             let y =
@@ -40,9 +39,6 @@ impl Window<V> for TwoWindows<'_> {
 }
 
 /// Multiplies `state` (row-major entries below 2^127) by the matrix of `input`.
-///
-/// # Safety
-/// The CPU must support AVX2, PCLMULQDQ and VPCLMULQDQ.
 #[target_feature(enable = "avx2,pclmulqdq,vpclmulqdq")]
 unsafe fn mul_bytes(state: &mut [u128; 4], input: &[u8]) {
     let per_lane = input.len() / WINDOW / 2 * WINDOW;
@@ -84,7 +80,6 @@ impl Kernels for Avx2 {
         unsafe { mul_bytes(state, input) }
     }
 
-    /// One matrix product has no second stream: the single-stream code's.
     #[inline(always)]
     unsafe fn mul_matrices(a: &[u128; 4], b: &[u128; 4]) -> [u128; 4] {
         // SAFETY: AVX2 implies SSE4.1; the caller has PCLMULQDQ.

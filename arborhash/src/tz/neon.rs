@@ -30,9 +30,6 @@ impl Window<V> for [u8; WINDOW] {
 }
 
 /// The matrix product `a * b` (row-major entries below 2^127).
-///
-/// # Safety
-/// The CPU must support NEON and AES (PMULL).
 #[target_feature(enable = "neon,aes")]
 unsafe fn mul_matrices(a: &[u128; 4], b: &[u128; 4]) -> [u128; 4] {
     // SAFETY: the features are enabled on this function.
@@ -51,9 +48,6 @@ unsafe fn mul_matrices(a: &[u128; 4], b: &[u128; 4]) -> [u128; 4] {
 }
 
 /// Multiplies `state` (row-major entries below 2^127) by the matrix of `input`.
-///
-/// # Safety
-/// The CPU must support NEON and AES (PMULL).
 #[target_feature(enable = "neon,aes")]
 unsafe fn mul_bytes(state: &mut [u128; 4], input: &[u8]) {
     let mut windows = input.chunks_exact(WINDOW);

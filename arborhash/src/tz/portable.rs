@@ -9,8 +9,8 @@ use super::sliced::{self, BLOCK, LANES};
 /// Plain Rust.
 pub(crate) struct Portable;
 
-/// The shortest stream worth slicing (inputs from 2 KiB): below it, multiplying the 64 stream
-/// matrices together costs more than the slicing saves (break-even measured at 1.5 KiB).
+/// The shortest stream worth slicing: below it, multiplying the 64 stream matrices costs more
+/// than the slicing saves.
 const MIN_STREAM_LEN: usize = 4 * BLOCK;
 
 /// Multiplies the matrix `state` (row-major entries of degree below 127) by the matrix of every
@@ -21,9 +21,7 @@ fn mul_bytes(state: &mut [u128; 4], input: &[u8]) {
         return bitwise::mul_bits(state, input);
     }
     if stream_len.is_multiple_of(1024) {
-        // Streams a multiple of 1 KiB apart start in the same few cache sets, more than the
-        // cache's ways, so the 64 loads of every block would evict each other's lines (1 MiB
-        // inputs missed L1 on every load). One block shorter spreads them over the sets.
+        // Streams a multiple of 1 KiB apart share cache sets and evict each other's lines.
         stream_len -= BLOCK;
     }
     let (bulk, tail) = input.split_at(LANES * stream_len);

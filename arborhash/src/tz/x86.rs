@@ -27,9 +27,6 @@ impl Window<V> for [u8; WINDOW] {
 }
 
 /// The matrix product `a * b` (row-major entries below 2^127).
-///
-/// # Safety
-/// The CPU must support SSE4.1 and PCLMULQDQ.
 #[target_feature(enable = "sse4.1,pclmulqdq")]
 pub(crate) unsafe fn mul_matrices(a: &[u128; 4], b: &[u128; 4]) -> [u128; 4] {
     // SAFETY: the features are enabled on this function; u128 and __m128i have the same size.
@@ -48,9 +45,6 @@ pub(crate) unsafe fn mul_matrices(a: &[u128; 4], b: &[u128; 4]) -> [u128; 4] {
 }
 
 /// Multiplies `state` (row-major entries below 2^127) by the matrix of `input`.
-///
-/// # Safety
-/// The CPU must support SSE4.1 and PCLMULQDQ.
 #[target_feature(enable = "sse4.1,pclmulqdq")]
 pub(crate) unsafe fn mul_bytes(state: &mut [u128; 4], input: &[u8]) {
     let mut windows = input.chunks_exact(WINDOW);
