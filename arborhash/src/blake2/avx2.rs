@@ -1,5 +1,5 @@
 //! BLAKE2 kernels for AVX2: [`b`] for BLAKE2b, [`s`] for BLAKE2s, each with the three
-//! functions that `kernels.rs` dispatches to.
+//! functions of the backend's `Kernels` implementation.
 
 use super::kernels::{Kernels, Lane, LastNode};
 
@@ -19,11 +19,11 @@ pub(crate) mod b {
     //! Both are generic over the [`Rotate`] strategy: avx512.rs compiles them again with the AVX-512VL
     //! rotate instructions.
 
-    use crate::blake2::simd::{compress_group, LaneWords, Rotate};
-    use crate::blake2::sse41::b::{pair, Shuffles};
+    use crate::blake2::kernels::b::BLOCKBYTES;
     use crate::blake2::kernels::b::IV;
     use crate::blake2::kernels::{Lane, SIGMA};
-    use crate::blake2::kernels::b::BLOCKBYTES;
+    use crate::blake2::simd::{compress_group, LaneWords, Rotate};
+    use crate::blake2::sse41::b::{pair, Shuffles};
     use core::arch::x86_64::*;
 
     /// Compresses each whole block of `blocks` (none final), adding `BLOCKBYTES` to `count` before
@@ -58,7 +58,7 @@ pub(crate) mod b {
     ///
     /// # Safety
     /// The CPU must support AVX2, and every lane's input must hold
-    /// `(blocks - 1) * stride + BLOCKBYTES` bytes when `blocks > 0` (checked by `Variant::compress_lanes`).
+    /// `(blocks - 1) * stride + BLOCKBYTES` bytes when `blocks > 0` (checked by `dispatch.rs`).
     #[target_feature(enable = "avx2")]
     pub(crate) unsafe fn compress_lanes(lanes: &mut [Lane<'_, u64>], blocks: usize, stride: usize) {
         // SAFETY: AVX2 is enabled here; the input lengths are the caller's contract.
@@ -328,7 +328,6 @@ pub(crate) mod b {
             }
         }
     }
-
 }
 
 pub(crate) mod s {
@@ -345,10 +344,10 @@ pub(crate) mod s {
     //! Both are generic over the [`Rotate`] strategy: avx512.rs compiles them again with the AVX-512VL
     //! rotate instructions.
 
+    use crate::blake2::kernels::s::BLOCKBYTES;
+    use crate::blake2::kernels::Lane;
     use crate::blake2::simd::{compress_group, LaneWords, Rotate};
     use crate::blake2::sse41::s::{self as sse41, Loads, Shuffles};
-    use crate::blake2::kernels::Lane;
-    use crate::blake2::kernels::s::BLOCKBYTES;
     use core::arch::x86_64::*;
 
     /// Compresses each whole block of `blocks` (none final), adding `BLOCKBYTES` to `count` before
@@ -383,7 +382,7 @@ pub(crate) mod s {
     ///
     /// # Safety
     /// The CPU must support AVX2, and every lane's input must hold
-    /// `(blocks - 1) * stride + BLOCKBYTES` bytes when `blocks > 0` (checked by `Variant::compress_lanes`).
+    /// `(blocks - 1) * stride + BLOCKBYTES` bytes when `blocks > 0` (checked by `dispatch.rs`).
     #[target_feature(enable = "avx2")]
     pub(crate) unsafe fn compress_lanes(lanes: &mut [Lane<'_, u32>], blocks: usize, stride: usize) {
         // SAFETY: AVX2 is enabled here; the input lengths are the caller's contract.
@@ -521,7 +520,6 @@ pub(crate) mod s {
             }
         }
     }
-
 }
 
 /// The AVX2 backend.
@@ -537,7 +535,12 @@ impl Kernels<u64> for Avx2 {
     }
 
     #[inline(always)]
-    unsafe fn compress_final(h: &mut [u64; 8], block: &[u8; 128], count: u128, last_node: LastNode) {
+    unsafe fn compress_final(
+        h: &mut [u64; 8],
+        block: &[u8; 128],
+        count: u128,
+        last_node: LastNode,
+    ) {
         unsafe { b::compress_final(h, block, count, last_node.is_set()) }
     }
 

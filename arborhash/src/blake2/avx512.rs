@@ -1,5 +1,5 @@
 //! BLAKE2 kernels for AVX-512 (AVX-512F and AVX-512VL, with AVX2): [`b`] for BLAKE2b, [`s`] for
-//! BLAKE2s, each with the three functions that `kernels.rs` dispatches to.
+//! BLAKE2s, each with the three functions of the backend's `Kernels` implementation.
 
 use super::kernels::{Kernels, Lane, LastNode};
 
@@ -13,9 +13,9 @@ pub(crate) mod b {
     //! removes instructions from the lanes, which are bound by throughput.
 
     use crate::blake2::avx2::b::{lanes_compress, rows_compress_blocks, rows_compress_final};
-    use crate::blake2::simd::Rotate;
-    use crate::blake2::kernels::Lane;
     use crate::blake2::kernels::b::BLOCKBYTES;
+    use crate::blake2::kernels::Lane;
+    use crate::blake2::simd::Rotate;
     use core::arch::x86_64::*;
 
     /// Compresses each whole block of `blocks` (none final), adding `BLOCKBYTES` to `count` before
@@ -50,7 +50,7 @@ pub(crate) mod b {
     ///
     /// # Safety
     /// The CPU must support AVX2, AVX-512F and AVX-512VL, and every lane's input must hold
-    /// `(blocks - 1) * stride + BLOCKBYTES` bytes when `blocks > 0` (checked by `Variant::compress_lanes`).
+    /// `(blocks - 1) * stride + BLOCKBYTES` bytes when `blocks > 0` (checked by `dispatch.rs`).
     #[target_feature(enable = "avx2,avx512f,avx512vl")]
     pub(crate) unsafe fn compress_lanes(lanes: &mut [Lane<'_, u64>], blocks: usize, stride: usize) {
         // SAFETY: as above; the input lengths are the caller's contract.
@@ -99,7 +99,6 @@ pub(crate) mod b {
             unsafe { _mm256_ror_epi64::<63>(x) }
         }
     }
-
 }
 
 pub(crate) mod s {
@@ -113,13 +112,13 @@ pub(crate) mod s {
     //!
     //! The single stream gathers message words with the strategies measured best on Intel
     //! AVX-512 CPUs ([`Inserts`], and [`Permutes`] for the final block); on AMD family 1Ah the
-    //! single stream takes `scalar.rs` instead (see `kernels.rs`).
+    //! single stream takes `scalar.rs` instead (the `avx512-scalar` route).
 
     use crate::blake2::avx2::s::lanes_compress;
+    use crate::blake2::kernels::s::BLOCKBYTES;
+    use crate::blake2::kernels::Lane;
     use crate::blake2::simd::Rotate;
     use crate::blake2::sse41::s::{rows_compress_blocks, rows_compress_final, Message};
-    use crate::blake2::kernels::Lane;
-    use crate::blake2::kernels::s::BLOCKBYTES;
     use core::arch::x86_64::*;
 
     /// Compresses each whole block of `blocks` (none final), adding `BLOCKBYTES` to `count` before
@@ -154,7 +153,7 @@ pub(crate) mod s {
     ///
     /// # Safety
     /// The CPU must support AVX2, AVX-512F and AVX-512VL, and every lane's input must hold
-    /// `(blocks - 1) * stride + BLOCKBYTES` bytes when `blocks > 0` (checked by `Variant::compress_lanes`).
+    /// `(blocks - 1) * stride + BLOCKBYTES` bytes when `blocks > 0` (checked by `dispatch.rs`).
     #[target_feature(enable = "avx2,avx512f,avx512vl")]
     pub(crate) unsafe fn compress_lanes(lanes: &mut [Lane<'_, u32>], blocks: usize, stride: usize) {
         // SAFETY: as above; the input lengths are the caller's contract.
@@ -251,7 +250,6 @@ pub(crate) mod s {
             unsafe { _mm256_ror_epi32::<7>(x) }
         }
     }
-
 }
 
 /// The AVX-512 backend (AVX-512F and VL, on AVX2 code with the VL rotations).
@@ -267,7 +265,12 @@ impl Kernels<u64> for Avx512 {
     }
 
     #[inline(always)]
-    unsafe fn compress_final(h: &mut [u64; 8], block: &[u8; 128], count: u128, last_node: LastNode) {
+    unsafe fn compress_final(
+        h: &mut [u64; 8],
+        block: &[u8; 128],
+        count: u128,
+        last_node: LastNode,
+    ) {
         unsafe { b::compress_final(h, block, count, last_node.is_set()) }
     }
 

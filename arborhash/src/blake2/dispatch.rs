@@ -7,13 +7,11 @@ use crate::platform::{dispatch, Platform};
 /// Each backend's kernel type, under the names [`dispatch!`](crate::platform::dispatch) looks
 /// up.
 pub(super) mod backends {
-    pub(crate) use super::super::portable::Portable;
-    #[cfg(target_arch = "x86_64")]
-    pub(crate) use super::super::{
-        avx2::Avx2, avx512::Avx512, scalar::Avx512Scalar, sse41::Sse41,
-    };
     #[cfg(target_arch = "aarch64")]
     pub(crate) use super::super::neon::Neon;
+    pub(crate) use super::super::portable::Portable;
+    #[cfg(target_arch = "x86_64")]
+    pub(crate) use super::super::{avx2::Avx2, avx512::Avx512, scalar::Avx512Scalar, sse41::Sse41};
 }
 
 /// The dispatched kernels of one word size: what the engine, generic over the variant, calls.

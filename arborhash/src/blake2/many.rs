@@ -3,10 +3,10 @@
 
 use core::fmt;
 
+use super::kernels::{Lane, LastBlock, LastNode};
 use super::lanes::{run_jobs, Job, Run};
 use super::params::Params;
 use super::state::State;
-use super::kernels::{Lane, LastBlock, LastNode};
 use super::variant::Variant;
 use super::Hash;
 use crate::bytes::wipe;

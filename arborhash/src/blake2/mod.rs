@@ -40,7 +40,7 @@ pub(crate) mod variant;
 pub mod xof;
 
 pub use hash::Hash;
+pub use kernels::Word;
 pub use params::Params;
 pub use state::State;
-pub use kernels::Word;
 pub use variant::{Blake2b, Blake2s, Variant};

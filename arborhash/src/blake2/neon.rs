@@ -1,5 +1,5 @@
 //! BLAKE2 kernels for AArch64 NEON: [`b`] for BLAKE2b, [`s`] for BLAKE2s, each with the three
-//! functions that `kernels.rs` dispatches to, and what the two share: walking a group of lanes
+//! functions of the backend's `Kernels` implementation, and what the two share: walking a group of lanes
 //! block by block with each lane's counter and finalization flags, and the single-stream entry
 //! points' bodies ([`RowKernel`]).
 
@@ -155,9 +155,9 @@ pub(crate) mod b {
 
     use super::{self as row_kernel, flag_word, next_block, BlockParams, RowKernel, SCHEDULE};
     use crate::arch::aarch64::neon::{round_lanes, GLanes};
+    use crate::blake2::kernels::b::BLOCKBYTES;
     use crate::blake2::kernels::b::IV;
     use crate::blake2::kernels::Lane;
-    use crate::blake2::kernels::b::BLOCKBYTES;
 
     type V = uint64x2_t;
 
@@ -451,7 +451,7 @@ pub(crate) mod b {
     /// # Safety
     /// The CPU must support NEON, and every lane's input must hold
     /// `(blocks - 1) * stride + BLOCKBYTES` bytes when `blocks > 0` (checked by
-    /// `Variant::compress_lanes`).
+    /// `dispatch.rs`).
     #[target_feature(enable = "neon")]
     pub(crate) unsafe fn compress_lanes(lanes: &mut [Lane<'_, u64>], blocks: usize, stride: usize) {
         for group in lanes.chunks_mut(2) {
@@ -464,7 +464,6 @@ pub(crate) mod b {
             }
         }
     }
-
 }
 
 pub(crate) mod s {
@@ -484,9 +483,9 @@ pub(crate) mod s {
     use crate::arch::aarch64::neon::{
         load_blocks4, round_lanes, rounds_rows, row_message, splat, transpose, words, xor, V,
     };
+    use crate::blake2::kernels::s::BLOCKBYTES;
     use crate::blake2::kernels::s::IV;
     use crate::blake2::kernels::Lane;
-    use crate::blake2::kernels::s::BLOCKBYTES;
 
     /// BLAKE2s's ten rounds.
     const ROUNDS: [[usize; 16]; 10] = {
@@ -653,7 +652,7 @@ pub(crate) mod s {
     /// # Safety
     /// The CPU must support NEON, and every lane's input must hold
     /// `(blocks - 1) * stride + BLOCKBYTES` bytes when `blocks > 0` (checked by
-    /// `Variant::compress_lanes`).
+    /// `dispatch.rs`).
     #[target_feature(enable = "neon")]
     pub(crate) unsafe fn compress_lanes(lanes: &mut [Lane<'_, u32>], blocks: usize, stride: usize) {
         for group in lanes.chunks_mut(4) {
@@ -669,7 +668,6 @@ pub(crate) mod s {
             }
         }
     }
-
 }
 
 /// The NEON backend.
@@ -685,7 +683,12 @@ impl Kernels<u64> for Neon {
     }
 
     #[inline(always)]
-    unsafe fn compress_final(h: &mut [u64; 8], block: &[u8; 128], count: u128, last_node: LastNode) {
+    unsafe fn compress_final(
+        h: &mut [u64; 8],
+        block: &[u8; 128],
+        count: u128,
+        last_node: LastNode,
+    ) {
         unsafe { b::compress_final(h, block, count, last_node.is_set()) }
     }
 

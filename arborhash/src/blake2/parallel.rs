@@ -9,9 +9,9 @@
 
 use core::fmt;
 
+use super::kernels::{Lane, LastBlock, LastNode, MAX_LANES};
 use super::lanes::compress_lane_list;
 use super::params::{check_hash_length, Key, ParamBlock};
-use super::kernels::{Lane, LastBlock, LastNode, MAX_LANES};
 use super::variant::Variant;
 use super::Hash;
 use crate::bytes::wipe;

@@ -3,8 +3,8 @@
 use core::fmt;
 use core::marker::PhantomData;
 
-use super::state::{hash_all, State};
 use super::kernels::{LastNode, Word};
+use super::state::{hash_all, State};
 use super::variant::Variant;
 use super::Hash;
 use crate::bytes::wipe;
@@ -80,7 +80,14 @@ impl ParamBlock {
 pub(crate) fn hash_default<V: Variant>(input: &[u8]) -> Hash<V> {
     let length = V::OUTBYTES as u8;
     let words = ParamBlock::sequential(length).words::<V>();
-    hash_all(Platform::current(), words, None, input, LastNode::No, length)
+    hash_all(
+        Platform::current(),
+        words,
+        None,
+        input,
+        LastNode::No,
+        length,
+    )
 }
 
 /// Checks a length-limited byte string parameter and pads it into `out` with zeros.

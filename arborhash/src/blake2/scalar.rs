@@ -1,9 +1,6 @@
-//! The single-stream BLAKE2s compression on general-purpose registers, in assembly, for the CPUs
-//! where `kernels.rs` chooses it (`platform::scalar_chains`, AMD family 1Ah), where it beats the
-//! vector rows, whose every instruction has twice the latency there, and what LLVM makes of the
-//! portable kernel (`arbor bench pairs --filter "BLAKE2s arborhash avx512 vs"` at 256 B to
-//! 1 KiB, this kernel against the portable one in its place). BLAKE2b takes the portable kernel
-//! there: the same text on 64-bit words gained less than 5 %.
+//! The `avx512-scalar` route (chosen on AMD family 1Ah, whose vector instructions have twice the
+//! latency of scalar ones): a single stream's BLAKE2s compression on general-purpose registers,
+//! in assembly, and BLAKE2b's on the portable kernel; the lanes stay on AVX-512.
 //!
 //! A block's compression is one chain of dependent instructions a round (G's additions, xors and
 //! rotations, twice), 10 rounds; the four G of a column or diagonal step are independent of each
@@ -444,7 +441,12 @@ impl Kernels<u64> for Avx512Scalar {
     }
 
     #[inline(always)]
-    unsafe fn compress_final(h: &mut [u64; 8], block: &[u8; 128], count: u128, last_node: LastNode) {
+    unsafe fn compress_final(
+        h: &mut [u64; 8],
+        block: &[u8; 128],
+        count: u128,
+        last_node: LastNode,
+    ) {
         portable::compress_final(h, block, count, last_node)
     }
 

@@ -127,9 +127,7 @@ pub(crate) unsafe fn compress_group<B, V, R, const N: usize>(
                 iv[2],
                 iv[3],
                 iv[4].xor(V::from_words(count.map(B::truncate))),
-                iv[5].xor(V::from_words(
-                    count.map(|c| B::truncate(c >> word_bits)),
-                )),
+                iv[5].xor(V::from_words(count.map(|c| B::truncate(c >> word_bits)))),
                 iv[6].xor(f0),
                 iv[7].xor(f1),
             ];

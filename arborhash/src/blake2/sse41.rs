@@ -1,5 +1,5 @@
 //! BLAKE2 kernels for SSE4.1: [`b`] for BLAKE2b, [`s`] for BLAKE2s, each with the three
-//! functions that `kernels.rs` dispatches to.
+//! functions of the backend's `Kernels` implementation.
 
 use super::kernels::{Kernels, Lane, LastNode};
 
@@ -29,10 +29,10 @@ pub(crate) mod b {
     //! The AVX2 backend has its own single-stream kernel with one `__m256i` per row; it measured
     //! faster than this one compiled with AVX2 enabled (see avx2.rs).
 
-    use crate::blake2::simd::{compress_group, LaneWords, Rotate};
+    use crate::blake2::kernels::b::BLOCKBYTES;
     use crate::blake2::kernels::b::IV;
     use crate::blake2::kernels::{Lane, SIGMA};
-    use crate::blake2::kernels::b::BLOCKBYTES;
+    use crate::blake2::simd::{compress_group, LaneWords, Rotate};
     use core::arch::x86_64::*;
 
     /// Compresses each whole block of `blocks` (none final), adding `BLOCKBYTES` to `count` before
@@ -85,7 +85,7 @@ pub(crate) mod b {
     ///
     /// # Safety
     /// The CPU must support SSE4.1, and every lane's input must hold
-    /// `(blocks - 1) * stride + BLOCKBYTES` bytes when `blocks > 0` (checked by `Variant::compress_lanes`).
+    /// `(blocks - 1) * stride + BLOCKBYTES` bytes when `blocks > 0` (checked by `dispatch.rs`).
     #[target_feature(enable = "sse4.1")]
     pub(crate) unsafe fn compress_lanes(lanes: &mut [Lane<'_, u64>], blocks: usize, stride: usize) {
         for group in lanes.chunks_mut(2) {
@@ -328,7 +328,6 @@ pub(crate) mod b {
             }
         }
     }
-
 }
 
 pub(crate) mod s {
@@ -357,10 +356,10 @@ pub(crate) mod s {
     //! The AVX2 and AVX-512 backends reuse [`rows_compress_blocks`] and [`rows_compress_final`] for
     //! a single stream, compiled inside their `#[target_feature]` functions (VEX encodings).
 
-    use crate::blake2::simd::{compress_group, LaneWords, Rotate};
+    use crate::blake2::kernels::s::BLOCKBYTES;
     use crate::blake2::kernels::s::IV;
     use crate::blake2::kernels::{Lane, SIGMA};
-    use crate::blake2::kernels::s::BLOCKBYTES;
+    use crate::blake2::simd::{compress_group, LaneWords, Rotate};
     use core::arch::x86_64::*;
 
     /// Compresses each whole block of `blocks` (none final), adding `BLOCKBYTES` to `count` before
@@ -395,7 +394,7 @@ pub(crate) mod s {
     ///
     /// # Safety
     /// The CPU must support SSE4.1, and every lane's input must hold
-    /// `(blocks - 1) * stride + BLOCKBYTES` bytes when `blocks > 0` (checked by `Variant::compress_lanes`).
+    /// `(blocks - 1) * stride + BLOCKBYTES` bytes when `blocks > 0` (checked by `dispatch.rs`).
     #[target_feature(enable = "sse4.1")]
     pub(crate) unsafe fn compress_lanes(lanes: &mut [Lane<'_, u32>], blocks: usize, stride: usize) {
         for group in lanes.chunks_mut(4) {
@@ -732,7 +731,6 @@ pub(crate) mod s {
             }
         }
     }
-
 }
 
 /// The SSE4.1 backend.
@@ -748,7 +746,12 @@ impl Kernels<u64> for Sse41 {
     }
 
     #[inline(always)]
-    unsafe fn compress_final(h: &mut [u64; 8], block: &[u8; 128], count: u128, last_node: LastNode) {
+    unsafe fn compress_final(
+        h: &mut [u64; 8],
+        block: &[u8; 128],
+        count: u128,
+        last_node: LastNode,
+    ) {
         unsafe { b::compress_final(h, block, count, last_node.is_set()) }
     }
 

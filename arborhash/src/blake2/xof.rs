@@ -14,9 +14,9 @@
 use core::fmt;
 
 use super::dispatch::Dispatch as _;
+use super::kernels::{Lane, LastBlock, LastNode, MAX_LANES};
 use super::lanes::compress_lane_list;
 use super::params::{set_padded, Key, ParamBlock};
-use super::kernels::{Lane, LastBlock, LastNode, MAX_LANES};
 use super::variant::Variant;
 use super::Hash;
 use crate::bytes::wipe;
