@@ -47,6 +47,7 @@ use core::fmt;
 
 #[cfg(feature = "std")]
 use super::dispatch::{hash_chunks_copying, hash_run};
+#[cfg(feature = "std")]
 use super::kernels::{Lane, BLOCK_LEN, EMPTY_LANE};
 use super::tree::{chunk_output, hash_all, left_len, parent_output, Params};
 #[cfg(feature = "std")]
