@@ -51,3 +51,8 @@ if ! "$python" -c 'import test.test_hashlib' >/dev/null 2>&1 &&
   [ "$("$python" -c 'import sys; print(sys.base_prefix)')" = /usr ]; then
   apt_install "libpython$("$python" -c 'import sys; print("%d.%d" % sys.version_info[:2])')-testsuite"
 fi
+
+# The npm package (js/, scripts/test-js.sh): the WebAssembly target its module is built for.
+rustup target add wasm32-unknown-unknown >/dev/null
+# The browser the demo page's test drives headless with puppeteer-core, which cannot download one.
+apt_install chromium

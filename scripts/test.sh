@@ -61,3 +61,7 @@ echo "== c: the C library"
 # --- python package (python/): lints, wheel in a fresh venv, pytest; see scripts/test-python.sh ---
 ./scripts/test-python.sh
 # --- end python package ---
+
+# --- npm package (js/): wasm builds, npm ci, types, node --test on both builds; see scripts/test-js.sh ---
+./scripts/test-js.sh
+# --- end npm package ---
