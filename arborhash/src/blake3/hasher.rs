@@ -5,6 +5,7 @@ use core::mem::MaybeUninit;
 
 #[cfg(target_arch = "x86_64")]
 use super::avx2;
+use super::dispatch;
 use super::kernels;
 use super::output::OutputReader;
 use super::tree::{Output, Params, Tree, CHUNK_LEN};
@@ -50,7 +51,7 @@ struct Buffer {
     /// for a subtree hasher with a limited length, whose every write is checked there; one
     /// compare with a field beside the length, so that other hashers pay nothing more.
     room: usize,
-    /// Whether long writes are copied with 32-byte moves ([`kernels::wide_copies`] of the
+    /// Whether long writes are copied with 32-byte moves ([`dispatch::wide_copies`] of the
     /// platform the hasher was made on).
     wide: bool,
 }
@@ -66,7 +67,7 @@ impl Buffer {
             bytes: unsafe { bytes.assume_init() },
             len: 0,
             room: BUF_LEN,
-            wide: kernels::wide_copies(p),
+            wide: dispatch::wide_copies(p),
         }
     }
 
@@ -155,7 +156,7 @@ fn copy_blocks(
     assert!(n > 64 && dst.len() == n);
     #[cfg(target_arch = "x86_64")]
     if wide {
-        // SAFETY: `wide` is set only for platforms with AVX (`kernels::wide_copies`); `dst` is
+        // SAFETY: `wide` is set only for platforms with AVX (`dispatch::wide_copies`); `dst` is
         // `n` bytes we borrow exclusively, apart from `src`.
         return unsafe { avx2::copy_blocks(src, dst.as_mut_ptr().cast()) };
     }

@@ -46,7 +46,9 @@
 use core::fmt;
 
 #[cfg(feature = "std")]
-use super::kernels::{hash_chunks_copying, hash_run, Lane, BLOCK_LEN, EMPTY_LANE};
+use super::dispatch::{hash_chunks_copying, hash_run};
+#[cfg(feature = "std")]
+use super::kernels::{Lane, BLOCK_LEN, EMPTY_LANE};
 use super::tree::{chunk_output, hash_all, left_len, parent_output, Params};
 #[cfg(feature = "std")]
 use super::tree::{chunk_run, parent_run, CHUNK_END, CHUNK_START};

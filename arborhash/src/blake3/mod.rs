@@ -18,14 +18,11 @@
 mod avx2;
 #[cfg(target_arch = "x86_64")]
 mod avx512;
+mod dispatch;
 mod hash;
 mod hasher;
 pub mod hazmat;
-#[cfg(all(
-    test,
-    feature = "std",
-    any(target_arch = "x86_64", target_arch = "aarch64")
-))]
+#[cfg(all(test, feature = "std"))]
 mod kernel_tests;
 pub(crate) mod kernels;
 pub mod many;
@@ -51,11 +48,7 @@ use tree::{
     root_hash_all, words_from_le, Params, DERIVE_KEY_CONTEXT, DERIVE_KEY_MATERIAL, KEYED_HASH,
 };
 
-/// The initialization vector: the first 32 bits of the fractional parts of the square roots of
-/// the first eight primes (the SHA-256 IV, which BLAKE2s uses too).
-pub(crate) const IV: [u32; 8] = [
-    0x6A09E667, 0xBB67AE85, 0x3C6EF372, 0xA54FF53A, 0x510E527F, 0x9B05688C, 0x1F83D9AB, 0x5BE0CD19,
-];
+pub(crate) use kernels::IV;
 
 /// Bytes in the default output.
 pub const OUT_LEN: usize = 32;

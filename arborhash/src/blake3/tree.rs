@@ -10,12 +10,13 @@
 
 use core::mem::MaybeUninit;
 
-use super::kernels::{self, Lane, Run, BLOCK_LEN};
+use super::dispatch;
+use super::kernels::{Lane, Run, BLOCK_LEN};
 use crate::platform::Platform;
 use crate::threads::join;
 
 /// Bytes in a chunk.
-pub(crate) const CHUNK_LEN: usize = 1024;
+pub(crate) use super::kernels::CHUNK_LEN;
 
 pub(crate) const CHUNK_START: u8 = 1 << 0;
 pub(crate) const CHUNK_END: u8 = 1 << 1;
@@ -94,7 +95,7 @@ impl Output {
     /// The node's (non-root) chaining value.
     pub(crate) fn chaining_value(&self, p: Platform) -> CvBytes {
         let mut cv = self.input_cv;
-        kernels::compress_in_place(
+        dispatch::compress_in_place(
             p,
             &mut cv,
             core::slice::from_ref(&self.block),
@@ -109,7 +110,7 @@ impl Output {
     /// The first 32 bytes of the root output.
     pub(crate) fn root_hash(&self, p: Platform) -> [u8; 32] {
         let mut cv = self.input_cv;
-        kernels::compress_in_place(
+        dispatch::compress_in_place(
             p,
             &mut cv,
             core::slice::from_ref(&self.block),
@@ -123,7 +124,7 @@ impl Output {
 
     /// Root output blocks `first_block`, `first_block + 1`, ... into `out` (whole blocks).
     pub(crate) fn root_output_blocks(&self, p: Platform, first_block: u64, out: &mut [u8]) {
-        kernels::xof_many(
+        dispatch::xof_many(
             p,
             &self.input_cv,
             &self.block,
@@ -162,11 +163,11 @@ pub(crate) fn chunk_output(p: Platform, chunk: &[u8], counter: u64, params: Para
     let prefix = (blocks - 1) * BLOCK_LEN;
     let mut input_cv = params.key;
     // One kernel call for the blocks before the last, as one lane, the chaining value kept in
-    // registers: `kernels::hash_lanes` or `hash_run` for a single lane cost about a compression
+    // registers: `dispatch::hash_lanes` or `hash_run` for a single lane cost about a compression
     // to set up, which 2- to 8-block messages feel.
     let (whole, _) = chunk[..prefix].as_chunks::<BLOCK_LEN>();
     if !whole.is_empty() {
-        kernels::compress_in_place(
+        dispatch::compress_in_place(
             p,
             &mut input_cv,
             whole,
@@ -293,7 +294,7 @@ fn chunk_cvs(p: Platform, chunks: &[u8], counter: u64, params: Params, out: &mut
 }
 
 /// [`chunk_cvs`], the kernels prefetching at `prefetch_offset` from `chunks` (see
-/// [`Run::prefetch_offset`](kernels::Run)).
+/// [`Run::prefetch_offset`]).
 fn chunk_cvs_prefetching(
     p: Platform,
     chunks: &[u8],
@@ -303,7 +304,7 @@ fn chunk_cvs_prefetching(
     out: &mut [CvBytes],
 ) {
     let run = chunk_run(chunks, &params.key, counter, params.flags);
-    kernels::hash_run(
+    dispatch::hash_run(
         p,
         Run {
             prefetch_offset,
@@ -320,7 +321,7 @@ fn chunk_cvs_prefetching(
 fn parent_level(p: Platform, cvs: &[CvBytes], params: Params, out: &mut [CvBytes]) -> usize {
     let pairs = cvs.len() / 2;
     let run = parent_run(cvs[..2 * pairs].as_flattened(), &params.key, params.flags);
-    kernels::hash_run(p, run, out);
+    dispatch::hash_run(p, run, out);
     if cvs.len() % 2 == 1 {
         out[pairs] = cvs[cvs.len() - 1];
     }
@@ -407,7 +408,7 @@ fn chunk_level(
 /// half made levels that fill AVX2's eight lanes badly: 24 chunks' parents ran as 12 (8 + 4
 /// lanes), 6, 3 and 1 lanes, against 8 (left), 8, 4 and 2.
 fn leaf_chunks(p: Platform) -> usize {
-    match kernels::degree(p) {
+    match dispatch::degree(p) {
         1 => WIDE,
         lanes => lanes.min(WIDE),
     }
@@ -502,7 +503,7 @@ pub(crate) fn root_hash_all(p: Platform, input: &[u8], params: Params) -> [u8; 3
         let mut cv = params.key;
         let flags = params.flags | PARENT | ROOT;
         let blocks = core::slice::from_ref(block);
-        kernels::compress_in_place(p, &mut cv, blocks, BLOCK_LEN as u8, 0, flags, 0);
+        dispatch::compress_in_place(p, &mut cv, blocks, BLOCK_LEN as u8, 0, flags, 0);
         return le_from_words(&cv);
     }
     if input.len() > BLOCK_LEN {
@@ -519,7 +520,7 @@ pub(crate) fn root_hash_all(p: Platform, input: &[u8], params: Params) -> [u8; 3
     let mut cv = params.key;
     let flags = params.flags | CHUNK_START | CHUNK_END | ROOT;
     let blocks = core::slice::from_ref(block);
-    kernels::compress_in_place(p, &mut cv, blocks, input.len() as u8, 0, flags, 0);
+    dispatch::compress_in_place(p, &mut cv, blocks, input.len() as u8, 0, flags, 0);
     le_from_words(&cv)
 }
 
@@ -755,7 +756,7 @@ impl Tree {
 
     /// [`Tree::push_chunks`]; where `input` is [`WIDE`] chunks held back as lanes (the
     /// incremental hasher's buffer), the kernels prefetch at `prefetch_offset` from it (see
-    /// [`Run::prefetch_offset`](kernels::Run)).
+    /// [`Run::prefetch_offset`]).
     pub(crate) fn push_chunks_prefetching(
         &mut self,
         p: Platform,
