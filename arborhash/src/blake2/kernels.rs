@@ -36,7 +36,11 @@ pub(crate) const SIGMA: [[u8; 16]; 12] = [
 
 /// BLAKE2b's constants, for the backends written for 64-bit words.
 pub(crate) mod b {
-    /// Bytes in a block.
+    /// Bytes in a block (for the vector backends).
+    #[cfg_attr(
+        not(any(target_arch = "x86_64", target_arch = "aarch64")),
+        allow(dead_code)
+    )]
     pub(crate) const BLOCKBYTES: usize = 128;
     /// The initialization vector (the SHA-512 IV).
     pub(crate) const IV: [u64; 8] = [
@@ -53,7 +57,11 @@ pub(crate) mod b {
 
 /// BLAKE2s's constants, for the backends written for 32-bit words.
 pub(crate) mod s {
-    /// Bytes in a block.
+    /// Bytes in a block (for the vector backends).
+    #[cfg_attr(
+        not(any(target_arch = "x86_64", target_arch = "aarch64")),
+        allow(dead_code)
+    )]
     pub(crate) const BLOCKBYTES: usize = 64;
     /// The initialization vector (the SHA-256 IV).
     pub(crate) const IV: [u32; 8] = [

@@ -17,6 +17,10 @@
 //! backend the CPU has against the portable one.
 
 /// Bytes in a window of the carry-less-multiply backends (see `window.rs`).
+#[cfg_attr(
+    not(any(target_arch = "x86_64", target_arch = "aarch64")),
+    allow(dead_code)
+)]
 pub(crate) const WINDOW: usize = 8;
 
 /// The kernels of one backend.
