@@ -7,7 +7,8 @@ The peer is the same code in both builds, so its time absorbs what the machine d
 the quotient of the two ratios is the change in our own code.
 
 Usage: scripts/compare-builds.py BEFORE AFTER [--runs N] [--backend NAME] [-- PAIRS-ARGS...]
-  BEFORE, AFTER  two `arbor` binaries (e.g. `target/release/arbor` built at two commits)
+  BEFORE, AFTER  two `arbor` binaries built with `--features bench-peers` (the peers), e.g.
+                 `target/release/arbor` built at two commits
   --backend      only the rows of this backend of ours (default: every row)
   PAIRS-ARGS     passed to `arbor bench pairs` (e.g. --sizes 64,1M --seconds 0.5 --filter BLAKE3)
 """

@@ -24,13 +24,13 @@ cargo test -p arborhash --features "$FEATURES" --target "$target"
 echo "== rust (aarch64, qemu): the ARBORHASH_BACKEND override (avx2: the fallback to neon)"
 for backend in portable neon avx2; do
   ARBORHASH_BACKEND=$backend cargo test -p arborhash --features "$FEATURES" --target "$target" \
-    --test backend_env -q
+    --test all -q backend_env
 done
 # arbor's own tests start the arbor binary as a process, which for another architecture needs
 # binfmt_misc registered with the kernel (not the case in CI); the command is run here through
 # qemu-aarch64 instead: its sums against b3sum and coreutils b2sum, and a short bench pairs run.
 echo "== arbor (aarch64, qemu): sums against b3sum and b2sum; bench pairs runs"
-cargo build -q -p arbor --target "$target"
+cargo build -q -p arbor --features bench-peers --target "$target"
 arbor() { qemu-aarch64 -L /usr/aarch64-linux-gnu "target/$target/debug/arbor" "$@"; }
 diff <(arbor sum README.md Cargo.lock) <(b3sum README.md Cargo.lock)
 diff <(arbor sum -a blake2b README.md Cargo.lock) <(b2sum README.md Cargo.lock)

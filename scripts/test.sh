@@ -23,7 +23,11 @@ else
 fi
 
 echo "== rust: tests (every backend is forced inside the tests)"
-cargo test --workspace --features "$FEATURES"
+cargo test --workspace --features "$FEATURES,arbor/bench-peers"
+
+echo "== arbor without bench-peers (the checksum tool's build): clippy, arbor bench's tests"
+cargo clippy -p arbor --all-targets -- -D warnings
+cargo test -q -p arbor --features "$FEATURES" --test all bench_smoke
 
 echo "== rust: kernel tests optimised (the release profile, as a dependent crate builds it)"
 # An optimiser-dependent fault in a kernel (a misaligned spill was seen once in a 16-unit build)
@@ -33,7 +37,7 @@ cargo fmt --manifest-path tools/dependent/Cargo.toml --check
 
 echo "== rust: the ARBORHASH_BACKEND override, once per backend"
 for backend in portable sse41 avx2 avx512 avx512-scalar neon; do
-  ARBORHASH_BACKEND=$backend cargo test -p arborhash --features "$FEATURES" --test backend_env -q
+  ARBORHASH_BACKEND=$backend cargo test -p arborhash --features "$FEATURES" --test all -q backend_env
 done
 
 ./scripts/test-cli-peers.sh # b3sum's own CLI tests against arbor as b3sum (issue 36)

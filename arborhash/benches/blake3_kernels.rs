@@ -1,12 +1,15 @@
-//! BLAKE3's kernels, each backend beside the `blake3` crate's kernels of the same width (through
-//! its hidden `platform` module): a chain of single-block compressions, `hash_many` over 1 to 16
-//! whole chunks and over 1 to 16 parents, and extended output. Whole hashes are in
-//! `benches/blake3.rs`; these show which kernel a difference there comes from.
+//! BLAKE3's kernels as the public API reaches them, on each backend, beside the `blake3` crate's
+//! kernels of the same width (through its hidden `platform` module) doing the same work: the
+//! root of one block, the roots of 1 to 16 one-chunk messages (`many::hash_many`), one parent
+//! (`hazmat::merge_subtrees_non_root`) and 16 blocks of extended output (`many::hash_many_xof`).
+//! Ours include the public call's own overhead, which the crate's bare kernels do not. Whole
+//! hashes are in `benches/blake3.rs`; these show which kernel a difference there comes from.
 //!
 //! Groups: `blake3_kernels/<kernel>/<count>`, functions `arborhash_<backend>` and
 //! `blake3_<platform>`. Run with `cargo bench -p arborhash --bench blake3_kernels`.
 
-use arborhash::blake3::kernel_bench as ours;
+use arborhash::blake3::{self as ours, hazmat, many};
+use arborhash::platform::with_backend;
 use arborhash::Backend;
 use blake3::platform::Platform as Theirs;
 use blake3::IncrementCounter;
@@ -16,6 +19,11 @@ use criterion::{black_box, criterion_group, criterion_main, BenchmarkGroup, Crit
 const IV: [u32; 8] = [
     0x6A09E667, 0xBB67AE85, 0x3C6EF372, 0xA54FF53A, 0x510E527F, 0x9B05688C, 0x1F83D9AB, 0x5BE0CD19,
 ];
+// The domain flags of the BLAKE3 specification.
+const CHUNK_START: u8 = 1;
+const CHUNK_END: u8 = 2;
+const PARENT: u8 = 4;
+const ROOT: u8 = 8;
 
 /// Our SIMD backends of the target, each with the crate's kernels of the same width.
 #[cfg(target_arch = "x86_64")]
@@ -43,15 +51,15 @@ fn contestants() -> Vec<(Backend, Theirs)> {
         .collect()
 }
 
-/// Times `ours` on each backend and `theirs` on the crate's kernels of the same width.
+/// Times `ours` with each backend forced and `theirs` on the crate's kernels of the same width.
 fn pair(
     g: &mut BenchmarkGroup<'_, WallTime>,
-    mut ours: impl FnMut(Backend),
+    mut ours: impl FnMut(),
     mut theirs: impl FnMut(Theirs),
 ) {
     for (backend, platform) in contestants() {
         g.bench_function(format!("arborhash_{}", backend.name()), |b| {
-            b.iter(|| ours(backend))
+            b.iter(|| with_backend(backend, &mut ours))
         });
         g.bench_function(format!("blake3_{platform:?}").to_lowercase(), |b| {
             b.iter(|| theirs(platform))
@@ -61,82 +69,88 @@ fn pair(
 
 fn kernels(c: &mut Criterion) {
     let block = [7u8; 64];
-    const CHAIN: usize = 64;
-    let mut g = c.benchmark_group(format!("blake3_kernels/compress_chain/{CHAIN}"));
-    let (mut a, mut b) = (IV, IV);
+    let mut g = c.benchmark_group("blake3_kernels/block/1");
     pair(
         &mut g,
-        |backend| ours::compress_chain(backend, black_box(&mut a), &block, CHAIN),
+        || {
+            black_box(ours::hash(black_box(&block)));
+        },
         |platform| {
-            for _ in 0..CHAIN {
-                platform.compress_in_place(black_box(&mut b), &block, 64, 0, 0);
-            }
+            let mut cv = IV;
+            platform.compress_in_place(
+                &mut cv,
+                black_box(&block),
+                64,
+                0,
+                CHUNK_START | CHUNK_END | ROOT,
+            );
+            black_box(cv);
         },
     );
     g.finish();
 
     let input = vec![0x5Au8; 16 * 1024];
-    let mut out = [[0u8; 32]; 16];
+    let mut out = [ours::Hash::from_bytes([0; 32]); 16];
     let mut flat = [0u8; 16 * 32];
     for count in [1, 4, 8, 16] {
-        let data = &input[..count * 1024];
-        let chunks: Vec<&[u8; 1024]> = data
-            .chunks_exact(1024)
-            .map(|c| c.try_into().unwrap())
-            .collect();
+        let messages: Vec<&[u8]> = input[..count * 1024].chunks_exact(1024).collect();
+        let chunks: Vec<&[u8; 1024]> = messages.iter().map(|m| (*m).try_into().unwrap()).collect();
         let mut g = c.benchmark_group(format!("blake3_kernels/chunks/{count}"));
         pair(
             &mut g,
-            |backend| ours::hash_chunks(backend, black_box(data), &mut out),
+            || many::hash_many(black_box(&messages), &mut out[..count]),
             |platform| {
-                let out = &mut flat[..count * 32];
                 platform.hash_many(
                     black_box(&chunks),
                     &IV,
                     0,
-                    IncrementCounter::Yes,
-                    0,
-                    1,
-                    2,
-                    out,
-                )
-            },
-        );
-        g.finish();
-
-        let data = &input[..count * 64];
-        let blocks: Vec<&[u8; 64]> = data
-            .chunks_exact(64)
-            .map(|c| c.try_into().unwrap())
-            .collect();
-        let mut g = c.benchmark_group(format!("blake3_kernels/parents/{count}"));
-        pair(
-            &mut g,
-            |backend| ours::hash_parents(backend, black_box(data), &mut out),
-            |platform| {
-                let out = &mut flat[..count * 32];
-                platform.hash_many(
-                    black_box(&blocks),
-                    &IV,
-                    0,
                     IncrementCounter::No,
-                    4,
                     0,
-                    0,
-                    out,
+                    CHUNK_START,
+                    CHUNK_END | ROOT,
+                    &mut flat[..count * 32],
                 )
             },
         );
         g.finish();
     }
 
-    let mut xof = vec![0u8; 16 * 64];
-    let mut g = c.benchmark_group("blake3_kernels/xof/16");
-    let mut theirs_out = xof.clone();
+    let child = [0x3Cu8; 32];
+    let parent_block = [0x3Cu8; 64];
+    let mut g = c.benchmark_group("blake3_kernels/parents/1");
     pair(
         &mut g,
-        |backend| ours::xof(backend, &IV, &block, black_box(&mut xof)),
-        |platform| platform.xof_many(&IV, &block, 64, 0, 11, black_box(&mut theirs_out)),
+        || {
+            black_box(hazmat::merge_subtrees_non_root(
+                black_box(&child),
+                &child,
+                hazmat::Mode::Hash,
+            ));
+        },
+        |platform| {
+            let mut cv = IV;
+            platform.compress_in_place(&mut cv, black_box(&parent_block), 64, 0, PARENT);
+            black_box(cv);
+        },
+    );
+    g.finish();
+
+    let mut xof = vec![0u8; 16 * 64];
+    let mut theirs_out = xof.clone();
+    let mut g = c.benchmark_group("blake3_kernels/xof/16");
+    pair(
+        &mut g,
+        || many::hash_many_xof(&[black_box(&block[..])], 16 * 64, &mut xof),
+        |platform| {
+            platform.xof_many(
+                &IV,
+                &block,
+                64,
+                0,
+                CHUNK_START | CHUNK_END | ROOT,
+                black_box(&mut theirs_out),
+            )
+        },
     );
     g.finish();
 }

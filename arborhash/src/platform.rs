@@ -497,6 +497,69 @@ impl Platform {
     }
 }
 
+// Carry-less multiplication (Tillich-Zémor)
+
+impl Platform {
+    /// The platform on which the Tillich-Zémor kernels run, which also proves a carry-less
+    /// multiply: this one if the CPU has the one its backend's kernels use (PCLMULQDQ for
+    /// SSE4.1; VPCLMULQDQ and PCLMULQDQ for AVX2 and AVX-512; PMULL for NEON), else SSE4.1 if
+    /// it has PCLMULQDQ, else portable.
+    #[inline]
+    pub(crate) fn carryless(self) -> Platform {
+        match self.0 {
+            Backend::Avx2 | Backend::Avx512 | Backend::Avx512Scalar
+                if cpu_has_pclmulqdq() && cpu_has_vpclmulqdq() =>
+            {
+                self
+            }
+            Backend::Sse41 | Backend::Avx2 | Backend::Avx512 | Backend::Avx512Scalar
+                if cpu_has_pclmulqdq() =>
+            {
+                Platform(Backend::Sse41)
+            }
+            Backend::Neon if cpu_has_pmull() => self,
+            _ => Platform(Backend::Portable),
+        }
+    }
+}
+
+#[cfg(all(target_arch = "x86_64", feature = "std"))]
+fn cpu_has_pclmulqdq() -> bool {
+    std::is_x86_feature_detected!("pclmulqdq")
+}
+#[cfg(all(target_arch = "x86_64", feature = "std"))]
+fn cpu_has_vpclmulqdq() -> bool {
+    std::is_x86_feature_detected!("vpclmulqdq")
+}
+#[cfg(all(target_arch = "x86_64", not(feature = "std")))]
+fn cpu_has_pclmulqdq() -> bool {
+    cfg!(target_feature = "pclmulqdq")
+}
+#[cfg(all(target_arch = "x86_64", not(feature = "std")))]
+fn cpu_has_vpclmulqdq() -> bool {
+    cfg!(target_feature = "vpclmulqdq")
+}
+#[cfg(not(target_arch = "x86_64"))]
+fn cpu_has_pclmulqdq() -> bool {
+    false
+}
+#[cfg(not(target_arch = "x86_64"))]
+fn cpu_has_vpclmulqdq() -> bool {
+    false
+}
+#[cfg(all(target_arch = "aarch64", feature = "std"))]
+fn cpu_has_pmull() -> bool {
+    std::arch::is_aarch64_feature_detected!("aes")
+}
+#[cfg(all(target_arch = "aarch64", not(feature = "std")))]
+fn cpu_has_pmull() -> bool {
+    cfg!(target_feature = "aes")
+}
+#[cfg(not(target_arch = "aarch64"))]
+fn cpu_has_pmull() -> bool {
+    false
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

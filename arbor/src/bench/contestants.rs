@@ -1,12 +1,16 @@
 //! The contestants: baselines, peers (the reference crates and other fast hashes) and ours on
 //! each backend this CPU has.
 //!
-//! This is the one place that names the hash implementations; the rest of `arbor bench` works on
-//! [`Contestant`]s and on the [`ours`] module.
+//! This is the one place that names the hash implementations (the peers in `peers`, with the
+//! `bench-peers` feature); the rest of `arbor bench` works on [`Contestant`]s and on the [`ours`]
+//! module.
 
 use arborhash::platform::{self, Backend};
 use std::cell::RefCell;
 use std::sync::Arc;
+
+#[cfg(feature = "bench-peers")]
+mod peers;
 
 /// How many independent messages a batch row hashes per call.
 pub const BATCH: usize = 16;
@@ -131,19 +135,6 @@ fn memcpy(input: &[u8]) -> u64 {
     })
 }
 
-fn detected(feature: &str) -> bool {
-    super::cpu::features().contains(&feature)
-}
-
-/// How a peer that dispatches by itself will run here.
-fn auto(choices: &[(&str, &str)]) -> String {
-    let pick = choices
-        .iter()
-        .find(|(feature, _)| feature.is_empty() || detected(feature))
-        .map_or("portable", |(_, name)| name);
-    format!("auto:{pick}")
-}
-
 fn baselines() -> Vec<Contestant> {
     let row = |name, kernel| Contestant::new(name, "-", "-".into(), Group::Baseline, kernel);
     vec![
@@ -169,15 +160,6 @@ fn in_pieces(m: &[u8], write: usize, mut update: impl FnMut(&[u8])) {
     update(pieces.remainder());
 }
 
-/// The blake3 crate's hasher fed `m` in pieces of `W` bytes.
-fn blake3_writes<const W: usize>(m: &[u8]) -> u64 {
-    let mut hasher = blake3::Hasher::new();
-    in_pieces(m, W, |piece| {
-        hasher.update(piece);
-    });
-    word(hasher.finalize().as_bytes())
-}
-
 /// Our hasher fed `m` in pieces of `W` bytes.
 fn ours_writes<const W: usize>(m: &[u8]) -> u64 {
     let mut hasher = ours::blake3::Hasher::new();
@@ -187,130 +169,28 @@ fn ours_writes<const W: usize>(m: &[u8]) -> u64 {
     word(hasher.finalize().as_bytes())
 }
 
-fn peers() -> Vec<Contestant> {
-    use sha2::Digest;
-    let row = |name: &str, implementation, backend, kernel| {
-        Contestant::new(name, implementation, backend, Group::Peer, kernel)
-    };
-    let blake2b_auto = auto(&[("avx2", "avx2"), ("sse4.1", "sse41"), ("", "portable")]);
-    let blake2s_auto = auto(&[("avx2", "avx2"), ("sse4.1", "sse41"), ("", "portable")]);
-    let blake3_auto = auto(&[
-        ("avx512vl", "avx512"),
-        ("avx2", "avx2"),
-        ("sse4.1", "sse41"),
-        ("neon", "neon"),
-        ("", "portable"),
-    ]);
-    let mut rows = vec![
-        row(
-            "CRC32C",
-            "crc32c",
-            auto(&[("sse4.2", "sse4.2"), ("", "portable")]),
-            one(|m| crc32c::crc32c(m).into()),
-        ),
-        row(
-            "XXH64",
-            "xxhash-rust",
-            "portable".into(),
-            one(|m| xxhash_rust::xxh64::xxh64(m, 0)),
-        ),
-        row(
-            "XXH3",
-            "xxhash-rust",
-            "sse2".into(),
-            one(xxhash_rust::xxh3::xxh3_64),
-        ),
-        row(
-            "SHA-256",
-            "sha2",
-            auto(&[("sha", "sha-ni"), ("", "portable")]),
-            one(|m| word(&sha2::Sha256::digest(m))),
-        ),
-        row(
-            "BLAKE2b",
-            "blake2b_simd",
-            blake2b_auto.clone(),
-            one(|m| word(blake2b_simd::blake2b(m).as_bytes())),
-        ),
-        row(
-            "BLAKE2bp",
-            "blake2b_simd",
-            blake2b_auto.clone(),
-            one(|m| word(blake2b_simd::blake2bp::blake2bp(m).as_bytes())),
-        ),
-        row(
-            "BLAKE2s",
-            "blake2s_simd",
-            blake2s_auto.clone(),
-            one(|m| word(blake2s_simd::blake2s(m).as_bytes())),
-        ),
-        row(
-            "BLAKE2sp",
-            "blake2s_simd",
-            blake2s_auto.clone(),
-            one(|m| word(blake2s_simd::blake2sp::blake2sp(m).as_bytes())),
-        ),
-        row(
-            "BLAKE3",
-            "blake3",
-            blake3_auto.clone(),
-            one(|m| word(blake3::hash(m).as_bytes())),
-        ),
-    ];
-    // One row per write size, as ours has (`ours_on`).
-    rows.extend(WRITES.map(|(write, theirs, _)| {
-        row(
-            &writes_name(write),
-            "blake3",
-            blake3_auto.clone(),
-            one(theirs),
-        )
-    }));
-    rows.extend([
-        row(
-            "BLAKE3 rayon",
-            "blake3",
-            blake3_auto,
-            one(|m| word(blake3::Hasher::new().update_rayon(m).finalize().as_bytes())),
-        ),
-        row(
-            &format!("BLAKE2b x{BATCH}"),
-            "blake2b_simd",
-            blake2b_auto,
-            many(|ms| {
-                let params = blake2b_simd::Params::new();
-                let mut jobs: [_; BATCH] =
-                    std::array::from_fn(|i| blake2b_simd::many::HashManyJob::new(&params, ms[i]));
-                blake2b_simd::many::hash_many(jobs.iter_mut());
-                jobs.iter().fold(0, |a, j| a ^ word(j.to_hash().as_bytes()))
-            }),
-        ),
-        row(
-            &format!("BLAKE2s x{BATCH}"),
-            "blake2s_simd",
-            blake2s_auto,
-            many(|ms| {
-                let params = blake2s_simd::Params::new();
-                let mut jobs: [_; BATCH] =
-                    std::array::from_fn(|i| blake2s_simd::many::HashManyJob::new(&params, ms[i]));
-                blake2s_simd::many::hash_many(jobs.iter_mut());
-                jobs.iter().fold(0, |a, j| a ^ word(j.to_hash().as_bytes()))
-            }),
-        ),
-    ]);
-    rows
-}
-
 /// The incremental-writes rows: a message fed to a hasher in pieces of this many bytes, the small
 /// writes a streaming caller makes, by the crate's hasher and by ours. The size is a constant in
 /// each, as in a caller writing records of a fixed size: a size known only at run time costs a
 /// few instructions more a write, in the loop and in our `update`, which is about 5 % of 1 MiB in
 /// 64-byte writes on Zen 5 (probe, 0.91 of one-shot against 0.86).
-#[allow(clippy::type_complexity)]
-const WRITES: [(usize, fn(&[u8]) -> u64, fn(&[u8]) -> u64); 2] = [
-    (64, blake3_writes::<64>, ours_writes::<64>),
-    (1024, blake3_writes::<1024>, ours_writes::<1024>),
-];
+struct Writes {
+    size: usize,
+    ours: fn(&[u8]) -> u64,
+    #[cfg(feature = "bench-peers")]
+    theirs: fn(&[u8]) -> u64,
+}
+
+const fn writes<const W: usize>() -> Writes {
+    Writes {
+        size: W,
+        ours: ours_writes::<W>,
+        #[cfg(feature = "bench-peers")]
+        theirs: peers::blake3_writes::<W>,
+    }
+}
+
+const WRITES: [Writes; 2] = [writes::<64>(), writes::<1024>()];
 
 /// The name of the row that feeds each message to a hasher `write` bytes at a time.
 fn writes_name(write: usize) -> String {
@@ -382,7 +262,11 @@ fn ours_on(backend: Backend) -> Vec<Contestant> {
         ),
     ]
     .into_iter()
-    .chain(WRITES.map(|(write, _, ours)| row(&writes_name(write), one(ours))))
+    .chain(
+        WRITES
+            .iter()
+            .map(|w| row(&writes_name(w.size), one(w.ours))),
+    )
     .collect()
 }
 
@@ -405,7 +289,8 @@ fn ours_threaded() -> Contestant {
 /// ours on all threads.
 pub fn all() -> Vec<Contestant> {
     let mut rows = baselines();
-    rows.extend(peers());
+    #[cfg(feature = "bench-peers")]
+    rows.extend(peers::rows());
     for b in Backend::ALL.into_iter().filter(|b| b.is_supported()) {
         rows.extend(ours_on(b));
     }
@@ -475,7 +360,7 @@ pub fn pairs() -> Vec<(Contestant, Contestant)> {
         })
         .collect();
     peers.extend(one_by_one);
-    let writes = WRITES.map(|(write, ..)| writes_name(write));
+    let writes = WRITES.map(|w| writes_name(w.size));
     let one_shot = |o: &Contestant| {
         ours.iter()
             .filter(|c| writes.contains(&o.name) && c.name == "BLAKE3" && c.forced == o.forced)

@@ -8,23 +8,26 @@
 //!   call: the ratio that holds for a typical call on a shared machine;
 //! - `tree`: the tree-hash design lab (chunk size, arity, chunk and parent hash, batched parents).
 //!
-//! The single entry point is [`run`].
+//! The peers, the SVG plot and the tree lab come with the `bench-peers` feature; without it the
+//! subcommands measure our hashes alone. The single entry point is [`run`].
 
 mod contestants;
 mod cpu;
 mod measure;
 mod pairs;
+#[cfg(feature = "bench-peers")]
 mod plot;
 mod sizes;
 mod speedtest;
 mod table;
+#[cfg(feature = "bench-peers")]
 mod tree;
 
 use clap::Subcommand;
 
 /// The `arbor bench` subcommands. Each compares arborhash's hashes with other Rust libraries
-/// (blake3, blake2b_simd, blake2s_simd, sha2, xxhash-rust, crc32c) on this machine; `--list`
-/// shows the names `--filter` picks from.
+/// (blake3, blake2b_simd, blake2s_simd, sha2, xxhash-rust, crc32c) on this machine, if arbor was
+/// built with the `bench-peers` feature; `--list` shows the names `--filter` picks from.
 #[derive(Debug, Subcommand)]
 pub enum BenchArgs {
     /// Hash one buffer many times with each hash and print cycles per byte and MB/s (about 10
@@ -39,7 +42,21 @@ pub enum BenchArgs {
     Pairs(pairs::PairsArgs),
     /// Compare tree-hash layouts for a BLAKE3-like tree: chunk size, arity, chunk and parent
     /// hash (under a minute with the defaults).
+    #[cfg(feature = "bench-peers")]
     Tree(tree::TreeArgs),
+    /// Compare tree-hash layouts for a BLAKE3-like tree (needs arbor built with the
+    /// `bench-peers` feature).
+    #[cfg(not(feature = "bench-peers"))]
+    Tree(NoTreeLab),
+}
+
+/// The arguments of `arbor bench tree` in a build without the lab, accepted so that the error
+/// says what the build lacks.
+#[cfg(not(feature = "bench-peers"))]
+#[derive(Debug, clap::Args)]
+pub struct NoTreeLab {
+    #[arg(hide = true, trailing_var_arg = true, allow_hyphen_values = true)]
+    args: Vec<std::ffi::OsString>,
 }
 
 /// A size in bytes with an optional unit: `4096`, `4k`, `4KiB`, `16M`, `16MiB`, `1G` (units
@@ -82,8 +99,17 @@ fn list(labels: impl IntoIterator<Item = String>) -> Result<(), String> {
     Ok(())
 }
 
+/// What a build without the `bench-peers` feature says before it measures.
+#[cfg(not(feature = "bench-peers"))]
+const OURS_ONLY: &str = "arbor bench: arborhash only; the other libraries, the SVG plot and the \
+    tree lab need arbor built with --features bench-peers";
+
 /// Runs one `arbor bench` subcommand; an error is a message for the user.
 pub fn run(args: BenchArgs) -> Result<(), String> {
+    #[cfg(not(feature = "bench-peers"))]
+    if !matches!(args, BenchArgs::Tree(_)) {
+        eprintln!("{OURS_ONLY}");
+    }
     match args {
         BenchArgs::Speedtest(a) if a.list => list(contestants::all().iter().map(|c| c.label())),
         BenchArgs::Sizes(a) if a.list => list(contestants::all().iter().map(|c| c.label())),
@@ -95,6 +121,11 @@ pub fn run(args: BenchArgs) -> Result<(), String> {
         BenchArgs::Speedtest(a) => speedtest::run(&a),
         BenchArgs::Sizes(a) => sizes::run(&a),
         BenchArgs::Pairs(a) => pairs::run(&a),
+        #[cfg(feature = "bench-peers")]
         BenchArgs::Tree(a) => tree::run(&a),
+        #[cfg(not(feature = "bench-peers"))]
+        BenchArgs::Tree(_) => {
+            Err("the tree lab needs arbor built with --features bench-peers".into())
+        }
     }
 }

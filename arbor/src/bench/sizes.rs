@@ -1,9 +1,10 @@
 //! `arbor bench sizes`: throughput of every contestant from 64 B to 16 MiB, one thread and all
-//! threads, written as Markdown, JSON and an SVG plot.
+//! threads, written as Markdown, JSON and (with the `bench-peers` feature) an SVG plot.
 
 use super::contestants::{self, Contestant};
 use super::cpu;
 use super::measure;
+#[cfg(feature = "bench-peers")]
 use super::plot::{self, Panel, Series};
 use super::print;
 use super::table::Table;
@@ -23,7 +24,7 @@ pub fn parse_size_in(min: u64, max: u64) -> impl Fn(&str) -> Result<u64, String>
 /// Options of `arbor bench sizes`.
 #[derive(Debug, Args)]
 pub struct SizesArgs {
-    /// Where to write sizes.md, sizes.json and sizes.svg.
+    /// Where to write sizes.md, sizes.json and sizes.svg (the plot with the bench-peers feature).
     #[arg(long, default_value = ".")]
     pub out: PathBuf,
     /// The smallest message size, e.g. 64 or 4k; sizes grow 4x from it.
@@ -119,6 +120,7 @@ fn markdown(report: &Report) -> String {
     out
 }
 
+#[cfg(feature = "bench-peers")]
 fn panels(report: &Report) -> Vec<Panel> {
     let series = |values: fn(&Row) -> &Vec<f64>| -> Vec<Series> {
         report
@@ -232,9 +234,12 @@ fn write(args: &SizesArgs, report: &Report) -> Result<(), String> {
         let json = serde_json::to_string_pretty(report).map_err(|e| e.to_string())?;
         written.push(write("sizes.json", json + "\n")?);
     }
-    let svg = args.out.join("sizes.svg");
-    plot::write_svg(&svg, &panels(report))?;
-    written.push(svg);
+    #[cfg(feature = "bench-peers")]
+    {
+        let svg = args.out.join("sizes.svg");
+        plot::write_svg(&svg, &panels(report))?;
+        written.push(svg);
+    }
     for path in &written {
         print(format_args!("wrote {}\n", path.display()));
     }

@@ -10,6 +10,8 @@
 
 #[cfg(target_arch = "aarch64")]
 pub(crate) mod aarch64;
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+pub(crate) mod clmul;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod opaque;
 #[cfg(target_arch = "x86_64")]

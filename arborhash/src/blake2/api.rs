@@ -48,8 +48,8 @@ macro_rules! sequential_api {
             /// How many inputs the selected backend hashes at once; batches that are a multiple
             /// of it use the lanes best.
             pub fn degree() -> usize {
-                use crate::blake2::variant::Variant as _;
-                <$variant>::degree(crate::platform::Platform::current())
+                use crate::blake2::dispatch::Dispatch as _;
+                <$variant as crate::blake2::Variant>::Word::degree(crate::platform::Platform::current())
             }
         }
     };

@@ -1,5 +1,7 @@
 //! BLAKE2 kernels for AVX2: [`b`] for BLAKE2b, [`s`] for BLAKE2s, each with the three
-//! functions that `kernels.rs` dispatches to.
+//! functions of the backend's `Kernels` implementation.
+
+use super::kernels::{Kernels, Lane, LastNode};
 
 pub(crate) mod b {
     //! BLAKE2b kernels for AVX2.
@@ -17,12 +19,11 @@ pub(crate) mod b {
     //! Both are generic over the [`Rotate`] strategy: avx512.rs compiles them again with the AVX-512VL
     //! rotate instructions.
 
+    use crate::blake2::kernels::b::BLOCKBYTES;
+    use crate::blake2::kernels::b::IV;
+    use crate::blake2::kernels::{Lane, SIGMA};
     use crate::blake2::simd::{compress_group, LaneWords, Rotate};
     use crate::blake2::sse41::b::{pair, Shuffles};
-    use crate::blake2::variant::Blake2b;
-    use crate::blake2::variant::IV_B as IV;
-    use crate::blake2::{Lane, SIGMA};
-    use crate::blake2b::BLOCKBYTES;
     use core::arch::x86_64::*;
 
     /// Compresses each whole block of `blocks` (none final), adding `BLOCKBYTES` to `count` before
@@ -57,7 +58,7 @@ pub(crate) mod b {
     ///
     /// # Safety
     /// The CPU must support AVX2, and every lane's input must hold
-    /// `(blocks - 1) * stride + BLOCKBYTES` bytes when `blocks > 0` (checked by `Variant::compress_lanes`).
+    /// `(blocks - 1) * stride + BLOCKBYTES` bytes when `blocks > 0` (checked by `dispatch.rs`).
     #[target_feature(enable = "avx2")]
     pub(crate) unsafe fn compress_lanes(lanes: &mut [Lane<'_, u64>], blocks: usize, stride: usize) {
         // SAFETY: AVX2 is enabled here; the input lengths are the caller's contract.
@@ -121,9 +122,9 @@ pub(crate) mod b {
             // SAFETY: the caller's contract (AVX2 implies SSE4.1).
             unsafe {
                 if group.len() <= 2 {
-                    compress_group::<Blake2b, __m128i, R, 2>(group, blocks, stride)
+                    compress_group::<u64, __m128i, R, 2>(group, blocks, stride)
                 } else {
-                    compress_group::<Blake2b, __m256i, R, 4>(group, blocks, stride)
+                    compress_group::<u64, __m256i, R, 4>(group, blocks, stride)
                 }
             }
         }
@@ -327,24 +328,6 @@ pub(crate) mod b {
             }
         }
     }
-
-    #[cfg(test)]
-    mod tests {
-        use crate::blake2::kernel_tests::{check, Kernels};
-        use crate::blake2::variant::Blake2b;
-
-        #[test]
-        fn avx2_matches_portable() {
-            check(&Kernels::<Blake2b> {
-                name: "avx2",
-                supported: is_x86_feature_detected!("avx2"),
-                degree: 4,
-                blocks: super::compress_blocks,
-                last: super::compress_final,
-                lanes: Some(super::compress_lanes),
-            });
-        }
-    }
 }
 
 pub(crate) mod s {
@@ -361,11 +344,10 @@ pub(crate) mod s {
     //! Both are generic over the [`Rotate`] strategy: avx512.rs compiles them again with the AVX-512VL
     //! rotate instructions.
 
+    use crate::blake2::kernels::s::BLOCKBYTES;
+    use crate::blake2::kernels::Lane;
     use crate::blake2::simd::{compress_group, LaneWords, Rotate};
     use crate::blake2::sse41::s::{self as sse41, Loads, Shuffles};
-    use crate::blake2::variant::Blake2s;
-    use crate::blake2::Lane;
-    use crate::blake2s::BLOCKBYTES;
     use core::arch::x86_64::*;
 
     /// Compresses each whole block of `blocks` (none final), adding `BLOCKBYTES` to `count` before
@@ -400,7 +382,7 @@ pub(crate) mod s {
     ///
     /// # Safety
     /// The CPU must support AVX2, and every lane's input must hold
-    /// `(blocks - 1) * stride + BLOCKBYTES` bytes when `blocks > 0` (checked by `Variant::compress_lanes`).
+    /// `(blocks - 1) * stride + BLOCKBYTES` bytes when `blocks > 0` (checked by `dispatch.rs`).
     #[target_feature(enable = "avx2")]
     pub(crate) unsafe fn compress_lanes(lanes: &mut [Lane<'_, u32>], blocks: usize, stride: usize) {
         // SAFETY: AVX2 is enabled here; the input lengths are the caller's contract.
@@ -423,9 +405,9 @@ pub(crate) mod s {
             // SAFETY: the caller's contract (AVX2 implies SSE4.1).
             unsafe {
                 if group.len() <= 4 {
-                    compress_group::<Blake2s, __m128i, R, 4>(group, blocks, stride)
+                    compress_group::<u32, __m128i, R, 4>(group, blocks, stride)
                 } else {
-                    compress_group::<Blake2s, __m256i, R, 8>(group, blocks, stride)
+                    compress_group::<u32, __m256i, R, 8>(group, blocks, stride)
                 }
             }
         }
@@ -538,22 +520,52 @@ pub(crate) mod s {
             }
         }
     }
+}
 
-    #[cfg(test)]
-    mod tests {
-        use crate::blake2::kernel_tests::{check, Kernels};
-        use crate::blake2::variant::Blake2s;
+/// The AVX2 backend.
+pub(crate) struct Avx2;
 
-        #[test]
-        fn avx2_matches_portable() {
-            check(&Kernels::<Blake2s> {
-                name: "avx2",
-                supported: is_x86_feature_detected!("avx2"),
-                degree: 8,
-                blocks: super::compress_blocks,
-                last: super::compress_final,
-                lanes: Some(super::compress_lanes),
-            });
-        }
+impl Kernels<u64> for Avx2 {
+    const DEGREE: usize = 4;
+
+    // SAFETY (the three calls): the caller's contract is this backend's.
+    #[inline(always)]
+    unsafe fn compress_blocks(h: &mut [u64; 8], blocks: &[u8], count: &mut u128) {
+        unsafe { b::compress_blocks(h, blocks, count) }
+    }
+
+    #[inline(always)]
+    unsafe fn compress_final(
+        h: &mut [u64; 8],
+        block: &[u8; 128],
+        count: u128,
+        last_node: LastNode,
+    ) {
+        unsafe { b::compress_final(h, block, count, last_node.is_set()) }
+    }
+
+    #[inline(always)]
+    unsafe fn compress_lanes(lanes: &mut [Lane<'_, u64>], blocks: usize, stride: usize) {
+        unsafe { b::compress_lanes(lanes, blocks, stride) }
+    }
+}
+
+impl Kernels<u32> for Avx2 {
+    const DEGREE: usize = 8;
+
+    // SAFETY (the three calls): the caller's contract is this backend's.
+    #[inline(always)]
+    unsafe fn compress_blocks(h: &mut [u32; 8], blocks: &[u8], count: &mut u128) {
+        unsafe { s::compress_blocks(h, blocks, count) }
+    }
+
+    #[inline(always)]
+    unsafe fn compress_final(h: &mut [u32; 8], block: &[u8; 64], count: u128, last_node: LastNode) {
+        unsafe { s::compress_final(h, block, count, last_node.is_set()) }
+    }
+
+    #[inline(always)]
+    unsafe fn compress_lanes(lanes: &mut [Lane<'_, u32>], blocks: usize, stride: usize) {
+        unsafe { s::compress_lanes(lanes, blocks, stride) }
     }
 }

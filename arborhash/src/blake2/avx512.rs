@@ -1,5 +1,7 @@
 //! BLAKE2 kernels for AVX-512 (AVX-512F and AVX-512VL, with AVX2): [`b`] for BLAKE2b, [`s`] for
-//! BLAKE2s, each with the three functions that `kernels.rs` dispatches to.
+//! BLAKE2s, each with the three functions of the backend's `Kernels` implementation.
+
+use super::kernels::{Kernels, Lane, LastNode};
 
 pub(crate) mod b {
     //! BLAKE2b kernels for AVX-512 (AVX-512F and AVX-512VL, with AVX2).
@@ -11,9 +13,9 @@ pub(crate) mod b {
     //! removes instructions from the lanes, which are bound by throughput.
 
     use crate::blake2::avx2::b::{lanes_compress, rows_compress_blocks, rows_compress_final};
+    use crate::blake2::kernels::b::BLOCKBYTES;
+    use crate::blake2::kernels::Lane;
     use crate::blake2::simd::Rotate;
-    use crate::blake2::Lane;
-    use crate::blake2b::BLOCKBYTES;
     use core::arch::x86_64::*;
 
     /// Compresses each whole block of `blocks` (none final), adding `BLOCKBYTES` to `count` before
@@ -48,7 +50,7 @@ pub(crate) mod b {
     ///
     /// # Safety
     /// The CPU must support AVX2, AVX-512F and AVX-512VL, and every lane's input must hold
-    /// `(blocks - 1) * stride + BLOCKBYTES` bytes when `blocks > 0` (checked by `Variant::compress_lanes`).
+    /// `(blocks - 1) * stride + BLOCKBYTES` bytes when `blocks > 0` (checked by `dispatch.rs`).
     #[target_feature(enable = "avx2,avx512f,avx512vl")]
     pub(crate) unsafe fn compress_lanes(lanes: &mut [Lane<'_, u64>], blocks: usize, stride: usize) {
         // SAFETY: as above; the input lengths are the caller's contract.
@@ -97,26 +99,6 @@ pub(crate) mod b {
             unsafe { _mm256_ror_epi64::<63>(x) }
         }
     }
-
-    #[cfg(test)]
-    mod tests {
-        use crate::blake2::kernel_tests::{check, Kernels};
-        use crate::blake2::variant::Blake2b;
-
-        #[test]
-        fn avx512_matches_portable() {
-            check(&Kernels::<Blake2b> {
-                name: "avx512",
-                supported: is_x86_feature_detected!("avx2")
-                    && is_x86_feature_detected!("avx512f")
-                    && is_x86_feature_detected!("avx512vl"),
-                degree: 4,
-                blocks: super::compress_blocks,
-                last: super::compress_final,
-                lanes: Some(super::compress_lanes),
-            });
-        }
-    }
 }
 
 pub(crate) mod s {
@@ -130,13 +112,13 @@ pub(crate) mod s {
     //!
     //! The single stream gathers message words with the strategies measured best on Intel
     //! AVX-512 CPUs ([`Inserts`], and [`Permutes`] for the final block); on AMD family 1Ah the
-    //! single stream takes `scalar.rs` instead (see `kernels.rs`).
+    //! single stream takes `scalar.rs` instead (the `avx512-scalar` route).
 
     use crate::blake2::avx2::s::lanes_compress;
+    use crate::blake2::kernels::s::BLOCKBYTES;
+    use crate::blake2::kernels::Lane;
     use crate::blake2::simd::Rotate;
     use crate::blake2::sse41::s::{rows_compress_blocks, rows_compress_final, Message};
-    use crate::blake2::Lane;
-    use crate::blake2s::BLOCKBYTES;
     use core::arch::x86_64::*;
 
     /// Compresses each whole block of `blocks` (none final), adding `BLOCKBYTES` to `count` before
@@ -171,7 +153,7 @@ pub(crate) mod s {
     ///
     /// # Safety
     /// The CPU must support AVX2, AVX-512F and AVX-512VL, and every lane's input must hold
-    /// `(blocks - 1) * stride + BLOCKBYTES` bytes when `blocks > 0` (checked by `Variant::compress_lanes`).
+    /// `(blocks - 1) * stride + BLOCKBYTES` bytes when `blocks > 0` (checked by `dispatch.rs`).
     #[target_feature(enable = "avx2,avx512f,avx512vl")]
     pub(crate) unsafe fn compress_lanes(lanes: &mut [Lane<'_, u32>], blocks: usize, stride: usize) {
         // SAFETY: as above; the input lengths are the caller's contract.
@@ -268,24 +250,52 @@ pub(crate) mod s {
             unsafe { _mm256_ror_epi32::<7>(x) }
         }
     }
+}
 
-    #[cfg(test)]
-    mod tests {
-        use crate::blake2::kernel_tests::{check, Kernels};
-        use crate::blake2::variant::Blake2s;
+/// The AVX-512 backend (AVX-512F and VL, on AVX2 code with the VL rotations).
+pub(crate) struct Avx512;
 
-        #[test]
-        fn avx512_matches_portable() {
-            check(&Kernels::<Blake2s> {
-                name: "avx512",
-                supported: is_x86_feature_detected!("avx2")
-                    && is_x86_feature_detected!("avx512f")
-                    && is_x86_feature_detected!("avx512vl"),
-                degree: 8,
-                blocks: super::compress_blocks,
-                last: super::compress_final,
-                lanes: Some(super::compress_lanes),
-            });
-        }
+impl Kernels<u64> for Avx512 {
+    const DEGREE: usize = 4;
+
+    // SAFETY (the three calls): the caller's contract is this backend's.
+    #[inline(always)]
+    unsafe fn compress_blocks(h: &mut [u64; 8], blocks: &[u8], count: &mut u128) {
+        unsafe { b::compress_blocks(h, blocks, count) }
+    }
+
+    #[inline(always)]
+    unsafe fn compress_final(
+        h: &mut [u64; 8],
+        block: &[u8; 128],
+        count: u128,
+        last_node: LastNode,
+    ) {
+        unsafe { b::compress_final(h, block, count, last_node.is_set()) }
+    }
+
+    #[inline(always)]
+    unsafe fn compress_lanes(lanes: &mut [Lane<'_, u64>], blocks: usize, stride: usize) {
+        unsafe { b::compress_lanes(lanes, blocks, stride) }
+    }
+}
+
+impl Kernels<u32> for Avx512 {
+    const DEGREE: usize = 8;
+
+    // SAFETY (the three calls): the caller's contract is this backend's.
+    #[inline(always)]
+    unsafe fn compress_blocks(h: &mut [u32; 8], blocks: &[u8], count: &mut u128) {
+        unsafe { s::compress_blocks(h, blocks, count) }
+    }
+
+    #[inline(always)]
+    unsafe fn compress_final(h: &mut [u32; 8], block: &[u8; 64], count: u128, last_node: LastNode) {
+        unsafe { s::compress_final(h, block, count, last_node.is_set()) }
+    }
+
+    #[inline(always)]
+    unsafe fn compress_lanes(lanes: &mut [Lane<'_, u32>], blocks: usize, stride: usize) {
+        unsafe { s::compress_lanes(lanes, blocks, stride) }
     }
 }

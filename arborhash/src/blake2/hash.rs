@@ -2,7 +2,8 @@
 
 use core::fmt;
 
-use super::variant::{Blake2b, Blake2s, Variant, Word};
+use super::kernels::Word;
+use super::variant::{Blake2b, Blake2s, Variant};
 use crate::bytes::constant_time_eq;
 
 /// A BLAKE2 hash of 1 to `OUTBYTES` bytes (the `Hash` of `blake2b_simd` / `blake2s_simd`).

@@ -1,8 +1,9 @@
 //! Driving the multi-lane kernels: a kernel call over a variable number of lanes without
 //! allocation, and a scheduler that keeps every lane busy with a stream of independent messages.
 
-use super::variant::{Variant, MAX_LANES};
-use super::Lane;
+use super::dispatch::Dispatch as _;
+use super::kernels::{Lane, MAX_LANES};
+use super::variant::Variant;
 use crate::platform::Platform;
 
 /// Compresses `blocks` blocks (`stride` bytes apart) in each of up to `MAX_LANES` lanes with one
@@ -46,7 +47,7 @@ fn compress_lane_slice<V: Variant>(
         [lane] if blocks == 1 || stride == V::BLOCKBYTES => {
             compress_lone_lane::<V>(p, lane, blocks)
         }
-        lanes => V::compress_lanes(p, lanes, blocks, stride),
+        lanes => V::Word::compress_lanes(p, lanes, blocks, stride),
     }
 }
 
@@ -56,7 +57,7 @@ fn compress_lone_lane<V: Variant>(p: Platform, lane: &mut Lane<'_, V::Word>, blo
     let block = V::BLOCKBYTES;
     let whole = blocks - usize::from(lane.last.is_some());
     if whole > 0 {
-        V::compress_blocks(p, lane.h, &lane.input[..whole * block], &mut lane.count);
+        V::Word::compress_blocks(p, lane.h, &lane.input[..whole * block], &mut lane.count);
     }
     if let Some(last) = lane.last {
         let mut final_block = V::ZERO_BLOCK;
@@ -64,7 +65,7 @@ fn compress_lone_lane<V: Variant>(p: Platform, lane: &mut Lane<'_, V::Word>, blo
             .as_mut()
             .copy_from_slice(&lane.input[whole * block..(whole + 1) * block]);
         lane.count = lane.count.wrapping_add(last.len as u128);
-        V::compress_final(p, lane.h, &final_block, lane.count, last.last_node);
+        V::Word::compress_final(p, lane.h, &final_block, lane.count, last.last_node);
     }
 }
 
@@ -92,7 +93,7 @@ pub(crate) fn run_jobs<V: Variant, J: Job<V::Word>>(
     jobs: impl IntoIterator<Item = J>,
 ) {
     let mut jobs = jobs.into_iter();
-    let degree = V::degree(p).clamp(1, MAX_LANES);
+    let degree = V::Word::degree(p).clamp(1, MAX_LANES);
     let mut slots: [Option<J>; MAX_LANES] = core::array::from_fn(|_| None);
     let mut scratch = [[V::Word::default(); 8]; MAX_LANES];
     loop {

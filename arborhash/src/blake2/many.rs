@@ -3,11 +3,12 @@
 
 use core::fmt;
 
+use super::kernels::{Lane, LastBlock, LastNode};
 use super::lanes::{run_jobs, Job, Run};
 use super::params::Params;
 use super::state::State;
 use super::variant::Variant;
-use super::{Hash, Lane, LastBlock};
+use super::Hash;
 use crate::bytes::wipe;
 use crate::platform::Platform;
 
@@ -22,7 +23,7 @@ pub struct HashManyJob<'a, V: Variant> {
     block: V::Block,
     key_pending: bool,
     keyed: bool,
-    last_node: bool,
+    last_node: LastNode,
     hash_length: u8,
     finished: bool,
 }
@@ -131,7 +132,7 @@ impl<V: Variant> fmt::Debug for HashManyJob<'_, V> {
         f.debug_struct("HashManyJob")
             .field("remaining_input", &self.input.len())
             .field("hash_length", &self.hash_length)
-            .field("last_node", &self.last_node)
+            .field("last_node", &self.last_node.is_set())
             .field("finished", &self.finished)
             .finish()
     }

@@ -1,10 +1,9 @@
 //! BLAKE2 kernels for AArch64 NEON: [`b`] for BLAKE2b, [`s`] for BLAKE2s, each with the three
-//! functions that `kernels.rs` dispatches to, and what the two share: walking a group of lanes
+//! functions of the backend's `Kernels` implementation, and what the two share: walking a group of lanes
 //! block by block with each lane's counter and finalization flags, and the single-stream entry
 //! points' bodies ([`RowKernel`]).
 
-use super::variant::Word;
-use super::{Lane, SIGMA};
+use super::kernels::{Kernels, Lane, LastNode, Word, SIGMA};
 
 /// SIGMA's rows as `usize` indices, for the vector kernels' message order.
 pub(crate) const SCHEDULE: [[usize; 16]; 12] = {
@@ -44,7 +43,7 @@ pub(crate) fn next_block<W: Word>(
             BlockParams {
                 t: lane.count,
                 f0: true,
-                f1: last.last_node,
+                f1: last.last_node.is_set(),
             }
         }
         None => {
@@ -156,9 +155,9 @@ pub(crate) mod b {
 
     use super::{self as row_kernel, flag_word, next_block, BlockParams, RowKernel, SCHEDULE};
     use crate::arch::aarch64::neon::{round_lanes, GLanes};
-    use crate::blake2::variant::IV_B as IV;
-    use crate::blake2::Lane;
-    use crate::blake2b::BLOCKBYTES;
+    use crate::blake2::kernels::b::BLOCKBYTES;
+    use crate::blake2::kernels::b::IV;
+    use crate::blake2::kernels::Lane;
 
     type V = uint64x2_t;
 
@@ -452,7 +451,7 @@ pub(crate) mod b {
     /// # Safety
     /// The CPU must support NEON, and every lane's input must hold
     /// `(blocks - 1) * stride + BLOCKBYTES` bytes when `blocks > 0` (checked by
-    /// `Variant::compress_lanes`).
+    /// `dispatch.rs`).
     #[target_feature(enable = "neon")]
     pub(crate) unsafe fn compress_lanes(lanes: &mut [Lane<'_, u64>], blocks: usize, stride: usize) {
         for group in lanes.chunks_mut(2) {
@@ -463,24 +462,6 @@ pub(crate) mod b {
                     pair => compress_pair(pair.try_into().expect("two lanes"), blocks, stride),
                 }
             }
-        }
-    }
-
-    #[cfg(test)]
-    mod tests {
-        use crate::blake2::kernel_tests::{check, Kernels};
-        use crate::blake2::variant::Blake2b;
-
-        #[test]
-        fn neon_matches_portable() {
-            check(&Kernels::<Blake2b> {
-                name: "neon",
-                supported: std::arch::is_aarch64_feature_detected!("neon"),
-                degree: 2,
-                blocks: super::compress_blocks,
-                last: super::compress_final,
-                lanes: Some(super::compress_lanes),
-            });
         }
     }
 }
@@ -502,9 +483,9 @@ pub(crate) mod s {
     use crate::arch::aarch64::neon::{
         load_blocks4, round_lanes, rounds_rows, row_message, splat, transpose, words, xor, V,
     };
-    use crate::blake2::variant::IV_S as IV;
-    use crate::blake2::Lane;
-    use crate::blake2s::BLOCKBYTES;
+    use crate::blake2::kernels::s::BLOCKBYTES;
+    use crate::blake2::kernels::s::IV;
+    use crate::blake2::kernels::Lane;
 
     /// BLAKE2s's ten rounds.
     const ROUNDS: [[usize; 16]; 10] = {
@@ -671,7 +652,7 @@ pub(crate) mod s {
     /// # Safety
     /// The CPU must support NEON, and every lane's input must hold
     /// `(blocks - 1) * stride + BLOCKBYTES` bytes when `blocks > 0` (checked by
-    /// `Variant::compress_lanes`).
+    /// `dispatch.rs`).
     #[target_feature(enable = "neon")]
     pub(crate) unsafe fn compress_lanes(lanes: &mut [Lane<'_, u32>], blocks: usize, stride: usize) {
         for group in lanes.chunks_mut(4) {
@@ -687,22 +668,52 @@ pub(crate) mod s {
             }
         }
     }
+}
 
-    #[cfg(test)]
-    mod tests {
-        use crate::blake2::kernel_tests::{check, Kernels};
-        use crate::blake2::variant::Blake2s;
+/// The NEON backend.
+pub(crate) struct Neon;
 
-        #[test]
-        fn neon_matches_portable() {
-            check(&Kernels::<Blake2s> {
-                name: "neon",
-                supported: std::arch::is_aarch64_feature_detected!("neon"),
-                degree: 4,
-                blocks: super::compress_blocks,
-                last: super::compress_final,
-                lanes: Some(super::compress_lanes),
-            });
-        }
+impl Kernels<u64> for Neon {
+    const DEGREE: usize = 2;
+
+    // SAFETY (the three calls): the caller's contract is this backend's.
+    #[inline(always)]
+    unsafe fn compress_blocks(h: &mut [u64; 8], blocks: &[u8], count: &mut u128) {
+        unsafe { b::compress_blocks(h, blocks, count) }
+    }
+
+    #[inline(always)]
+    unsafe fn compress_final(
+        h: &mut [u64; 8],
+        block: &[u8; 128],
+        count: u128,
+        last_node: LastNode,
+    ) {
+        unsafe { b::compress_final(h, block, count, last_node.is_set()) }
+    }
+
+    #[inline(always)]
+    unsafe fn compress_lanes(lanes: &mut [Lane<'_, u64>], blocks: usize, stride: usize) {
+        unsafe { b::compress_lanes(lanes, blocks, stride) }
+    }
+}
+
+impl Kernels<u32> for Neon {
+    const DEGREE: usize = 4;
+
+    // SAFETY (the three calls): the caller's contract is this backend's.
+    #[inline(always)]
+    unsafe fn compress_blocks(h: &mut [u32; 8], blocks: &[u8], count: &mut u128) {
+        unsafe { s::compress_blocks(h, blocks, count) }
+    }
+
+    #[inline(always)]
+    unsafe fn compress_final(h: &mut [u32; 8], block: &[u8; 64], count: u128, last_node: LastNode) {
+        unsafe { s::compress_final(h, block, count, last_node.is_set()) }
+    }
+
+    #[inline(always)]
+    unsafe fn compress_lanes(lanes: &mut [Lane<'_, u32>], blocks: usize, stride: usize) {
+        unsafe { s::compress_lanes(lanes, blocks, stride) }
     }
 }

@@ -9,10 +9,11 @@
 
 use core::fmt;
 
+use super::kernels::{Lane, LastBlock, LastNode, MAX_LANES};
 use super::lanes::compress_lane_list;
 use super::params::{check_hash_length, Key, ParamBlock};
-use super::variant::{Variant, MAX_LANES};
-use super::{Hash, Lane, LastBlock};
+use super::variant::Variant;
+use super::Hash;
 use crate::bytes::wipe;
 use crate::platform::Platform;
 
@@ -207,7 +208,7 @@ impl<V: Variant> Leaves<V> {
             count: self.count,
             last: Some(LastBlock {
                 len: block,
-                last_node: i == leaves - 1,
+                last_node: LastNode::from_bool(i == leaves - 1),
             }),
         });
         compress_lane_list::<V>(p, lanes, stripes.len() / stripe::<V>(), stripe::<V>());
@@ -222,7 +223,7 @@ impl<V: Variant> Leaves<V> {
         let blocks = tail.len().div_ceil(block);
         let last = |i: usize, len: usize| LastBlock {
             len,
-            last_node: i == leaves - 1,
+            last_node: LastNode::from_bool(i == leaves - 1),
         };
         let mut counts = [self.count; MAX_LANES];
         // Leaves that get no tail input end with the key block, or else with an empty block.
@@ -278,7 +279,7 @@ impl<V: Variant> Leaves<V> {
             ..node_block::<V>(hash_length, key.length)
         }
         .words::<V>();
-        let mut root = super::State::<V>::from_words(root_words, hash_length, true);
+        let mut root = super::State::<V>::from_words(root_words, hash_length, LastNode::Yes);
         for leaf in &self.h[..V::PARALLEL_LEAVES] {
             root.update_on(p, Hash::<V>::from_words(leaf, V::OUTBYTES).as_bytes());
         }

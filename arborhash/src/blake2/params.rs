@@ -3,8 +3,9 @@
 use core::fmt;
 use core::marker::PhantomData;
 
+use super::kernels::{LastNode, Word};
 use super::state::{hash_all, State};
-use super::variant::{Variant, Word};
+use super::variant::Variant;
 use super::Hash;
 use crate::bytes::wipe;
 use crate::platform::Platform;
@@ -79,7 +80,14 @@ impl ParamBlock {
 pub(crate) fn hash_default<V: Variant>(input: &[u8]) -> Hash<V> {
     let length = V::OUTBYTES as u8;
     let words = ParamBlock::sequential(length).words::<V>();
-    hash_all(Platform::current(), words, None, input, false, length)
+    hash_all(
+        Platform::current(),
+        words,
+        None,
+        input,
+        LastNode::No,
+        length,
+    )
 }
 
 /// Checks a length-limited byte string parameter and pads it into `out` with zeros.
@@ -148,7 +156,7 @@ impl<V: Variant> Drop for Key<V> {
 pub struct Params<V: Variant> {
     pub(crate) block: ParamBlock,
     pub(crate) key: Key<V>,
-    pub(crate) last_node: bool,
+    pub(crate) last_node: LastNode,
     _variant: PhantomData<V>,
 }
 
@@ -158,7 +166,7 @@ impl<V: Variant> Params<V> {
         Params {
             block: ParamBlock::sequential(V::OUTBYTES as u8),
             key: Key::NONE,
-            last_node: false,
+            last_node: LastNode::No,
             _variant: PhantomData,
         }
     }
@@ -169,7 +177,7 @@ impl<V: Variant> Params<V> {
         Params {
             block,
             key,
-            last_node: false,
+            last_node: LastNode::No,
             _variant: PhantomData,
         }
     }
@@ -281,7 +289,7 @@ impl<V: Variant> Params<V> {
     /// Marks the last (rightmost) node of a tree level; sets the f1 flag in the final block.
     /// Can also be changed on the `State` with `set_last_node`.
     pub fn last_node(&mut self, last_node: bool) -> &mut Self {
-        self.last_node = last_node;
+        self.last_node = LastNode::from_bool(last_node);
         self
     }
 }

@@ -1,9 +1,6 @@
-//! The single-stream BLAKE2s compression on general-purpose registers, in assembly, for the CPUs
-//! where `kernels.rs` chooses it (`platform::scalar_chains`, AMD family 1Ah), where it beats the
-//! vector rows, whose every instruction has twice the latency there, and what LLVM makes of the
-//! portable kernel (`arbor bench pairs --filter "BLAKE2s arborhash avx512 vs"` at 256 B to
-//! 1 KiB, this kernel against the portable one in its place). BLAKE2b takes the portable kernel
-//! there: the same text on 64-bit words gained less than 5 %.
+//! The `avx512-scalar` route (chosen on AMD family 1Ah, whose vector instructions have twice the
+//! latency of scalar ones): a single stream's BLAKE2s compression on general-purpose registers,
+//! in assembly, and BLAKE2b's on the portable kernel; the lanes stay on AVX-512.
 //!
 //! A block's compression is one chain of dependent instructions a round (G's additions, xors and
 //! rotations, twice), 10 rounds; the four G of a column or diagonal step are independent of each
@@ -23,8 +20,10 @@
 //! block's address at 248, blocks left at 256, the output pointer at 264, the saved `rsp`,
 //! `rbx`, `rbp` at 272, 280, 288.
 
-use super::variant::{Blake2s, Variant, IV_S};
-use super::SIGMA;
+use super::avx512::Avx512;
+use super::kernels::s::{BLOCKBYTES, IV as IV_S};
+use super::kernels::{Kernels, Lane, LastNode, SIGMA};
+use super::portable;
 
 /// The name of the register of state word `$i` (`q`: BLAKE2b's 64-bit names, `d`: BLAKE2s's
 /// 32-bit ones).
@@ -392,41 +391,68 @@ unsafe fn kernel(
     }
 }
 
-/// See `Variant::compress_blocks`.
-pub(crate) fn compress_blocks(h: &mut [u32; 8], blocks: &[u8], count: &mut u128) {
-    let n = blocks.len() / Blake2s::BLOCKBYTES;
+/// See `Kernels::compress_blocks`.
+fn compress_blocks(h: &mut [u32; 8], blocks: &[u8], count: &mut u128) {
+    let n = blocks.len() / BLOCKBYTES;
     if n > 0 {
         // SAFETY: `blocks` holds `n >= 1` whole blocks.
-        unsafe { kernel(h, blocks.as_ptr(), n, *count, Blake2s::BLOCKBYTES, 0, 0) };
-        *count = count.wrapping_add((n * Blake2s::BLOCKBYTES) as u128);
+        unsafe { kernel(h, blocks.as_ptr(), n, *count, BLOCKBYTES, 0, 0) };
+        *count = count.wrapping_add((n * BLOCKBYTES) as u128);
     }
 }
 
-/// See `Variant::compress_final`.
-pub(crate) fn compress_final(h: &mut [u32; 8], block: &[u8; 64], count: u128, last_node: bool) {
+/// See `Kernels::compress_final`.
+fn compress_final(h: &mut [u32; 8], block: &[u8; 64], count: u128, last_node: bool) {
     let f1 = if last_node { u32::MAX } else { 0 };
     // SAFETY: one whole block.
     unsafe { kernel(h, block.as_ptr(), 1, count, 0, u32::MAX, f1) };
 }
 
-// Run on every x86-64 machine, whatever `scalar_chains` says; the vector kernels that the
-// other CPUs use have their own tests (`avx512_matches_portable` and the like), which call
-// them directly.
-#[cfg(test)]
-mod tests {
-    use super::{compress_blocks, compress_final};
-    use crate::blake2::kernel_tests::{check, Kernels};
-    use crate::blake2::variant::Blake2s;
+/// The `avx512-scalar` route: one stream's chain of compressions in general-purpose registers
+/// (this file's assembly for BLAKE2s, the portable kernel for BLAKE2b), the lanes on AVX-512.
+pub(crate) struct Avx512Scalar;
 
-    #[test]
-    fn blake2s_matches_portable() {
-        check(&Kernels::<Blake2s> {
-            name: "scalar",
-            supported: true,
-            degree: 1,
-            blocks: compress_blocks,
-            last: compress_final,
-            lanes: None,
-        });
+impl Kernels<u32> for Avx512Scalar {
+    const DEGREE: usize = <Avx512 as Kernels<u32>>::DEGREE;
+
+    #[inline(always)]
+    unsafe fn compress_blocks(h: &mut [u32; 8], blocks: &[u8], count: &mut u128) {
+        compress_blocks(h, blocks, count)
+    }
+
+    #[inline(always)]
+    unsafe fn compress_final(h: &mut [u32; 8], block: &[u8; 64], count: u128, last_node: LastNode) {
+        compress_final(h, block, count, last_node.is_set())
+    }
+
+    #[inline(always)]
+    unsafe fn compress_lanes(lanes: &mut [Lane<'_, u32>], blocks: usize, stride: usize) {
+        // SAFETY: the caller's contract, for this route's AVX-512 lanes.
+        unsafe { <Avx512 as Kernels<u32>>::compress_lanes(lanes, blocks, stride) }
+    }
+}
+
+impl Kernels<u64> for Avx512Scalar {
+    const DEGREE: usize = <Avx512 as Kernels<u64>>::DEGREE;
+
+    #[inline(always)]
+    unsafe fn compress_blocks(h: &mut [u64; 8], blocks: &[u8], count: &mut u128) {
+        portable::compress_blocks(h, blocks, count)
+    }
+
+    #[inline(always)]
+    unsafe fn compress_final(
+        h: &mut [u64; 8],
+        block: &[u8; 128],
+        count: u128,
+        last_node: LastNode,
+    ) {
+        portable::compress_final(h, block, count, last_node)
+    }
+
+    #[inline(always)]
+    unsafe fn compress_lanes(lanes: &mut [Lane<'_, u64>], blocks: usize, stride: usize) {
+        // SAFETY: the caller's contract, for this route's AVX-512 lanes.
+        unsafe { <Avx512 as Kernels<u64>>::compress_lanes(lanes, blocks, stride) }
     }
 }

@@ -8,8 +8,7 @@
 //! the AVX-512 backends compile the same code with the AVX-512VL rotate instructions. Everything
 //! is `#[inline(always)]`: it compiles into each backend's `#[target_feature]` function.
 
-use super::variant::{Variant, Word};
-use super::{Lane, SIGMA};
+use super::kernels::{Lane, Word, SIGMA};
 
 /// G's four rotations of each word of a vector `V`, right, in the order G applies them: R1..R4
 /// of RFC 7693 (32, 24, 16, 63 for BLAKE2b; 16, 12, 8, 7 for BLAKE2s). The kernels are generic
@@ -57,21 +56,21 @@ pub(crate) trait LaneWords<W, const N: usize>: Copy {
 /// bytes.
 #[inline(always)]
 pub(crate) unsafe fn compress_group<B, V, R, const N: usize>(
-    lanes: &mut [Lane<'_, B::Word>],
+    lanes: &mut [Lane<'_, B>],
     blocks: usize,
     stride: usize,
 ) where
-    B: Variant,
-    V: LaneWords<B::Word, N>,
+    B: Word,
+    V: LaneWords<B, N>,
     R: Rotate<V>,
 {
     debug_assert!((1..=N).contains(&lanes.len()));
     if blocks == 0 {
         return;
     }
-    let zero = B::Word::default();
-    let ones = B::Word::truncate(u128::MAX);
-    let word_bits = 8 * <B::Word as Word>::BYTES;
+    let zero = B::default();
+    let ones = B::truncate(u128::MAX);
+    let word_bits = 8 * B::BYTES;
     // Missing lanes read lane 0's input and chaining value and write their results to `spare`.
     let mut spare = [zero; 8];
     let mut inputs = [lanes[0].input.as_ptr(); N];
@@ -90,7 +89,7 @@ pub(crate) unsafe fn compress_group<B, V, R, const N: usize>(
         if let Some(l) = lane.last {
             final_add[k] = l.len as u128;
             f0[k] = ones;
-            f1[k] = if l.last_node { ones } else { zero };
+            f1[k] = if l.last_node.is_set() { ones } else { zero };
         }
     }
     // SAFETY: `V`'s feature is the caller's contract; block j of lane k starts at
@@ -127,28 +126,26 @@ pub(crate) unsafe fn compress_group<B, V, R, const N: usize>(
                 iv[1],
                 iv[2],
                 iv[3],
-                iv[4].xor(V::from_words(count.map(B::Word::truncate))),
-                iv[5].xor(V::from_words(
-                    count.map(|c| B::Word::truncate(c >> word_bits)),
-                )),
+                iv[4].xor(V::from_words(count.map(B::truncate))),
+                iv[5].xor(V::from_words(count.map(|c| B::truncate(c >> word_bits)))),
                 iv[6].xor(f0),
                 iv[7].xor(f1),
             ];
             // Unrolled, so that every message index is a constant.
-            lanes_round::<B::Word, V, R, N, 0>(&mut v, &m);
-            lanes_round::<B::Word, V, R, N, 1>(&mut v, &m);
-            lanes_round::<B::Word, V, R, N, 2>(&mut v, &m);
-            lanes_round::<B::Word, V, R, N, 3>(&mut v, &m);
-            lanes_round::<B::Word, V, R, N, 4>(&mut v, &m);
-            lanes_round::<B::Word, V, R, N, 5>(&mut v, &m);
-            lanes_round::<B::Word, V, R, N, 6>(&mut v, &m);
-            lanes_round::<B::Word, V, R, N, 7>(&mut v, &m);
-            lanes_round::<B::Word, V, R, N, 8>(&mut v, &m);
-            lanes_round::<B::Word, V, R, N, 9>(&mut v, &m);
+            lanes_round::<B, V, R, N, 0>(&mut v, &m);
+            lanes_round::<B, V, R, N, 1>(&mut v, &m);
+            lanes_round::<B, V, R, N, 2>(&mut v, &m);
+            lanes_round::<B, V, R, N, 3>(&mut v, &m);
+            lanes_round::<B, V, R, N, 4>(&mut v, &m);
+            lanes_round::<B, V, R, N, 5>(&mut v, &m);
+            lanes_round::<B, V, R, N, 6>(&mut v, &m);
+            lanes_round::<B, V, R, N, 7>(&mut v, &m);
+            lanes_round::<B, V, R, N, 8>(&mut v, &m);
+            lanes_round::<B, V, R, N, 9>(&mut v, &m);
             // BLAKE2b's two more rounds (a constant condition).
             if B::ROUNDS == 12 {
-                lanes_round::<B::Word, V, R, N, 10>(&mut v, &m);
-                lanes_round::<B::Word, V, R, N, 11>(&mut v, &m);
+                lanes_round::<B, V, R, N, 10>(&mut v, &m);
+                lanes_round::<B, V, R, N, 11>(&mut v, &m);
             }
             for i in 0..8 {
                 hv[i] = hv[i].xor(v[i]).xor(v[i + 8]);

@@ -1,5 +1,7 @@
 //! BLAKE2 kernels for SSE4.1: [`b`] for BLAKE2b, [`s`] for BLAKE2s, each with the three
-//! functions that `kernels.rs` dispatches to.
+//! functions of the backend's `Kernels` implementation.
+
+use super::kernels::{Kernels, Lane, LastNode};
 
 pub(crate) mod b {
     //! BLAKE2b kernels for SSE4.1.
@@ -27,11 +29,10 @@ pub(crate) mod b {
     //! The AVX2 backend has its own single-stream kernel with one `__m256i` per row; it measured
     //! faster than this one compiled with AVX2 enabled (see avx2.rs).
 
+    use crate::blake2::kernels::b::BLOCKBYTES;
+    use crate::blake2::kernels::b::IV;
+    use crate::blake2::kernels::{Lane, SIGMA};
     use crate::blake2::simd::{compress_group, LaneWords, Rotate};
-    use crate::blake2::variant::Blake2b;
-    use crate::blake2::variant::IV_B as IV;
-    use crate::blake2::{Lane, SIGMA};
-    use crate::blake2b::BLOCKBYTES;
     use core::arch::x86_64::*;
 
     /// Compresses each whole block of `blocks` (none final), adding `BLOCKBYTES` to `count` before
@@ -84,12 +85,12 @@ pub(crate) mod b {
     ///
     /// # Safety
     /// The CPU must support SSE4.1, and every lane's input must hold
-    /// `(blocks - 1) * stride + BLOCKBYTES` bytes when `blocks > 0` (checked by `Variant::compress_lanes`).
+    /// `(blocks - 1) * stride + BLOCKBYTES` bytes when `blocks > 0` (checked by `dispatch.rs`).
     #[target_feature(enable = "sse4.1")]
     pub(crate) unsafe fn compress_lanes(lanes: &mut [Lane<'_, u64>], blocks: usize, stride: usize) {
         for group in lanes.chunks_mut(2) {
             // SAFETY: SSE4.1 is enabled here; the input lengths are the caller's contract.
-            unsafe { compress_group::<Blake2b, __m128i, Shuffles, 2>(group, blocks, stride) }
+            unsafe { compress_group::<u64, __m128i, Shuffles, 2>(group, blocks, stride) }
         }
     }
 
@@ -327,24 +328,6 @@ pub(crate) mod b {
             }
         }
     }
-
-    #[cfg(test)]
-    mod tests {
-        use crate::blake2::kernel_tests::{check, Kernels};
-        use crate::blake2::variant::Blake2b;
-
-        #[test]
-        fn sse41_matches_portable() {
-            check(&Kernels::<Blake2b> {
-                name: "sse41",
-                supported: is_x86_feature_detected!("sse4.1"),
-                degree: 2,
-                blocks: super::compress_blocks,
-                last: super::compress_final,
-                lanes: Some(super::compress_lanes),
-            });
-        }
-    }
 }
 
 pub(crate) mod s {
@@ -373,11 +356,10 @@ pub(crate) mod s {
     //! The AVX2 and AVX-512 backends reuse [`rows_compress_blocks`] and [`rows_compress_final`] for
     //! a single stream, compiled inside their `#[target_feature]` functions (VEX encodings).
 
+    use crate::blake2::kernels::s::BLOCKBYTES;
+    use crate::blake2::kernels::s::IV;
+    use crate::blake2::kernels::{Lane, SIGMA};
     use crate::blake2::simd::{compress_group, LaneWords, Rotate};
-    use crate::blake2::variant::Blake2s;
-    use crate::blake2::variant::IV_S as IV;
-    use crate::blake2::{Lane, SIGMA};
-    use crate::blake2s::BLOCKBYTES;
     use core::arch::x86_64::*;
 
     /// Compresses each whole block of `blocks` (none final), adding `BLOCKBYTES` to `count` before
@@ -412,12 +394,12 @@ pub(crate) mod s {
     ///
     /// # Safety
     /// The CPU must support SSE4.1, and every lane's input must hold
-    /// `(blocks - 1) * stride + BLOCKBYTES` bytes when `blocks > 0` (checked by `Variant::compress_lanes`).
+    /// `(blocks - 1) * stride + BLOCKBYTES` bytes when `blocks > 0` (checked by `dispatch.rs`).
     #[target_feature(enable = "sse4.1")]
     pub(crate) unsafe fn compress_lanes(lanes: &mut [Lane<'_, u32>], blocks: usize, stride: usize) {
         for group in lanes.chunks_mut(4) {
             // SAFETY: SSE4.1 is enabled here; the input lengths are the caller's contract.
-            unsafe { compress_group::<Blake2s, __m128i, Shuffles, 4>(group, blocks, stride) }
+            unsafe { compress_group::<u32, __m128i, Shuffles, 4>(group, blocks, stride) }
         }
     }
 
@@ -749,22 +731,52 @@ pub(crate) mod s {
             }
         }
     }
+}
 
-    #[cfg(test)]
-    mod tests {
-        use crate::blake2::kernel_tests::{check, Kernels};
-        use crate::blake2::variant::Blake2s;
+/// The SSE4.1 backend.
+pub(crate) struct Sse41;
 
-        #[test]
-        fn sse41_matches_portable() {
-            check(&Kernels::<Blake2s> {
-                name: "sse41",
-                supported: is_x86_feature_detected!("sse4.1"),
-                degree: 4,
-                blocks: super::compress_blocks,
-                last: super::compress_final,
-                lanes: Some(super::compress_lanes),
-            });
-        }
+impl Kernels<u64> for Sse41 {
+    const DEGREE: usize = 2;
+
+    // SAFETY (the three calls): the caller's contract is this backend's.
+    #[inline(always)]
+    unsafe fn compress_blocks(h: &mut [u64; 8], blocks: &[u8], count: &mut u128) {
+        unsafe { b::compress_blocks(h, blocks, count) }
+    }
+
+    #[inline(always)]
+    unsafe fn compress_final(
+        h: &mut [u64; 8],
+        block: &[u8; 128],
+        count: u128,
+        last_node: LastNode,
+    ) {
+        unsafe { b::compress_final(h, block, count, last_node.is_set()) }
+    }
+
+    #[inline(always)]
+    unsafe fn compress_lanes(lanes: &mut [Lane<'_, u64>], blocks: usize, stride: usize) {
+        unsafe { b::compress_lanes(lanes, blocks, stride) }
+    }
+}
+
+impl Kernels<u32> for Sse41 {
+    const DEGREE: usize = 4;
+
+    // SAFETY (the three calls): the caller's contract is this backend's.
+    #[inline(always)]
+    unsafe fn compress_blocks(h: &mut [u32; 8], blocks: &[u8], count: &mut u128) {
+        unsafe { s::compress_blocks(h, blocks, count) }
+    }
+
+    #[inline(always)]
+    unsafe fn compress_final(h: &mut [u32; 8], block: &[u8; 64], count: u128, last_node: LastNode) {
+        unsafe { s::compress_final(h, block, count, last_node.is_set()) }
+    }
+
+    #[inline(always)]
+    unsafe fn compress_lanes(lanes: &mut [Lane<'_, u32>], blocks: usize, stride: usize) {
+        unsafe { s::compress_lanes(lanes, blocks, stride) }
     }
 }

@@ -2,6 +2,8 @@
 
 use core::fmt;
 
+use super::dispatch::Dispatch as _;
+use super::kernels::LastNode;
 use super::params::Params;
 use super::variant::Variant;
 use super::Hash;
@@ -30,7 +32,7 @@ pub struct State<V: Variant> {
     /// A key block waits here like input.
     pub(crate) buf: V::Block,
     pub(crate) buflen: usize,
-    pub(crate) last_node: bool,
+    pub(crate) last_node: LastNode,
     pub(crate) hash_length: u8,
     pub(crate) keyed: bool,
 }
@@ -57,7 +59,7 @@ impl<V: Variant> State<V> {
     }
 
     /// A state starting from a chaining value (for tree nodes that absorb no key).
-    pub(crate) fn from_words(words: [V::Word; 8], hash_length: u8, last_node: bool) -> Self {
+    pub(crate) fn from_words(words: [V::Word; 8], hash_length: u8, last_node: LastNode) -> Self {
         State {
             words,
             count: 0,
@@ -85,7 +87,7 @@ impl<V: Variant> State<V> {
                 // The buffered block may be the final one: keep it.
                 return self;
             }
-            V::compress_blocks(p, &mut self.words, self.buf.as_ref(), &mut self.count);
+            V::Word::compress_blocks(p, &mut self.words, self.buf.as_ref(), &mut self.count);
             self.buflen = 0;
         }
         if input.is_empty() {
@@ -94,7 +96,7 @@ impl<V: Variant> State<V> {
         // Compress every whole block except the last one, which may be final.
         let whole = (input.len() - 1) / block * block;
         if whole > 0 {
-            V::compress_blocks(p, &mut self.words, &input[..whole], &mut self.count);
+            V::Word::compress_blocks(p, &mut self.words, &input[..whole], &mut self.count);
         }
         let rest = &input[whole..];
         self.buf.as_mut()[..rest.len()].copy_from_slice(rest);
@@ -112,7 +114,7 @@ impl<V: Variant> State<V> {
         block.as_mut()[..self.buflen].copy_from_slice(&self.buf.as_ref()[..self.buflen]);
         let mut words = self.words;
         let count = self.count.wrapping_add(self.buflen as u128);
-        V::compress_final(p, &mut words, &block, count, self.last_node);
+        V::Word::compress_final(p, &mut words, &block, count, self.last_node);
         let hash = Hash::from_words(&words, self.hash_length as usize);
         if self.keyed {
             wipe(&mut words);
@@ -124,7 +126,7 @@ impl<V: Variant> State<V> {
     /// Sets or clears the last-node flag (f1) for the final block; may be changed at any time
     /// before `finalize`.
     pub fn set_last_node(&mut self, last_node: bool) -> &mut Self {
-        self.last_node = last_node;
+        self.last_node = LastNode::from_bool(last_node);
         self
     }
 
@@ -149,7 +151,7 @@ pub(crate) fn hash_all<V: Variant>(
     mut words: [V::Word; 8],
     key: Option<&V::Block>,
     input: &[u8],
-    last_node: bool,
+    last_node: LastNode,
     hash_length: u8,
 ) -> Hash<V> {
     let block = V::BLOCKBYTES;
@@ -163,12 +165,12 @@ pub(crate) fn hash_all<V: Variant>(
         }
         _ => {
             if let Some(key) = key {
-                V::compress_blocks(p, &mut words, key.as_ref(), &mut count);
+                V::Word::compress_blocks(p, &mut words, key.as_ref(), &mut count);
             }
             // Every whole block but the last one, which may be final.
             let whole = input.len().saturating_sub(1) / block * block;
             if whole > 0 {
-                V::compress_blocks(p, &mut words, &input[..whole], &mut count);
+                V::Word::compress_blocks(p, &mut words, &input[..whole], &mut count);
             }
             let rest = &input[whole..];
             last.as_mut()[..rest.len()].copy_from_slice(rest);
@@ -176,7 +178,7 @@ pub(crate) fn hash_all<V: Variant>(
         }
     };
     let count = count.wrapping_add(last_len as u128);
-    V::compress_final(p, &mut words, &last, count, last_node);
+    V::Word::compress_final(p, &mut words, &last, count, last_node);
     let hash = Hash::from_words(&words, hash_length as usize);
     if key.is_some() {
         wipe(&mut words);
@@ -206,7 +208,7 @@ impl<V: Variant> fmt::Debug for State<V> {
         f.debug_struct("State")
             .field("count", &self.count())
             .field("hash_length", &self.hash_length)
-            .field("last_node", &self.last_node)
+            .field("last_node", &self.last_node.is_set())
             .finish()
     }
 }

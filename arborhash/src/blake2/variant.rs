@@ -1,63 +1,12 @@
-//! What distinguishes BLAKE2b from BLAKE2s: the word type, the sizes derived from it, the IV and
-//! the kernels. Everything else in the BLAKE2 family (parameters, buffering, trees, the batch
-//! scheduler, BLAKE2X) is written once, generic over [`Variant`].
+//! What distinguishes BLAKE2b from BLAKE2s, as data: the word type (which selects the kernels),
+//! the sizes derived from it, the IV. Everything else in the BLAKE2 family (parameters,
+//! buffering, trees, the batch scheduler, BLAKE2X) is written once, generic over [`Variant`].
 
 use core::fmt::Debug;
-use core::ops::BitXor;
 
-use super::kernels;
-use super::Lane;
+use super::dispatch::Dispatch;
+use super::kernels::Word;
 use crate::bytes::HexString;
-use crate::platform::Platform;
-
-/// A BLAKE2 state word (`u64` for BLAKE2b, `u32` for BLAKE2s).
-pub trait Word:
-    Copy + Default + Eq + Debug + BitXor<Output = Self> + Send + Sync + 'static
-{
-    /// Bytes in a word.
-    const BYTES: usize;
-    /// Reads a little-endian word from the first `BYTES` bytes of `bytes`.
-    fn from_le(bytes: &[u8]) -> Self;
-    /// Writes the word little-endian into the first `BYTES` bytes of `out`.
-    fn write_le(self, out: &mut [u8]);
-    /// The low `BYTES` bytes of `x`.
-    fn truncate(x: u128) -> Self;
-    /// Addition modulo 2^(8 * BYTES).
-    fn wrapping_add(self, other: Self) -> Self;
-    /// Rotation right by `n` bits.
-    fn rotate_right(self, n: u32) -> Self;
-}
-
-// Two integer types, one body: a macro is clearer here than two copies.
-macro_rules! impl_word {
-    ($t:ty) => {
-        impl Word for $t {
-            const BYTES: usize = core::mem::size_of::<$t>();
-            #[inline(always)]
-            fn from_le(bytes: &[u8]) -> Self {
-                <$t>::from_le_bytes(bytes[..Self::BYTES].try_into().unwrap())
-            }
-            #[inline(always)]
-            fn write_le(self, out: &mut [u8]) {
-                out[..Self::BYTES].copy_from_slice(&self.to_le_bytes());
-            }
-            #[inline(always)]
-            fn truncate(x: u128) -> Self {
-                x as $t
-            }
-            #[inline(always)]
-            fn wrapping_add(self, other: Self) -> Self {
-                <$t>::wrapping_add(self, other)
-            }
-            #[inline(always)]
-            fn rotate_right(self, n: u32) -> Self {
-                <$t>::rotate_right(self, n)
-            }
-        }
-    };
-}
-impl_word!(u32);
-impl_word!(u64);
 
 mod sealed {
     pub trait Sealed {}
@@ -69,7 +18,7 @@ mod sealed {
 /// public types (`blake2b::Params` is `Params<Blake2b>`) are written once.
 pub trait Variant: sealed::Sealed + Copy + Debug + Default + Send + Sync + 'static {
     /// The state word.
-    type Word: Word;
+    type Word: Dispatch<Block = Self::Block>;
     /// What `State::count` returns (`u128` for BLAKE2b, `u64` for BLAKE2s, as in
     /// `blake2b_simd` / `blake2s_simd`).
     type Count: Copy + Debug + Eq + Ord;
@@ -83,11 +32,11 @@ pub trait Variant: sealed::Sealed + Copy + Debug + Default + Send + Sync + 'stat
     /// "BLAKE2b" or "BLAKE2s", for messages.
     const NAME: &'static str;
     /// The initialization vector.
-    const IV: [Self::Word; 8];
+    const IV: [Self::Word; 8] = <Self::Word as Word>::IV;
     /// Rounds of the compression function (12 for BLAKE2b, 10 for BLAKE2s).
-    const ROUNDS: usize;
+    const ROUNDS: usize = <Self::Word as Word>::ROUNDS;
     /// G's rotation distances, right, in the order G applies them.
-    const ROTATIONS: [u32; 4];
+    const ROTATIONS: [u32; 4] = <Self::Word as Word>::ROTATIONS;
     /// An all-zero block.
     const ZERO_BLOCK: Self::Block;
     /// An all-zero hash array.
@@ -111,71 +60,12 @@ pub trait Variant: sealed::Sealed + Copy + Debug + Default + Send + Sync + 'stat
     fn count(count: u128) -> Self::Count;
     /// Hex-encodes up to `OUTBYTES` bytes.
     fn hex(bytes: &[u8]) -> Self::Hex;
-
-    // The kernels, hidden: only the crate can call them. Each goes through the dispatch of
-    // blake2/kernels.rs, whose backends have the same three functions with the semantics given
-    // here.
-
-    /// Compresses each whole block of `blocks` (a multiple of `BLOCKBYTES` long, none of them
-    /// final), adding `BLOCKBYTES` to `count` before each.
-    #[doc(hidden)]
-    #[allow(private_interfaces)]
-    fn compress_blocks(p: Platform, h: &mut [Self::Word; 8], blocks: &[u8], count: &mut u128);
-    /// Compresses the final block: `block` is zero-padded, `count` already includes its bytes,
-    /// f0 is set, and f1 is set when `last_node`.
-    #[doc(hidden)]
-    #[allow(private_interfaces)]
-    fn compress_final(
-        p: Platform,
-        h: &mut [Self::Word; 8],
-        block: &Self::Block,
-        count: u128,
-        last_node: bool,
-    );
-    /// Compresses `blocks` blocks in each lane (see [`Lane`]), up to `degree(p)` lanes at a
-    /// time; more lanes are processed in groups. Panics if a lane's input is too short.
-    #[doc(hidden)]
-    #[allow(private_interfaces)]
-    fn compress_lanes(
-        p: Platform,
-        lanes: &mut [Lane<'_, Self::Word>],
-        blocks: usize,
-        stride: usize,
-    );
-    /// How many lanes `compress_lanes` runs at once on this platform.
-    #[doc(hidden)]
-    #[allow(private_interfaces)]
-    fn degree(p: Platform) -> usize;
 }
-
-/// The most lanes any kernel runs at once (BLAKE2s on AVX2); also the most BLAKE2sp leaves.
-pub(crate) const MAX_LANES: usize = 8;
-
-/// BLAKE2b's initialization vector (the SHA-512 IV).
-pub(crate) const IV_B: [u64; 8] = [
-    0x6a09e667f3bcc908,
-    0xbb67ae8584caa73b,
-    0x3c6ef372fe94f82b,
-    0xa54ff53a5f1d36f1,
-    0x510e527fade682d1,
-    0x9b05688c2b3e6c1f,
-    0x1f83d9abfb41bd6b,
-    0x5be0cd19137e2179,
-];
-
-/// BLAKE2s's initialization vector (the SHA-256 IV).
-pub(crate) const IV_S: [u32; 8] = [
-    0x6A09E667, 0xBB67AE85, 0x3C6EF372, 0xA54FF53A, 0x510E527F, 0x9B05688C, 0x1F83D9AB, 0x5BE0CD19,
-];
 
 // The two implementations differ only in names and numbers; a macro keeps them in step.
 macro_rules! impl_variant {
-    ($ty:ident, $module:ident, $iv:ident, $word:ty, $count:ty, $name:literal,
-     $node_offset_bytes:literal, $leaves:literal, $xof_max:expr, $rounds:literal,
-     $rotations:expr) => {
-        // The kernel methods take crate-private types (`Platform`, `Lane`): nothing outside the
-        // crate can call them, since no `Platform` can be made there.
-        #[allow(private_interfaces)]
+    ($ty:ident, $word:ty, $count:ty, $name:literal, $node_offset_bytes:literal,
+     $leaves:literal, $xof_max:expr) => {
         impl Variant for $ty {
             type Word = $word;
             type Count = $count;
@@ -184,9 +74,6 @@ macro_rules! impl_variant {
             type Hex = HexString<{ 16 * core::mem::size_of::<$word>() }>;
 
             const NAME: &'static str = $name;
-            const IV: [$word; 8] = $iv;
-            const ROUNDS: usize = $rounds;
-            const ROTATIONS: [u32; 4] = $rotations;
             const ZERO_BLOCK: Self::Block = [0; 16 * core::mem::size_of::<$word>()];
             const ZERO_ARRAY: Self::Array = [0; 8 * core::mem::size_of::<$word>()];
             const NODE_OFFSET_BYTES: usize = $node_offset_bytes;
@@ -200,33 +87,6 @@ macro_rules! impl_variant {
             fn hex(bytes: &[u8]) -> Self::Hex {
                 HexString::encode(bytes)
             }
-            #[inline]
-            fn compress_blocks(p: Platform, h: &mut [$word; 8], blocks: &[u8], count: &mut u128) {
-                kernels::$module::compress_blocks(p, h, blocks, count)
-            }
-            #[inline]
-            fn compress_final(
-                p: Platform,
-                h: &mut [$word; 8],
-                block: &Self::Block,
-                count: u128,
-                last_node: bool,
-            ) {
-                kernels::$module::compress_final(p, h, block, count, last_node)
-            }
-            #[inline]
-            fn compress_lanes(
-                p: Platform,
-                lanes: &mut [Lane<'_, $word>],
-                blocks: usize,
-                stride: usize,
-            ) {
-                kernels::$module::compress_lanes(p, lanes, blocks, stride)
-            }
-            #[inline]
-            fn degree(p: Platform) -> usize {
-                kernels::$module::degree(p)
-            }
         }
     };
 }
@@ -239,29 +99,5 @@ pub struct Blake2b;
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Blake2s;
 
-impl_variant!(
-    Blake2b,
-    b,
-    IV_B,
-    u64,
-    u128,
-    "BLAKE2b",
-    8,
-    4,
-    u32::MAX,
-    12,
-    [32, 24, 16, 63]
-);
-impl_variant!(
-    Blake2s,
-    s,
-    IV_S,
-    u32,
-    u64,
-    "BLAKE2s",
-    6,
-    8,
-    u16::MAX as u32,
-    10,
-    [16, 12, 8, 7]
-);
+impl_variant!(Blake2b, u64, u128, "BLAKE2b", 8, 4, u32::MAX);
+impl_variant!(Blake2s, u32, u64, "BLAKE2s", 6, 8, u16::MAX as u32);

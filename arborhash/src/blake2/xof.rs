@@ -13,10 +13,12 @@
 
 use core::fmt;
 
+use super::dispatch::Dispatch as _;
+use super::kernels::{Lane, LastBlock, LastNode, MAX_LANES};
 use super::lanes::compress_lane_list;
 use super::params::{set_padded, Key, ParamBlock};
-use super::variant::{Variant, MAX_LANES};
-use super::{Hash, Lane, LastBlock};
+use super::variant::Variant;
+use super::Hash;
 use crate::bytes::wipe;
 use crate::platform::Platform;
 
@@ -265,7 +267,7 @@ impl<V: Variant> OutputReader<V> {
             output.len()
         );
         let p = Platform::current();
-        let lanes_max = V::degree(p).clamp(1, MAX_LANES);
+        let lanes_max = V::Word::degree(p).clamp(1, MAX_LANES);
         while !output.is_empty() {
             let first = self.position / out_bytes as u64;
             let mut skip = (self.position % out_bytes as u64) as usize;
@@ -290,7 +292,7 @@ impl<V: Variant> OutputReader<V> {
                 count: 0,
                 last: Some(LastBlock {
                     len: out_bytes,
-                    last_node: false,
+                    last_node: LastNode::No,
                 }),
             });
             compress_lane_list::<V>(p, lanes, 1, V::BLOCKBYTES);

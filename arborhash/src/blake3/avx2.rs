@@ -616,14 +616,6 @@ impl Kernels for Avx2 {
     }
 }
 
-#[cfg(all(test, feature = "std"))]
-mod tests {
-    #[test]
-    fn avx2_matches_portable() {
-        super::super::kernel_tests::check::<super::Avx2>(crate::Backend::Avx2);
-    }
-}
-
 /// Copies `src` to `dst` (`src.len()` bytes, more than a block) two 32-byte moves a block, the
 /// last block overlapping the one before it unless the length is a multiple of 64: the
 /// incremental hasher's copy of writes of 2 KiB and more on AVX2 and AVX-512 platforms

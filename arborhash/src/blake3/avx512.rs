@@ -7,8 +7,8 @@
 //! with it: a row-form compression, one long dependency chain, gets shorter by one instruction
 //! for every rotation by 12 or 7. Groups of nine to sixteen lanes run transposed in `__m512i`,
 //! of five to eight in `__m256i`; three or four in rows in `__m512i`, two in `__m256i`, one in
-//! `__m128i`. [`compress_scalar`], one lane's chain in general-purpose registers, is for the
-//! CPUs where `kernels::compress_in_place` chooses it (`platform::scalar_chains`).
+//! `__m128i`. [`compress_scalar`], one lane's chain in general-purpose registers, is the
+//! `avx512-scalar` route's ([`Avx512Scalar`]).
 //!
 //! The helpers are `#[inline(always)]` without `#[target_feature]`: they are only compiled into
 //! this module's `#[target_feature(enable = "avx512f,avx512vl,avx2")]` entry points. That is why
@@ -17,8 +17,7 @@
 
 use core::arch::x86_64::*;
 
-use super::kernels::IV;
-use super::kernels::{copy_then_hash, Group, Kernels, Lane, BLOCK_LEN};
+use super::kernels::{copy_then_hash, Group, Kernels, Lane, BLOCK_LEN, IV};
 use super::simd::{self, load128, pick, store128, transpose4_fn, LaneWords, Rotate, RowWords};
 
 /// G's rotations as one AVX-512VL `vprord` each, for every vector width.
@@ -441,7 +440,7 @@ macro_rules! scalar_rounds {
     };
 }
 
-/// `portable::compress_in_place` on general-purpose registers, for the CPUs of `scalar_chains`: the
+/// `portable::compress_in_place` on general-purpose registers, for [`Avx512Scalar`]: the
 /// sixteen state words in fifteen registers and one stack slot, the chaining value kept in
 /// registers from block to block. Each block is copied to the stack first, so that its words
 /// are read relative to `rsp` and no register holds its address during the rounds; its
@@ -690,36 +689,69 @@ impl Kernels for Avx512 {
     }
 }
 
-#[cfg(all(test, feature = "std"))]
-mod tests {
-    #[test]
-    fn avx512_matches_portable() {
-        super::super::kernel_tests::check::<super::Avx512>(crate::Backend::Avx512);
+/// The `avx512-scalar` route: the AVX-512 kernels, but a chain of two blocks or more is
+/// compressed by [`compress_scalar`], whose one dependency chain is shorter on CPUs with slow
+/// vector latencies.
+pub(crate) struct Avx512Scalar;
+
+impl Kernels for Avx512Scalar {
+    const DEGREE: usize = Avx512::DEGREE;
+
+    /// # Safety
+    /// As [`Avx512::compress_in_place`].
+    #[inline(always)]
+    unsafe fn compress_in_place(
+        cv: &mut [u32; 8],
+        blocks: &[[u8; BLOCK_LEN]],
+        block_len: u8,
+        counter: u64,
+        flags: u8,
+        flags_start: u8,
+    ) {
+        // SAFETY: the features are present (our contract); the scalar chain gets two or more
+        // blocks.
+        unsafe {
+            if blocks.len() >= 2 {
+                compress_scalar(cv, blocks, block_len, counter, flags, flags_start)
+            } else {
+                Avx512::compress_in_place(cv, blocks, block_len, counter, flags, flags_start)
+            }
+        }
     }
 
-    /// Both forms of `compress_in_place`, whichever this CPU runs.
-    #[test]
-    fn avx512_compress_forms_match_portable() {
-        use super::super::kernel_tests::{check_compress, Tested};
-        for (name, compress_in_place) in [
-            (
-                "avx512 rows",
-                <super::Avx512 as super::super::kernels::Kernels>::compress_in_place
-                    as super::super::kernel_tests::CompressInPlace,
-            ),
-            ("avx512 scalar", |cv, blocks, len, counter, flags, start| {
-                if !blocks.is_empty() {
-                    // SAFETY: `check_compress` calls this only if the CPU has AVX-512
-                    // (`supported`); the blocks are not empty.
-                    unsafe { super::compress_scalar(cv, blocks, len, counter, flags, start) }
-                }
-            }),
-        ] {
-            check_compress(&Tested {
-                name,
-                compress_in_place,
-                ..Tested::of::<super::Avx512>(crate::Backend::Avx512)
-            });
-        }
+    /// # Safety
+    /// As [`Avx512::hash_many_copying`].
+    #[inline(always)]
+    unsafe fn hash_many_copying(
+        lanes: &[Lane<'_>],
+        flags: u8,
+        dsts: &[*mut u8; 16],
+        out: &mut [[u8; 32]],
+    ) {
+        // SAFETY: forwarded from the caller.
+        unsafe { Avx512::hash_many_copying(lanes, flags, dsts, out) }
+    }
+
+    /// # Safety
+    /// As [`Avx512::hash_many`].
+    #[inline(always)]
+    unsafe fn hash_many(group: Group<'_, '_>, out: &mut [[u8; 32]]) {
+        // SAFETY: forwarded from the caller.
+        unsafe { Avx512::hash_many(group, out) }
+    }
+
+    /// # Safety
+    /// As [`Avx512::xof_many`].
+    #[inline(always)]
+    unsafe fn xof_many(
+        cv: &[u32; 8],
+        block: &[u8; BLOCK_LEN],
+        block_len: u8,
+        counter: u64,
+        flags: u8,
+        out: &mut [u8],
+    ) {
+        // SAFETY: forwarded from the caller.
+        unsafe { Avx512::xof_many(cv, block, block_len, counter, flags, out) }
     }
 }

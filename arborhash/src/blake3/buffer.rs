@@ -16,6 +16,7 @@ use core::mem::MaybeUninit;
 
 #[cfg(target_arch = "x86_64")]
 use super::avx2;
+use super::dispatch;
 use super::kernels::{self, CHUNK_LEN};
 use super::tree::{
     chunk_cvs_prefetching, hash_all, prev_power_of_two, reduce_to_wide, CvBytes, CvStack, Output,
@@ -52,7 +53,7 @@ pub(crate) struct Buffer {
     /// for a subtree hasher with a limited length, whose every write is checked there; one
     /// compare with a field beside the length, so that other hashers pay nothing more.
     pub(crate) room: usize,
-    /// Whether long writes are copied with 32-byte moves ([`kernels::wide_copies`] of the
+    /// Whether long writes are copied with 32-byte moves ([`dispatch::wide_copies`] of the
     /// platform the hasher was made on).
     pub(crate) wide: bool,
 }
@@ -67,7 +68,7 @@ impl Buffer {
             bytes: unsafe { bytes.assume_init() },
             len: 0,
             room: BUF_LEN,
-            wide: kernels::wide_copies(p),
+            wide: dispatch::wide_copies(p),
         }
     }
 
@@ -159,7 +160,7 @@ fn copy_blocks(
     assert!(n > 64 && dst.len() == n);
     #[cfg(target_arch = "x86_64")]
     if wide {
-        // SAFETY: `wide` is set only for platforms with AVX (`kernels::wide_copies`); `dst` is
+        // SAFETY: `wide` is set only for platforms with AVX (`dispatch::wide_copies`); `dst` is
         // `n` bytes we borrow exclusively, apart from `src`.
         return unsafe { avx2::copy_blocks(src, dst.as_mut_ptr().cast()) };
     }
@@ -280,7 +281,7 @@ impl BufferedTree {
 
     /// [`BufferedTree::push_chunks`]; where `input` is [`WIDE`] chunks held back as lanes (a
     /// full [`Buffer`]), the kernels prefetch at `prefetch_offset` from it (see
-    /// [`Run::prefetch_offset`](kernels::Run)).
+    /// [`Run::prefetch_offset`](super::kernels::Run)).
     pub(crate) fn push_chunks_prefetching(
         &mut self,
         p: Platform,

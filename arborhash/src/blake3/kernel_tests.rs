@@ -1,32 +1,29 @@
-//! Differential tests of a BLAKE3 SIMD backend's kernels against the portable ones, written
-//! once; each backend module calls [`check`] with its [`Kernels`] type.
+//! Differential tests of every BLAKE3 backend's kernels against the portable ones, written
+//! once over [`Kernels`] and run for each backend the CPU supports.
 
-use super::kernels::CHUNK_LEN;
-use super::kernels::{Group, Kernels, Lane, Run, BLOCK_LEN, EMPTY_LANE};
+use super::dispatch::backends;
+use super::kernels::{Group, Kernels, Lane, Run, BLOCK_LEN, CHUNK_LEN, EMPTY_LANE};
 use super::portable;
-use crate::Backend;
+use crate::platform::{dispatch, with_backend, Backend, Platform};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-/// One backend's kernels as function pointers, callable only when `supported` (the CPU has
-/// their features); a test may swap one for a variant of it.
-pub(crate) struct Tested {
-    pub name: &'static str,
-    pub supported: bool,
+/// The kernels of the backend the calling thread's `Platform` runs, as function pointers.
+struct Tested {
+    name: &'static str,
     /// Lanes the backend hashes at once.
-    pub degree: usize,
-    pub compress_in_place: CompressInPlace,
-    pub hash_many: unsafe fn(Group<'_, '_>, &mut [[u8; 32]]),
-    pub hash_many_copying: HashManyCopying,
-    pub xof_many: XofMany,
+    degree: usize,
+    compress_in_place: CompressInPlace,
+    hash_many: unsafe fn(Group<'_, '_>, &mut [[u8; 32]]),
+    hash_many_copying: HashManyCopying,
+    xof_many: XofMany,
 }
 
 impl Tested {
-    /// The kernels of `K`, the backend `backend`.
-    pub(crate) fn of<K: Kernels>(backend: Backend) -> Tested {
+    /// The kernels of `K`, the current platform's backend.
+    fn of<K: Kernels>() -> Tested {
         Tested {
-            name: backend.name(),
-            supported: backend.is_supported(),
+            name: Platform::current().backend().name(),
             degree: K::DEGREE,
             compress_in_place: K::compress_in_place,
             hash_many: K::hash_many,
@@ -38,7 +35,7 @@ impl Tested {
 
 /// `compress_in_place`'s signature: chaining value, blocks, block length, counter, flags, flags
 /// of the first block.
-pub(crate) type CompressInPlace = unsafe fn(&mut [u32; 8], &[[u8; BLOCK_LEN]], u8, u64, u8, u8);
+type CompressInPlace = unsafe fn(&mut [u32; 8], &[[u8; BLOCK_LEN]], u8, u64, u8, u8);
 
 /// `hash_many_copying`'s signature: whole chunks, flags, destinations, output.
 type HashManyCopying = unsafe fn(&[Lane<'_>], u8, &[*mut u8; 16], &mut [[u8; 32]]);
@@ -46,16 +43,22 @@ type HashManyCopying = unsafe fn(&[Lane<'_>], u8, &[*mut u8; 16], &mut [[u8; 32]
 /// `xof_many`'s signature: chaining value, block, block length, counter, flags, output.
 type XofMany = unsafe fn(&[u32; 8], &[u8; BLOCK_LEN], u8, u64, u8, &mut [u8]);
 
-/// Runs every check on the kernels of `K`, the backend `backend`, or says why not.
-pub(crate) fn check<K: Kernels>(backend: Backend) {
-    let k = &Tested::of::<K>(backend);
-    if !k.supported {
-        println!(
-            "skipping the BLAKE3 {} kernel tests: CPU lacks the feature",
-            k.name
-        );
-        return;
+/// Every backend the CPU supports against the portable kernels; the others cannot run here
+/// (the arm tests run NEON under qemu).
+#[test]
+fn every_backend_matches_portable() {
+    for backend in Backend::ALL.into_iter().filter(|b| b.is_supported()) {
+        with_backend(backend, || {
+            let p = Platform::current();
+            assert_eq!(p.backend(), backend);
+            dispatch!(p, backends, |K| check::<K>());
+        });
     }
+}
+
+/// Runs every check on the kernels of `K`, the current platform's backend.
+fn check<K: Kernels>() {
+    let k = &Tested::of::<K>();
     check_compress(k);
     check_hash_lanes(k);
     check_xof_many(k);
@@ -89,7 +92,7 @@ fn random_block(rng: &mut ChaCha8Rng) -> [u8; BLOCK_LEN] {
 
 /// Single blocks, and runs of up to a chunk's blocks, each against the portable compression
 /// block by block.
-pub(crate) fn check_compress(k: &Tested) {
+fn check_compress(k: &Tested) {
     let mut rng = rng(k);
     for i in 0..2000 {
         let blocks: Vec<[u8; BLOCK_LEN]> = (0..1 + i % (CHUNK_LEN / BLOCK_LEN))
@@ -106,7 +109,7 @@ pub(crate) fn check_compress(k: &Tested) {
             portable::compress_in_place(&mut expected, &[*block], len, counter, block_flags, 0);
         }
         let mut got = cv;
-        // SAFETY: `check` tested `supported`.
+        // SAFETY: the platform proves the backend.
         unsafe { (k.compress_in_place)(&mut got, &blocks, len, counter, flags, flags_start) };
         assert_eq!(
             got,
@@ -174,7 +177,7 @@ fn check_lanes(k: &Tested, rng: &mut ChaCha8Rng, n: usize, blocks: usize, regula
     portable::hash_lanes(&lanes, blocks, flags, &mut expected);
     // One spare output checks that nothing past the lanes is written.
     let mut got = vec![[0xA5u8; 32]; n + 1];
-    // SAFETY: `check` tested `supported`; every lane holds `blocks` blocks and `got` is longer
+    // SAFETY: the platform proves the backend; every lane holds `blocks` blocks and `got` is longer
     // than `lanes`.
     unsafe {
         (k.hash_many)(
@@ -196,7 +199,7 @@ fn check_lanes(k: &Tested, rng: &mut ChaCha8Rng, n: usize, blocks: usize, regula
 
 /// A backend's `hash_many` on runs against portable `hash_lanes`
 /// on the run's lanes: runs of parents and of chunks (and of other block counts), every count
-/// up to the backend's width (`kernels::hash_run` splits longer runs into such groups; the tree
+/// up to the backend's width (`dispatch::hash_run` splits longer runs into such groups; the tree
 /// tests cover that on every backend), from unaligned input, with counters that carry into the
 /// high word.
 fn check_hash_run(k: &Tested) {
@@ -240,7 +243,7 @@ fn check_hash_run(k: &Tested) {
             portable::hash_lanes(&lanes, blocks, run.flags, &mut expected);
             // One spare output checks that nothing past the lanes is written.
             let mut got = vec![[0xA5u8; 32]; n + 1];
-            // SAFETY: `supported` was tested; the run is whole lanes and `got` longer.
+            // SAFETY: the platform proves the backend; the run is whole lanes and `got` longer.
             unsafe { (k.hash_many)(Group::Run(run), &mut got) };
             let what = format!("{}: run of {n} lanes of {blocks} blocks", k.name);
             assert_eq!(got[..n], expected[..], "{what}");
@@ -286,8 +289,8 @@ fn check_hash_chunk_runs(k: &Tested) {
         portable::hash_lanes(&lanes, CHUNK_LEN / BLOCK_LEN, flags, &mut expected);
         // One spare output checks that nothing past the runs is written.
         let mut got = vec![[0xA5u8; 32]; 4 * n + 1];
-        // SAFETY: `supported` was tested; the runs are four whole chunks each, share their key
-        // and flags, and `got` is longer than four values a run.
+        // SAFETY: the platform proves the backend; the runs are four whole chunks each, share
+        // their key and flags, and `got` is longer than four values a run.
         unsafe { (k.hash_many)(Group::ChunkRuns(&runs), &mut got) };
         let what = format!("{}: {n} runs of four chunks", k.name);
         assert_eq!(got[..4 * n], expected[..], "{what}");
@@ -333,7 +336,7 @@ fn check_hash_many_copying(k: &Tested) {
             *dst = aligned.wrapping_add(i * ROOM + round % BLOCK_LEN);
         }
         let mut got = vec![[0xA5u8; 32]; n + 1];
-        // SAFETY: `supported` was tested; the lanes are whole chunks, each destination a
+        // SAFETY: the platform proves the backend; the lanes are whole chunks, each destination a
         // chunk's room inside `rooms` (one room of slack covers the alignment), apart from the
         // inputs.
         unsafe { (k.hash_many_copying)(&lanes, flags, &dsts, &mut got) };
@@ -375,7 +378,7 @@ fn check_xof_many(k: &Tested) {
         let mut expected = vec![0u8; blocks * BLOCK_LEN];
         portable::xof_many(&cv, &block, len, counter, flags, &mut expected);
         let mut got = vec![0u8; blocks * BLOCK_LEN];
-        // SAFETY: `check` tested `supported`; `got` is whole blocks.
+        // SAFETY: the platform proves the backend; `got` is whole blocks.
         unsafe { (k.xof_many)(&cv, &block, len, counter, flags, &mut got) };
         assert_eq!(
             got, expected,
@@ -394,7 +397,7 @@ fn check_empty_input(k: &Tested) {
     let zeros = [0u8; BLOCK_LEN];
 
     let mut cv = iv;
-    // SAFETY (all three calls): `check` tested `supported`; one lane of one block with one
+    // SAFETY (all three calls): the platform proves the backend; one lane of one block with one
     // output; whole output blocks.
     unsafe { (k.compress_in_place)(&mut cv, &[zeros], 0, 0, 11, 0) };
     let bytes: Vec<u8> = cv.iter().flat_map(|w| w.to_le_bytes()).collect();

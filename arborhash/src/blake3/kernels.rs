@@ -1,5 +1,4 @@
-//! The BLAKE3 kernel interface, the one dispatch from a [`Platform`] to a backend, and the
-//! driver that cuts every multi-lane job into groups the backends take.
+//! The BLAKE3 constants and the kernel interface every backend implements.
 //!
 //! # What a backend provides
 //!
@@ -15,21 +14,16 @@
 //!   to destinations on the way (the x86 backends store each block as they load it; the
 //!   default copies first).
 //!
-//! Each is an `unsafe fn`, callable once a [`Platform`] proves the CPU has the backend's
-//! features; the SIMD ones are `#[target_feature]` functions. Plugging a backend in takes its
-//! `Backend` variant in `platform.rs` and one line in [`with_kernels!`]; the tree, the hasher,
-//! the batch API and the extended output reach every backend through the driver functions
-//! below, which are the only callers of the trait. The kernel tests (`kernel_tests.rs`) check a
-//! backend's functions against the portable ones: add a `#[test]` calling
-//! `kernel_tests::check::<NewBackend>(Backend::New)`.
+//! Each is an `unsafe fn`, callable once a `Platform` proves the CPU has the backend's
+//! features; the SIMD ones are `#[target_feature]` functions.
 //!
-//! The CPU-specific choices made here, besides the backend: on the `avx512-scalar` route a chain
-//! of two blocks or more goes to `avx512::compress_scalar` ([`compress_in_place`]), and the width
-//! of the incremental hasher's long buffer copies ([`wide_copies`]).
-
-#[cfg(target_arch = "x86_64")]
-use super::avx512;
-use crate::platform::{Backend, Platform};
+//! # Adding a backend
+//!
+//! One file per algorithm and one line in `platform::dispatch!`: the new file holds the unit
+//! type and its `impl Kernels`, built from the vocabulary of its `crate::arch` module, and
+//! `dispatch.rs`'s `mod backends` names it. The tree, the hasher, the batch API and the
+//! extended output reach every backend through `dispatch.rs`, whose functions are the only
+//! callers of the trait; `kernel_tests.rs` checks every backend against the portable one.
 
 /// Bytes in a block.
 pub(crate) const BLOCK_LEN: usize = 64;
@@ -51,6 +45,44 @@ pub(crate) const ROOT: u8 = 1 << 3;
 pub(crate) const KEYED_HASH: u8 = 1 << 4;
 pub(crate) const DERIVE_KEY_CONTEXT: u8 = 1 << 5;
 pub(crate) const DERIVE_KEY_MATERIAL: u8 = 1 << 6;
+
+pub(crate) const MSG_PERMUTATION: [usize; 16] =
+    [2, 6, 3, 10, 7, 0, 4, 13, 1, 11, 12, 5, 9, 14, 15, 8];
+
+/// `MSG_SCHEDULE[r][i]` is the index in the original block of message word `i` in round `r`
+/// (what the vector kernels index their message with).
+#[cfg_attr(
+    not(any(target_arch = "x86_64", target_arch = "aarch64")),
+    allow(dead_code)
+)]
+pub(crate) const MSG_SCHEDULE: [[usize; 16]; 7] = {
+    let mut schedule = [[0; 16]; 7];
+    let mut i = 0;
+    while i < 16 {
+        schedule[0][i] = i;
+        i += 1;
+    }
+    let mut r = 1;
+    while r < 7 {
+        let mut i = 0;
+        while i < 16 {
+            schedule[r][i] = schedule[r - 1][MSG_PERMUTATION[i]];
+            i += 1;
+        }
+        r += 1;
+    }
+    schedule
+};
+
+/// The 16 little-endian message words of a block.
+#[inline(always)]
+pub(crate) fn block_words(block: &[u8; BLOCK_LEN]) -> [u32; 16] {
+    let mut m = [0u32; 16];
+    for (w, bytes) in m.iter_mut().zip(block.chunks_exact(4)) {
+        *w = u32::from_le_bytes(bytes.try_into().unwrap());
+    }
+    m
+}
 
 /// The offsets of blocks that cover `len` bytes (more than a block) with block-sized moves: every
 /// whole block but the last, then the last 64 bytes, which overlap the block before unless `len`
@@ -298,211 +330,6 @@ pub(crate) unsafe fn copy_then_hash<K: Kernels + ?Sized>(
     }
 }
 
-/// Each backend's kernel type, under the names [`dispatch!`](crate::platform::dispatch) looks
-/// up.
-mod backends {
-    pub(crate) use super::super::portable::Portable;
-    #[cfg(target_arch = "x86_64")]
-    pub(crate) use super::super::{avx2::Avx2, avx512::Avx512, sse41::Sse41};
-    /// The AVX-512 kernels; the route's scalar chains are chosen in `compress_in_place`.
-    #[cfg(target_arch = "x86_64")]
-    pub(crate) type Avx512Scalar = Avx512;
-    #[cfg(target_arch = "aarch64")]
-    pub(crate) use super::super::neon::Neon;
-}
-
-/// Runs `$body` with `$k` the kernel type of `$p`'s backend.
-macro_rules! with_kernels {
-    ($p:expr, $k:ident => $body:expr) => {
-        crate::platform::dispatch!($p, backends, |$k| $body)
-    };
-}
-
-/// Compresses `blocks` into `cv`, one after another, each with `block_len`, `counter` and
-/// `flags`, the first with `flags_start` too (see `portable::compress_in_place`).
-#[inline]
-pub(crate) fn compress_in_place(
-    p: Platform,
-    cv: &mut [u32; 8],
-    blocks: &[[u8; BLOCK_LEN]],
-    block_len: u8,
-    counter: u64,
-    flags: u8,
-    flags_start: u8,
-) {
-    #[cfg(target_arch = "x86_64")]
-    if p.backend() == Backend::Avx512Scalar && blocks.len() >= 2 {
-        // SAFETY: the platform proves AVX-512 (which the scalar chain does not even need); the
-        // blocks are not empty.
-        return unsafe {
-            avx512::compress_scalar(cv, blocks, block_len, counter, flags, flags_start)
-        };
-    }
-    let (len, start) = (block_len, flags_start);
-    // SAFETY: see `with_kernels`.
-    with_kernels!(p, K => unsafe { K::compress_in_place(cv, blocks, len, counter, flags, start) })
-}
-
-/// Hashes every lane: for lane `i`, compresses its `blocks` blocks starting from `lanes[i].cv`
-/// with `flags` on every block, and writes the resulting chaining value (little-endian) to
-/// `out[i]`. Any number of lanes.
-/// Panics if `out` is shorter than `lanes` or a lane's input is not `blocks * BLOCK_LEN` bytes.
-#[inline]
-pub(crate) fn hash_lanes(
-    p: Platform,
-    lanes: &[Lane<'_>],
-    blocks: usize,
-    flags: u8,
-    out: &mut [[u8; 32]],
-) {
-    assert!(out.len() >= lanes.len(), "output shorter than lanes");
-    for lane in lanes {
-        assert_eq!(lane.input.len(), blocks * BLOCK_LEN, "lane input length");
-    }
-    with_kernels!(p, K => {
-        for (lanes, out) in lanes.chunks(K::DEGREE).zip(out.chunks_mut(K::DEGREE)) {
-            // SAFETY: see `with_kernels`; the group is whole lanes, at most `DEGREE` of them.
-            unsafe { K::hash_many(Group::Lanes { lanes, blocks, flags }, out) };
-        }
-    })
-}
-
-/// Hashes the whole chunks `lanes` as [`hash_lanes`] does, and copies them to `dst` on the
-/// way, chunk `i` to `dst[i * CHUNK_LEN..]`: the wide backends read each chunk once and write
-/// the copy with non-temporal stores, which leave the caches to the input, so a long copy costs
-/// little beside the hashing.
-/// Panics if `out` is shorter than `lanes`, a lane's input is not one chunk, or `dst` is not
-/// one chunk per lane.
-#[cfg_attr(not(feature = "std"), allow(dead_code))] // Bao's decoder is the caller.
-pub(crate) fn hash_chunks_copying(
-    p: Platform,
-    lanes: &[Lane<'_>],
-    flags: u8,
-    dst: &mut [u8],
-    out: &mut [[u8; 32]],
-) {
-    assert!(out.len() >= lanes.len(), "output shorter than lanes");
-    assert_eq!(
-        dst.len(),
-        lanes.len() * CHUNK_LEN,
-        "one chunk of copy per lane"
-    );
-    for lane in lanes {
-        assert_eq!(lane.input.len(), CHUNK_LEN, "lane input length");
-    }
-    with_kernels!(p, K => {
-        let groups = lanes.chunks(K::DEGREE).zip(dst.chunks_mut(K::DEGREE * CHUNK_LEN));
-        for ((lanes, dst), out) in groups.zip(out.chunks_mut(K::DEGREE)) {
-            let mut dsts = [dst.as_mut_ptr(); 16];
-            for (d, chunk) in dsts.iter_mut().zip(dst.chunks_exact_mut(CHUNK_LEN)) {
-                *d = chunk.as_mut_ptr();
-            }
-            // SAFETY: see `with_kernels`; the group is whole chunks, at most `DEGREE` of
-            // them, each with a chunk of `dst`, which is exclusively borrowed (so apart from
-            // the inputs); the chunks are `CHUNK_LEN` apart, so at one offset from a line.
-            unsafe { K::hash_many_copying(lanes, flags, &dsts, out) };
-        }
-    })
-}
-
-/// Hashes every lane of `run`, lane `i` into `out[i]`: the same as [`hash_lanes`] on the
-/// run's lanes.
-/// Panics if `run.input` is not whole lanes of at least one block or `out` is too short.
-#[inline(always)]
-pub(crate) fn hash_run(p: Platform, run: Run<'_>, out: &mut [[u8; 32]]) {
-    assert!(run.blocks > 0 && run.step <= 1, "run shape");
-    assert_eq!(
-        run.len() * run.blocks * BLOCK_LEN,
-        run.input.len(),
-        "run of whole lanes"
-    );
-    assert!(out.len() >= run.len(), "output shorter than the run");
-    with_kernels!(p, K => hash_run_with::<K>(run, out))
-}
-
-/// [`hash_run`] on backend `K`: one call per group of `K::DEGREE` lanes.
-#[inline(always)]
-fn hash_run_with<K: Kernels>(run: Run<'_>, out: &mut [[u8; 32]]) {
-    let n = run.len();
-    // The tree's small runs are a single group, passed on as they are.
-    if n <= K::DEGREE {
-        // SAFETY: `K` is the platform's backend (see `with_kernels`); the caller checked the
-        // shapes.
-        return unsafe { K::hash_many(Group::Run(run), out) };
-    }
-    let mut first = 0;
-    while first < n {
-        // SAFETY: as above, for a part of at most `DEGREE` lanes.
-        unsafe { K::hash_many(Group::Run(run.part(first, K::DEGREE)), &mut out[first..]) };
-        first += K::DEGREE;
-    }
-}
-
-/// Whole chunks of several inputs at once: `runs` are runs of four whole chunks each (`step`
-/// 1), all with the first run's key and flags (their counters may differ); lane `i` of run `r`
-/// goes to `out[4 * r + i]`. Backends wider than four lanes take several runs to a group, where
-/// [`hash_run`] would take each alone, and build no [`Lane`] for each chunk as [`hash_lanes`]
-/// needs. The runs' `prefetch_offset` is not read: the batch API has nothing beyond its runs to
-/// read ahead.
-/// Panics if a run is not four whole chunks or `out` is too short.
-#[inline]
-pub(crate) fn hash_chunk_runs(p: Platform, runs: &[Run<'_>], out: &mut [[u8; 32]]) {
-    for run in runs {
-        assert!(
-            run.blocks * BLOCK_LEN == CHUNK_LEN && run.input.len() == 4 * CHUNK_LEN,
-            "a run of four whole chunks"
-        );
-        debug_assert!(
-            run.step == 1
-                && run.key == runs[0].key
-                && (run.flags, run.flags_start, run.flags_end)
-                    == (runs[0].flags, runs[0].flags_start, runs[0].flags_end)
-        );
-    }
-    assert!(out.len() >= 4 * runs.len(), "output shorter than the runs");
-    with_kernels!(p, K => {
-        let per_group = K::DEGREE / 4;
-        if per_group <= 1 {
-            // A run is a full group (SSE4.1) or more than one (portable).
-            for (run, out) in runs.iter().zip(out.chunks_mut(4)) {
-                hash_run_with::<K>(*run, out);
-            }
-        } else {
-            for (k, (group, out)) in runs.chunks(per_group).zip(out.chunks_mut(K::DEGREE)).enumerate() {
-                #[cfg(target_arch = "x86_64")]
-                prefetch_run_starts(group, runs.get(per_group * (k + 1)..).unwrap_or_default(), K::DEGREE);
-                #[cfg(not(target_arch = "x86_64"))]
-                let _ = k;
-                // SAFETY: see `with_kernels`; at most `DEGREE / 4` runs of four whole chunks.
-                unsafe { K::hash_many(Group::ChunkRuns(group), out) };
-            }
-        }
-    })
-}
-
-/// Before a group of chunk runs is hashed, prefetches the first blocks of each chunk of the
-/// next group's runs (`next`, paired with the group's `runs`) that the wide kernels' own
-/// prefetch misses: they read ahead within each of their `lanes` lanes and into the lane
-/// `lanes` chunks on, where a tree's next group is, and a batch's when its messages lie back to
-/// back; other messages may be anywhere, and their first blocks are misses every lane waits on.
-#[cfg(target_arch = "x86_64")]
-#[inline(always)]
-fn prefetch_run_starts(runs: &[Run<'_>], next: &[Run<'_>], lanes: usize) {
-    use core::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-    for (run, next) in runs.iter().zip(next) {
-        let followed = (run.input.as_ptr() as usize).wrapping_add(lanes * CHUNK_LEN);
-        if next.input.as_ptr() as usize == followed {
-            continue;
-        }
-        for chunk in next.input.chunks_exact(CHUNK_LEN) {
-            for line in chunk[..4 * BLOCK_LEN].chunks_exact(BLOCK_LEN) {
-                // SAFETY: SSE, part of x86-64; a prefetch never faults.
-                unsafe { _mm_prefetch::<_MM_HINT_T0>(line.as_ptr().cast()) };
-            }
-        }
-    }
-}
-
 /// A placeholder to initialise lane arrays with.
 pub(crate) const EMPTY_LANE: Lane<'static> = Lane {
     input: &[],
@@ -512,35 +339,3 @@ pub(crate) const EMPTY_LANE: Lane<'static> = Lane {
     flags_end: 0,
     last_block_len: 0,
 };
-
-/// Whether the incremental hasher copies long writes into its buffer with 32-byte moves (AVX),
-/// which the caller's own code, compiled for any x86-64, does not have.
-pub(crate) fn wide_copies(p: Platform) -> bool {
-    matches!(
-        p.backend(),
-        Backend::Avx2 | Backend::Avx512 | Backend::Avx512Scalar
-    )
-}
-
-/// How many lanes one kernel call runs at once on this platform.
-pub(crate) fn degree(p: Platform) -> usize {
-    with_kernels!(p, K => K::DEGREE)
-}
-
-/// Extended output: fills `out` (a multiple of `BLOCK_LEN` bytes) with the root compression of
-/// `block` under `cv`, using counters `counter`, `counter + 1`, ... for consecutive 64-byte blocks.
-/// `flags` must include ROOT.
-#[inline]
-pub(crate) fn xof_many(
-    p: Platform,
-    cv: &[u32; 8],
-    block: &[u8; BLOCK_LEN],
-    block_len: u8,
-    counter: u64,
-    flags: u8,
-    out: &mut [u8],
-) {
-    assert_eq!(out.len() % BLOCK_LEN, 0, "xof output must be whole blocks");
-    // SAFETY: see `with_kernels`.
-    with_kernels!(p, K => unsafe { K::xof_many(cv, block, block_len, counter, flags, out) })
-}

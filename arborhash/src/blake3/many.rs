@@ -19,9 +19,10 @@
 //! assert_eq!(hashes[7], blake3::hash(&messages[7]));
 //! ```
 
+use super::dispatch;
 use super::hash::Hash;
 use super::kernels::{
-    self, Lane, BLOCK_LEN, CHUNK_END, CHUNK_LEN, CHUNK_START, EMPTY_LANE, PARENT, ROOT,
+    Lane, BLOCK_LEN, CHUNK_END, CHUNK_LEN, CHUNK_START, EMPTY_LANE, PARENT, ROOT,
 };
 use super::output::OutputReader;
 use super::tree::{
@@ -139,7 +140,7 @@ fn chunk_count(len: usize) -> usize {
 
 fn batch(params: Params, inputs: &[&[u8]], mut output: impl FnMut(usize, [u8; 32])) {
     let p = Platform::current();
-    let lanes = kernels::degree(p);
+    let lanes = dispatch::degree(p);
     debug_assert!(2 * lanes <= WAVE_CHUNKS);
     // A message of more than twice as many chunks as lanes is hashed alone: its own parent
     // levels are full but for the last few. (One that fills whole groups of lanes on its own
@@ -303,7 +304,7 @@ impl<'a> Wave<'a> {
     /// beside one of lanes is a pass more than the lanes packed together.
     fn whole_chunks(&mut self, p: Platform) {
         const RUN_LEN: usize = 4 * CHUNK_LEN;
-        let per_group = (kernels::degree(p) / 4).max(1);
+        let per_group = (dispatch::degree(p) / 4).max(1);
         // A message whose runs fill whole groups of lanes (8 and 16 KiB on AVX2) is hashed
         // faster on its own: its chunks' lanes sit at constant offsets from one pointer, where
         // gathered lanes each need their own. When every message's whole chunks are such runs, each
@@ -321,7 +322,7 @@ impl<'a> Wave<'a> {
             for m in messages.iter().filter(|m| m.input.len() >= RUN_LEN) {
                 let runs = &m.input[..m.input.len() / RUN_LEN * RUN_LEN];
                 let run = chunk_run(runs, &self.params.key, 0, self.params.flags);
-                kernels::hash_run(p, run, &mut self.cvs[m.slot..]);
+                dispatch::hash_run(p, run, &mut self.cvs[m.slot..]);
             }
             return;
         }
@@ -352,12 +353,12 @@ impl<'a> Wave<'a> {
         if 4 * r == self.slots {
             // Every chunk is whole and in a run (4 KiB messages): run `r` fills slots `4 * r`
             // on, written in place, and there are no lanes to build.
-            kernels::hash_chunk_runs(p, &runs[..r], &mut self.cvs);
+            dispatch::hash_chunk_runs(p, &runs[..r], &mut self.cvs);
             return;
         }
         if r > 0 {
             let mut out = [[0u8; 32]; WAVE_CHUNKS];
-            kernels::hash_chunk_runs(p, &runs[..r], &mut out);
+            dispatch::hash_chunk_runs(p, &runs[..r], &mut out);
             for (cvs, &slot) in out.chunks_exact(4).zip(&run_slots[..r]) {
                 self.cvs[slot..slot + 4].copy_from_slice(cvs);
             }
@@ -392,7 +393,7 @@ impl<'a> Wave<'a> {
         if r == 0 && n == self.slots {
             // Every chunk is whole and a lane (1 KiB messages): lane `i` fills slot `i`, written
             // in place.
-            kernels::hash_lanes(p, &lanes[..n], blocks, self.params.flags, &mut self.cvs);
+            dispatch::hash_lanes(p, &lanes[..n], blocks, self.params.flags, &mut self.cvs);
             return;
         }
         self.hash_into_slots(p, &lanes[..n], blocks, &slots);
@@ -403,7 +404,7 @@ impl<'a> Wave<'a> {
             return;
         }
         let mut out = [[0u8; 32]; WAVE_CHUNKS];
-        kernels::hash_lanes(p, lanes, blocks, self.params.flags, &mut out);
+        dispatch::hash_lanes(p, lanes, blocks, self.params.flags, &mut out);
         for (cv, &slot) in out.iter().zip(&slots[..lanes.len()]) {
             self.cvs[slot] = *cv;
         }
@@ -470,7 +471,7 @@ impl<'a> Wave<'a> {
             return;
         }
         let mut out = [[0u8; 32]; LANE_BATCH];
-        kernels::hash_lanes(p, lanes, blocks, self.params.flags, &mut out);
+        dispatch::hash_lanes(p, lanes, blocks, self.params.flags, &mut out);
         for (cv, &k) in out.iter().zip(which) {
             let m = &self.messages[k];
             if m.last_chunk().len().is_multiple_of(BLOCK_LEN) {
@@ -580,7 +581,7 @@ impl<'a> Wave<'a> {
             if per_message == 2 {
                 run.flags_end = ROOT;
             }
-            kernels::hash_run(p, run, &mut out);
+            dispatch::hash_run(p, run, &mut out);
             nodes /= 2;
             per_message /= 2;
             self.cvs[..nodes].copy_from_slice(&out[..nodes]);
@@ -609,7 +610,7 @@ impl<'a> Wave<'a> {
                 return;
             }
             let mut out = [[0u8; 32]; WAVE_CHUNKS / 2];
-            kernels::hash_lanes(p, &lanes[..n], 1, self.params.flags | PARENT, &mut out);
+            dispatch::hash_lanes(p, &lanes[..n], 1, self.params.flags | PARENT, &mut out);
             let mut parents = out.iter();
             for (m, count) in self.messages[..self.count].iter().zip(&mut nodes) {
                 let pairs = *count / 2;

@@ -19,17 +19,11 @@ mod avx2;
 #[cfg(target_arch = "x86_64")]
 mod avx512;
 mod buffer;
+mod dispatch;
 mod hash;
 mod hasher;
 pub mod hazmat;
-#[cfg(feature = "std")]
-#[doc(hidden)]
-pub mod kernel_bench;
-#[cfg(all(
-    test,
-    feature = "std",
-    any(target_arch = "x86_64", target_arch = "aarch64")
-))]
+#[cfg(all(test, feature = "std"))]
 mod kernel_tests;
 pub(crate) mod kernels;
 pub mod many;

@@ -21,9 +21,7 @@
 
 use core::arch::aarch64::{vld1q_u32, vorrq_u32, vst1q_u32};
 
-use super::kernels::IV;
-use super::kernels::{Group, Kernels, Lane, Run, BLOCK_LEN};
-use super::portable::MSG_SCHEDULE;
+use super::kernels::{block_words, Group, Kernels, Lane, Run, BLOCK_LEN, IV, MSG_SCHEDULE};
 use crate::arch::aarch64::neon::{
     load_blocks4, load_transposed4, round4, row_message, splat, splat4, store, store_transposed4,
     transpose, words, xor, V,
@@ -138,7 +136,7 @@ unsafe fn xof_group(
     flags: u8,
 ) -> [u8; 4 * BLOCK_LEN] {
     unsafe {
-        let m = super::portable::block_words(block).map(|w| splat(w));
+        let m = block_words(block).map(|w| splat(w));
         let h = cv.map(|w| splat(w));
         let counters = [0, 1, 2, 3].map(|i| counter.wrapping_add(i));
         let mut v = state4(
@@ -422,13 +420,5 @@ impl Kernels for Neon {
             }
             counter = counter.wrapping_add(1);
         }
-    }
-}
-
-#[cfg(all(test, feature = "std"))]
-mod tests {
-    #[test]
-    fn neon_matches_portable() {
-        super::super::kernel_tests::check::<super::Neon>(crate::Backend::Neon);
     }
 }

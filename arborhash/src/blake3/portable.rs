@@ -1,46 +1,9 @@
 //! BLAKE3 in plain Rust: the fallback backend and the kernel every other backend is checked
 //! against.
 
-use super::kernels::IV;
-use super::kernels::{Group, Kernels, Lane, BLOCK_LEN, EMPTY_LANE};
-
-pub(super) const MSG_PERMUTATION: [usize; 16] =
-    [2, 6, 3, 10, 7, 0, 4, 13, 1, 11, 12, 5, 9, 14, 15, 8];
-
-/// `MSG_SCHEDULE[r][i]` is the index in the original block of message word `i` in round `r`
-/// (what the vector kernels index their message with).
-#[cfg_attr(
-    not(any(target_arch = "x86_64", target_arch = "aarch64")),
-    allow(dead_code)
-)]
-pub(super) const MSG_SCHEDULE: [[usize; 16]; 7] = {
-    let mut schedule = [[0; 16]; 7];
-    let mut i = 0;
-    while i < 16 {
-        schedule[0][i] = i;
-        i += 1;
-    }
-    let mut r = 1;
-    while r < 7 {
-        let mut i = 0;
-        while i < 16 {
-            schedule[r][i] = schedule[r - 1][MSG_PERMUTATION[i]];
-            i += 1;
-        }
-        r += 1;
-    }
-    schedule
+use super::kernels::{
+    block_words, Group, Kernels, Lane, BLOCK_LEN, EMPTY_LANE, IV, MSG_PERMUTATION,
 };
-
-/// The 16 little-endian message words of a block.
-#[inline(always)]
-pub(super) fn block_words(block: &[u8; BLOCK_LEN]) -> [u32; 16] {
-    let mut m = [0u32; 16];
-    for (w, bytes) in m.iter_mut().zip(block.chunks_exact(4)) {
-        *w = u32::from_le_bytes(bytes.try_into().unwrap());
-    }
-    m
-}
 
 #[inline(always)]
 fn g(v: &mut [u32; 16], a: usize, b: usize, c: usize, d: usize, x: u32, y: u32) {

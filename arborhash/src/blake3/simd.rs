@@ -28,10 +28,7 @@
 
 use core::arch::x86_64::*;
 
-use super::kernels::CHUNK_LEN;
-use super::kernels::IV;
-use super::kernels::{Group, Lane, Run, BLOCK_LEN};
-use super::portable::{block_words, MSG_SCHEDULE};
+use super::kernels::{block_words, Group, Lane, Run, BLOCK_LEN, CHUNK_LEN, IV, MSG_SCHEDULE};
 
 /// The immediate of `pshufd` / `shufps` / `vshufi64x2` taking source elements `w, x, y, z` into
 /// result elements 0, 1, 2, 3.

@@ -336,11 +336,3 @@ pub(super) unsafe fn xof_many_from(
         }
     }
 }
-
-#[cfg(all(test, feature = "std"))]
-mod tests {
-    #[test]
-    fn sse41_matches_portable() {
-        super::super::kernel_tests::check::<super::Sse41>(crate::Backend::Sse41);
-    }
-}

@@ -17,8 +17,9 @@
 
 use core::mem::MaybeUninit;
 
+use super::dispatch;
 use super::kernels::{
-    self, Lane, Run, BLOCK_LEN, CHUNK_END, CHUNK_LEN, CHUNK_START, DERIVE_KEY_CONTEXT,
+    Lane, Run, BLOCK_LEN, CHUNK_END, CHUNK_LEN, CHUNK_START, DERIVE_KEY_CONTEXT,
     DERIVE_KEY_MATERIAL, IV, KEYED_HASH, PARENT, ROOT,
 };
 use crate::platform::Platform;
@@ -122,7 +123,7 @@ impl Output {
     /// The node's (non-root) chaining value.
     pub(crate) fn chaining_value(&self, p: Platform) -> CvBytes {
         let mut cv = self.input_cv;
-        kernels::compress_in_place(
+        dispatch::compress_in_place(
             p,
             &mut cv,
             core::slice::from_ref(&self.block),
@@ -137,7 +138,7 @@ impl Output {
     /// The first 32 bytes of the root output.
     pub(crate) fn root_hash(&self, p: Platform) -> [u8; 32] {
         let mut cv = self.input_cv;
-        kernels::compress_in_place(
+        dispatch::compress_in_place(
             p,
             &mut cv,
             core::slice::from_ref(&self.block),
@@ -151,7 +152,7 @@ impl Output {
 
     /// Root output blocks `first_block`, `first_block + 1`, ... into `out` (whole blocks).
     pub(crate) fn root_output_blocks(&self, p: Platform, first_block: u64, out: &mut [u8]) {
-        kernels::xof_many(
+        dispatch::xof_many(
             p,
             &self.input_cv,
             &self.block,
@@ -193,7 +194,7 @@ pub(crate) fn chunk_output(p: Platform, chunk: &[u8], counter: u64, params: Para
     // since a one-lane `hash_run` costs about a compression to set up.
     let (whole, _) = chunk[..prefix].as_chunks::<BLOCK_LEN>();
     if !whole.is_empty() {
-        kernels::compress_in_place(
+        dispatch::compress_in_place(
             p,
             &mut input_cv,
             whole,
@@ -316,7 +317,7 @@ fn chunk_cvs(p: Platform, chunks: &[u8], counter: u64, params: Params, out: &mut
 }
 
 /// [`chunk_cvs`], the kernels prefetching at `prefetch_offset` from `chunks` (see
-/// [`Run::prefetch_offset`](kernels::Run)).
+/// [`Run::prefetch_offset`](super::kernels::Run)).
 pub(crate) fn chunk_cvs_prefetching(
     p: Platform,
     chunks: &[u8],
@@ -326,7 +327,7 @@ pub(crate) fn chunk_cvs_prefetching(
     out: &mut [CvBytes],
 ) {
     let run = chunk_run(chunks, &params.key, counter, params.flags);
-    kernels::hash_run(
+    dispatch::hash_run(
         p,
         Run {
             prefetch_offset,
@@ -343,7 +344,7 @@ pub(crate) fn chunk_cvs_prefetching(
 fn parent_level(p: Platform, cvs: &[CvBytes], params: Params, out: &mut [CvBytes]) -> usize {
     let pairs = cvs.len() / 2;
     let run = parent_run(cvs[..2 * pairs].as_flattened(), &params.key, params.flags);
-    kernels::hash_run(p, run, out);
+    dispatch::hash_run(p, run, out);
     if cvs.len() % 2 == 1 {
         out[pairs] = cvs[cvs.len() - 1];
     }
@@ -428,7 +429,7 @@ fn chunk_level(
 /// portable backend's calls take [`WIDE`], one after another), so that each level above, over
 /// two halves' nodes, is one call too, and no level is left with a few lanes of a call.
 fn leaf_chunks(p: Platform) -> usize {
-    match kernels::degree(p) {
+    match dispatch::degree(p) {
         1 => WIDE,
         lanes => lanes.min(WIDE),
     }
@@ -523,7 +524,7 @@ pub(crate) fn root_hash_all(p: Platform, input: &[u8], params: Params) -> [u8; 3
         let mut cv = params.key;
         let flags = params.flags | PARENT | ROOT;
         let blocks = core::slice::from_ref(block);
-        kernels::compress_in_place(p, &mut cv, blocks, BLOCK_LEN as u8, 0, flags, 0);
+        dispatch::compress_in_place(p, &mut cv, blocks, BLOCK_LEN as u8, 0, flags, 0);
         return le_from_words(&cv);
     }
     if input.len() > BLOCK_LEN {
@@ -540,7 +541,7 @@ pub(crate) fn root_hash_all(p: Platform, input: &[u8], params: Params) -> [u8; 3
     let mut cv = params.key;
     let flags = params.flags | CHUNK_START | CHUNK_END | ROOT;
     let blocks = core::slice::from_ref(block);
-    kernels::compress_in_place(p, &mut cv, blocks, input.len() as u8, 0, flags, 0);
+    dispatch::compress_in_place(p, &mut cv, blocks, input.len() as u8, 0, flags, 0);
     le_from_words(&cv)
 }
 

@@ -1,8 +1,8 @@
 //! The hash value: a 2x2 matrix over GF(2^127) of determinant 1, and the operations on hashes
 //! that follow from the hash being a matrix product.
 
+use super::dispatch;
 use super::gf127::Gf127;
-use super::kernels;
 use crate::bytes::{constant_time_eq, decode_hex, HexError, HexString};
 use crate::platform::Platform;
 use core::fmt;
@@ -153,7 +153,11 @@ impl Hash {
 impl Mul for Hash {
     type Output = Hash;
     fn mul(self, rhs: Hash) -> Hash {
-        kernels::mul_matrices(Platform::current(), &self, &rhs)
+        Hash::from_reduced_bits(dispatch::mul_matrices(
+            Platform::current(),
+            &self.to_bits(),
+            &rhs.to_bits(),
+        ))
     }
 }
 

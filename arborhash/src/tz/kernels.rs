@@ -1,124 +1,40 @@
-//! The Tillich-Zémor kernels and the backend dispatch in front of them.
+//! The Tillich-Zémor kernel interface: what one backend provides.
 //!
-//! The hasher, concatenation and the multi-threaded split are written once against these
-//! functions.
+//! # What a backend provides
 //!
-//! The vector backends need carry-less multiplication besides their `Platform` features: the
-//! SSE4.1 backend PCLMULQDQ, the AVX2 backend VPCLMULQDQ. Without it the AVX2 backend uses the
-//! PCLMULQDQ code, and without PCLMULQDQ either uses the portable code. The NEON backend needs
-//! PMULL (the `aes` feature) and otherwise uses the portable code.
+//! A backend is one file beside this one (`portable.rs`, `sse41.rs`, `avx2.rs`, `neon.rs`) with
+//! a unit type implementing [`Kernels`] on hashes as bits (`[u128; 4]`, the entries c00, c01,
+//! c10, c11, each below 2^127):
+//!
+//! - `mul_bytes`: the running hash times the matrix of an input;
+//! - `mul_matrices`: the product of two hashes.
+//!
+//! Each is an `unsafe fn`, callable once a `Platform` from `Platform::carryless` proves the CPU
+//! has the backend's features and its carry-less multiply. Adding a backend takes one file here
+//! and one line in `dispatch.rs`'s `mod backends` (the names `platform::dispatch!` looks up);
+//! the hasher and the algebra on hashes reach every backend through `dispatch.rs`, whose
+//! functions are the only callers of the trait. The kernel tests (`kernel_tests.rs`) check every
+//! backend the CPU has against the portable one.
 
-#[cfg(target_arch = "aarch64")]
-use super::pmull;
-#[cfg(target_arch = "x86_64")]
-use super::{avx2, sse41};
-use super::{hash::Hash, portable};
-use crate::platform::Platform;
+/// Bytes in a window of the carry-less-multiply backends (see `window.rs`).
+#[cfg_attr(
+    not(any(target_arch = "x86_64", target_arch = "aarch64")),
+    allow(dead_code)
+)]
+pub(crate) const WINDOW: usize = 8;
 
-/// Which carry-less-multiply code a platform can run.
-#[derive(Clone, Copy)]
-enum Clmul {
-    /// None: the portable code.
-    None,
-    /// PCLMULQDQ with SSE4.1 (`sse41.rs`).
-    #[cfg(target_arch = "x86_64")]
-    Pclmul,
-    /// VPCLMULQDQ with AVX2 (`avx2.rs`).
-    #[cfg(target_arch = "x86_64")]
-    Vpclmul,
-    /// PMULL with NEON (`pmull.rs`).
-    #[cfg(target_arch = "aarch64")]
-    Pmull,
-}
+/// The kernels of one backend.
+pub(crate) trait Kernels {
+    /// Multiplies `state` on the right by the matrix of `input`, so that afterwards `state` is
+    /// the hash of what it hashed followed by `input`.
+    ///
+    /// # Safety
+    /// The CPU has the backend's features and its carry-less multiply.
+    unsafe fn mul_bytes(state: &mut [u128; 4], input: &[u8]);
 
-#[cfg(target_arch = "x86_64")]
-fn clmul(p: Platform) -> Clmul {
-    use crate::platform::Backend;
-    match p.backend() {
-        Backend::Portable => Clmul::None,
-        // The AVX-512 backend has no kernel of its own here: it runs the AVX2 one.
-        Backend::Sse41 | Backend::Avx2 | Backend::Avx512 | Backend::Avx512Scalar
-            if !pclmulqdq_detected() =>
-        {
-            Clmul::None
-        }
-        Backend::Avx2 | Backend::Avx512 | Backend::Avx512Scalar if vpclmulqdq_detected() => {
-            Clmul::Vpclmul
-        }
-        Backend::Sse41 | Backend::Avx2 | Backend::Avx512 | Backend::Avx512Scalar => Clmul::Pclmul,
-        Backend::Neon => unreachable!("the NEON backend is only selected on AArch64"),
-    }
-}
-
-#[cfg(target_arch = "aarch64")]
-fn clmul(p: Platform) -> Clmul {
-    use crate::platform::Backend;
-    match p.backend() {
-        Backend::Neon if pmull_detected() => Clmul::Pmull,
-        _ => Clmul::None,
-    }
-}
-
-#[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
-fn clmul(_: Platform) -> Clmul {
-    Clmul::None
-}
-
-/// Multiplies `state` on the right by the matrix of `input`, so that afterwards `state` is the
-/// hash of what it hashed followed by `input`.
-pub(crate) fn mul_bytes(p: Platform, state: &mut Hash, input: &[u8]) {
-    let mut bits = state.to_bits();
-    match clmul(p) {
-        Clmul::None => portable::mul_bytes(&mut bits, input),
-        // SAFETY: the `Platform` proves SSE4.1 (AVX2 implies it) and PCLMULQDQ was detected.
-        #[cfg(target_arch = "x86_64")]
-        Clmul::Pclmul => unsafe { sse41::mul_bytes(&mut bits, input) },
-        // SAFETY: the `Platform` proves AVX2, and PCLMULQDQ and VPCLMULQDQ were detected.
-        #[cfg(target_arch = "x86_64")]
-        Clmul::Vpclmul => unsafe { avx2::mul_bytes(&mut bits, input) },
-        // SAFETY: the `Platform` proves NEON, and PMULL was detected.
-        #[cfg(target_arch = "aarch64")]
-        Clmul::Pmull => unsafe { pmull::mul_bytes(&mut bits, input) },
-    }
-    *state = Hash::from_reduced_bits(bits);
-}
-
-/// The matrix product `a * b`.
-pub(crate) fn mul_matrices(p: Platform, a: &Hash, b: &Hash) -> Hash {
-    let (a, b) = (a.to_bits(), b.to_bits());
-    let product = match clmul(p) {
-        Clmul::None => portable::mul_matrices(&a, &b),
-        // SAFETY: the `Platform` proves SSE4.1 (AVX2 implies it) and PCLMULQDQ was detected.
-        #[cfg(target_arch = "x86_64")]
-        Clmul::Pclmul | Clmul::Vpclmul => unsafe { sse41::mul_matrices(&a, &b) },
-        // SAFETY: the `Platform` proves NEON, and PMULL was detected.
-        #[cfg(target_arch = "aarch64")]
-        Clmul::Pmull => unsafe { pmull::mul_matrices(&a, &b) },
-    };
-    Hash::from_reduced_bits(product)
-}
-
-#[cfg(all(target_arch = "x86_64", feature = "std"))]
-fn pclmulqdq_detected() -> bool {
-    std::is_x86_feature_detected!("pclmulqdq")
-}
-#[cfg(all(target_arch = "x86_64", feature = "std"))]
-fn vpclmulqdq_detected() -> bool {
-    std::is_x86_feature_detected!("vpclmulqdq")
-}
-#[cfg(all(target_arch = "x86_64", not(feature = "std")))]
-fn pclmulqdq_detected() -> bool {
-    cfg!(target_feature = "pclmulqdq")
-}
-#[cfg(all(target_arch = "x86_64", not(feature = "std")))]
-fn vpclmulqdq_detected() -> bool {
-    cfg!(target_feature = "vpclmulqdq")
-}
-#[cfg(all(target_arch = "aarch64", feature = "std"))]
-fn pmull_detected() -> bool {
-    std::arch::is_aarch64_feature_detected!("aes")
-}
-#[cfg(all(target_arch = "aarch64", not(feature = "std")))]
-fn pmull_detected() -> bool {
-    cfg!(target_feature = "aes")
+    /// The matrix product `a * b`.
+    ///
+    /// # Safety
+    /// As for `mul_bytes`.
+    unsafe fn mul_matrices(a: &[u128; 4], b: &[u128; 4]) -> [u128; 4];
 }

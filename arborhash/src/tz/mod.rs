@@ -47,11 +47,15 @@
 // since Rust 1.89, hence the workspace's minimum Rust version.
 #[cfg(target_arch = "x86_64")]
 mod avx2;
+mod bitwise;
+mod dispatch;
 mod gf127;
 mod hash;
+#[cfg(test)]
+mod kernel_tests;
 mod kernels;
 #[cfg(target_arch = "aarch64")]
-mod pmull;
+mod neon;
 mod portable;
 mod sliced;
 #[cfg(target_arch = "x86_64")]
@@ -60,6 +64,8 @@ mod sse41;
 mod tables;
 #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 mod window;
+#[cfg(target_arch = "x86_64")]
+mod x86;
 
 pub use gf127::{Gf127, NotAFieldElement};
 pub use hash::{concat, subtract_left, subtract_right, validate, Hash, ParseError, OUT_LEN};
@@ -107,7 +113,9 @@ impl Hasher {
 
     /// Appends `input`.
     pub fn update(&mut self, input: &[u8]) -> &mut Self {
-        kernels::mul_bytes(Platform::current(), &mut self.state, input);
+        let mut bits = self.state.to_bits();
+        dispatch::mul_bytes(Platform::current(), &mut bits, input);
+        self.state = Hash::from_reduced_bits(bits);
         self
     }
 

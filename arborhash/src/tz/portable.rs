@@ -1,75 +1,42 @@
 //! The portable backend: inputs from 2 KiB on go to the bit-sliced streams of `sliced.rs`, the
-//! rest (short inputs and what does not divide into equal streams) is applied one bit at a time.
-//!
-//! One bit at a time, each bit costs one multiplication by x, a few XORs and a mask per row, with
-//! no tables and no data-dependent branches. The two rows of the running matrix are independent
-//! dependency chains.
+//! rest (short inputs and what does not divide into equal streams) is applied one bit at a time
+//! (`bitwise.rs`).
 
-use super::gf127::{product_sum, Gf127, Left, Right};
+use super::bitwise;
+use super::kernels::Kernels;
 use super::sliced::{self, BLOCK, LANES};
 
-/// The shortest stream worth slicing (inputs from 2 KiB): below it, multiplying the 64 stream
-/// matrices together costs more than the slicing saves (break-even measured at 1.5 KiB).
-const MIN_STREAM_LEN: usize = 4 * BLOCK;
+/// Plain Rust.
+pub(crate) struct Portable;
 
-/// x^63 + 1, what x^127 reduces to.
-const REDUCTION: u128 = (1 << 63) | 1;
+/// The shortest stream worth slicing: below it, multiplying the 64 stream matrices costs more
+/// than the slicing saves.
+const MIN_STREAM_LEN: usize = 4 * BLOCK;
 
 /// Multiplies the matrix `state` (row-major entries of degree below 127) by the matrix of every
 /// bit of `input`, in order, most significant bit of each byte first.
-pub(crate) fn mul_bytes(state: &mut [u128; 4], input: &[u8]) {
+fn mul_bytes(state: &mut [u128; 4], input: &[u8]) {
     let mut stream_len = input.len() / LANES / BLOCK * BLOCK;
     if stream_len < MIN_STREAM_LEN {
-        return mul_bits(state, input);
+        return bitwise::mul_bits(state, input);
     }
     if stream_len.is_multiple_of(1024) {
-        // Streams a multiple of 1 KiB apart start in the same few cache sets, more than the
-        // cache's ways, so the 64 loads of every block would evict each other's lines (1 MiB
-        // inputs missed L1 on every load). One block shorter spreads them over the sets.
+        // Streams a multiple of 1 KiB apart share cache sets and evict each other's lines.
         stream_len -= BLOCK;
     }
     let (bulk, tail) = input.split_at(LANES * stream_len);
-    *state = mul_matrices(state, &sliced::product(bulk, stream_len));
-    mul_bits(state, tail);
+    *state = bitwise::mul_matrices(state, &sliced::product(bulk, stream_len));
+    bitwise::mul_bits(state, tail);
 }
 
-/// `mul_bytes` one bit at a time.
-pub(crate) fn mul_bits(state: &mut [u128; 4], input: &[u8]) {
-    // Inside the loop, entries are kept modulo x (x^127 + x^63 + 1) = x^128 + x^64 + x, as any
-    // 128-bit value: multiplying by x then folds the bit shifted out with two XORs and no mask.
-    let mut m = *state;
-    for &byte in input {
-        for shift in (0..8).rev() {
-            // All ones for a 1 bit (matrix B), zero for a 0 bit (matrix A).
-            let one = 0u128.wrapping_sub(((byte >> shift) & 1) as u128);
-            // Row (u, v) times A is (u*x + v, u); times B it is (u*x + v, u*x + v + u).
-            for row in [0, 2] {
-                let (u, v) = (m[row], m[row + 1]);
-                let carry = u >> 127;
-                let next = (u << 1) ^ (carry << 64) ^ (carry << 1) ^ v;
-                m[row + 1] = u ^ (next & one);
-                m[row] = next;
-            }
-        }
+impl Kernels for Portable {
+    #[inline(always)]
+    unsafe fn mul_bytes(state: &mut [u128; 4], input: &[u8]) {
+        mul_bytes(state, input)
     }
-    // Back to the field: bit 127 is x^63 + 1.
-    *state = m.map(|e| (e & !(1 << 127)) ^ ((e >> 127) * REDUCTION));
-}
 
-/// The matrix product `a * b` (row-major entries below 2^127).
-pub(crate) fn mul_matrices(a: &[u128; 4], b: &[u128; 4]) -> [u128; 4] {
-    // Every entry of either factor is used in two products: split each once.
-    let a = a.map(Left::new);
-    let b = b.map(Right::new);
-    // Each entry is a sum of two products: add them unreduced and reduce once.
-    let entry = |p: &Left, q: &Right, r: &Left, s: &Right| {
-        let (lo, hi) = product_sum([(p, q), (r, s)]);
-        Gf127::reduce(lo, hi).to_bits()
-    };
-    [
-        entry(&a[0], &b[0], &a[1], &b[2]),
-        entry(&a[0], &b[1], &a[1], &b[3]),
-        entry(&a[2], &b[0], &a[3], &b[2]),
-        entry(&a[2], &b[1], &a[3], &b[3]),
-    ]
+    #[inline(always)]
+    unsafe fn mul_matrices(a: &[u128; 4], b: &[u128; 4]) -> [u128; 4] {
+        bitwise::mul_matrices(a, b)
+    }
 }

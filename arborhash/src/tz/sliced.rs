@@ -27,7 +27,7 @@
 //! bytes, on a core with three vector logic ports (the Xeon this was measured on), is 17 cycles
 //! per byte, where the bit-serial loop takes about 60.
 
-use super::portable::mul_matrices;
+use super::bitwise::mul_matrices;
 
 /// Streams: one per bit of a word.
 pub(crate) const LANES: usize = 64;

@@ -313,3 +313,111 @@ pub(crate) unsafe fn rounds_rows(
         [a, b, c, d]
     }
 }
+
+// Carry-less multiplication
+
+/// `uint64x2_t` with PMULL (the `aes` feature): one 128-bit lane, word 0 the low one.
+mod clmul {
+    use crate::arch::clmul::ClmulLanes;
+    use core::arch::aarch64::*;
+
+    /// `vmull_p64` of the words `IMM` picks. (`vmull_p64` is inlined only into code with its
+    /// features, hence theirs here and `#[inline]`.)
+    #[inline]
+    #[target_feature(enable = "neon,aes")]
+    unsafe fn pmull<const IMM: i32>(a: uint64x2_t, b: uint64x2_t) -> uint64x2_t {
+        let x = if IMM & 0x01 == 0 {
+            vgetq_lane_u64::<0>(a)
+        } else {
+            vgetq_lane_u64::<1>(a)
+        };
+        let y = if IMM & 0x10 == 0 {
+            vgetq_lane_u64::<0>(b)
+        } else {
+            vgetq_lane_u64::<1>(b)
+        };
+        vreinterpretq_u64_p128(vmull_p64(x, y))
+    }
+
+    // SAFETY (every function): the caller has NEON and AES (see `ClmulLanes`).
+    impl ClmulLanes for uint64x2_t {
+        #[inline(always)]
+        unsafe fn clmul<const IMM: i32>(a: Self, b: Self) -> Self {
+            unsafe { pmull::<IMM>(a, b) }
+        }
+        #[inline(always)]
+        unsafe fn xor(a: Self, b: Self) -> Self {
+            unsafe { veorq_u64(a, b) }
+        }
+        #[inline(always)]
+        unsafe fn and(a: Self, b: Self) -> Self {
+            unsafe { vandq_u64(a, b) }
+        }
+        #[inline(always)]
+        unsafe fn unpacklo64(a: Self, b: Self) -> Self {
+            unsafe { vtrn1q_u64(a, b) }
+        }
+        #[inline(always)]
+        unsafe fn unpackhi64(a: Self, b: Self) -> Self {
+            unsafe { vtrn2q_u64(a, b) }
+        }
+        #[inline(always)]
+        unsafe fn srli64<const N: i32>(a: Self) -> Self {
+            unsafe { vshrq_n_u64::<N>(a) }
+        }
+        #[inline(always)]
+        unsafe fn slli64<const N: i32>(a: Self) -> Self {
+            unsafe { vshlq_n_u64::<N>(a) }
+        }
+        #[inline(always)]
+        unsafe fn srai32<const N: i32>(a: Self) -> Self {
+            unsafe { vreinterpretq_u64_s32(vshrq_n_s32::<N>(vreinterpretq_s32_u64(a))) }
+        }
+        #[inline(always)]
+        unsafe fn bsrli8(a: Self) -> Self {
+            unsafe { vextq_u64::<1>(a, Self::zero()) }
+        }
+        #[inline(always)]
+        unsafe fn bslli8(a: Self) -> Self {
+            unsafe { vextq_u64::<1>(Self::zero(), a) }
+        }
+        #[inline(always)]
+        unsafe fn blend_hi(a: Self, b: Self) -> Self {
+            unsafe { vcopyq_laneq_u64::<1, 1>(a, b) }
+        }
+        #[inline(always)]
+        unsafe fn top_dword(a: Self) -> Self {
+            unsafe { vreinterpretq_u64_u32(vdupq_laneq_u32::<3>(vreinterpretq_u32_u64(a))) }
+        }
+        #[inline(always)]
+        unsafe fn sub64(a: Self, b: Self) -> Self {
+            unsafe { vsubq_u64(a, b) }
+        }
+        #[inline(always)]
+        unsafe fn zero() -> Self {
+            unsafe { vdupq_n_u64(0) }
+        }
+        #[inline(always)]
+        unsafe fn splat64(x: u64) -> Self {
+            unsafe { vdupq_n_u64(x) }
+        }
+        #[inline(always)]
+        unsafe fn set64(hi: u64, lo: u64) -> Self {
+            unsafe { vcombine_u64(vcreate_u64(lo), vcreate_u64(hi)) }
+        }
+    }
+}
+
+/// A `u128` as a vector: word 0 its low half.
+#[inline(always)]
+pub(crate) unsafe fn from_u128(x: u128) -> uint64x2_t {
+    // SAFETY: the caller has NEON.
+    unsafe { <uint64x2_t as crate::arch::clmul::ClmulLanes>::set64((x >> 64) as u64, x as u64) }
+}
+
+/// A vector as a `u128`.
+#[inline(always)]
+pub(crate) unsafe fn to_u128(v: uint64x2_t) -> u128 {
+    // SAFETY: the caller has NEON.
+    unsafe { u128::from(vgetq_lane_u64::<0>(v)) | (u128::from(vgetq_lane_u64::<1>(v)) << 64) }
+}

@@ -3,9 +3,7 @@
 //! missing files, directories, unreadable files and check-list problems.
 #![cfg(unix)] // The names include bytes that are not UTF-8, which only Unix allows.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use std::ffi::OsString;
 use std::path::Path;
 use std::process::{Command, Stdio};
@@ -79,12 +77,12 @@ fn run_as(dir: &Path, program: &Path, lc_all: &str, args: &[OsString], stdin: &[
 /// The runs in which `name` does not exist: missing as a file, as a list and in a list, and
 /// b3sum's stop at a list line that is not UTF-8. Each is the arguments and standard input.
 fn cases(tool: &str, dir: &Path, name: &[u8]) -> Vec<(Vec<OsString>, Vec<u8>)> {
-    let path = dir.join(common::name(name));
+    let path = dir.join(crate::common::name(name));
     let _ = std::fs::remove_file(&path);
     let _ = std::fs::remove_dir(&path);
     let hex = if tool == "b2sum" { 128 } else { 64 };
     let plain =
-        |args: &[&[u8]]| -> Vec<OsString> { args.iter().map(|a| common::name(a)).collect() };
+        |args: &[&[u8]]| -> Vec<OsString> { args.iter().map(|a| crate::common::name(a)).collect() };
     let mut runs = Vec::new();
     let mut add = |args: Vec<OsString>, stdin: &[u8]| runs.push((args, stdin.to_vec()));
     // Missing, as a file and as a list, and listed in a list.
@@ -112,7 +110,7 @@ fn run_all(tool: &str, ours: &Path, theirs: &Path, lc_all: &str) {
     let dir = corpus.path();
     let mut compared = 0;
     for &name in NAMES {
-        let path = dir.join(common::name(name));
+        let path = dir.join(crate::common::name(name));
         let mut compare = |args: &[OsString], stdin: &[u8]| {
             let mine = run_as(dir, ours, lc_all, args, stdin);
             let real = run_as(dir, theirs, lc_all, args, stdin);
@@ -131,7 +129,7 @@ fn run_all(tool: &str, ours: &Path, theirs: &Path, lc_all: &str) {
         }
         let arg = |flags: &[&str]| {
             let mut args = os(flags);
-            args.push(common::name(name));
+            args.push(crate::common::name(name));
             args
         };
         std::fs::create_dir(&path).unwrap();

@@ -4,10 +4,8 @@
 //! a failure names the file it concerns, and the program never dies of a signal.
 #![cfg(unix)]
 
-mod common;
-
+use crate::common::*;
 use arborhash::bao::{self, GroupLog};
-use common::*;
 use std::os::unix::process::ExitStatusExt;
 use std::path::Path;
 use std::process::{Command, Stdio};

@@ -2,8 +2,7 @@
 //! boundaries (recursively, down to single chunks) and merging gives the one-shot hash in every
 //! mode; invalid offsets and lengths are errors, or panics where the `blake3` crate panics.
 
-#[path = "reference/blake3.rs"]
-mod reference;
+use crate::reference::blake3 as reference;
 
 use arborhash::blake3::{
     self,

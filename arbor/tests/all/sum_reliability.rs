@@ -4,9 +4,7 @@
 //! the other inputs' lines.
 #![cfg(unix)]
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use std::io::{BufRead, BufReader};
 use std::os::unix::fs::OpenOptionsExt;
 use std::os::unix::process::ExitStatusExt;

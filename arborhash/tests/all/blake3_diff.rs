@@ -2,8 +2,7 @@
 //! (`reference/blake3.rs`) and the `blake3` crate: lengths across chunk and subtree boundaries,
 //! random update splits, unaligned input, extended output at random positions, all modes, reset.
 
-#[path = "reference/blake3.rs"]
-mod reference;
+use crate::reference::blake3 as reference;
 
 use arborhash::blake3::{self, Hasher};
 use arborhash::platform::{with_backend, Backend};

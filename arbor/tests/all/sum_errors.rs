@@ -2,9 +2,7 @@
 //! files are still processed, the exit status is non-zero, and nothing panics.
 #![cfg(unix)] // The corpus needs names that are not UTF-8, which only Unix allows.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use std::io::Read;
 use std::process::{Command, Stdio};
 

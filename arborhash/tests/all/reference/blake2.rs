@@ -4,7 +4,7 @@
 //! function serves BLAKE2b and BLAKE2s. Slow and allocating on purpose; no SIMD, no buffering.
 
 // G and the BLAKE2X entry point take the spec's arguments as they are named there.
-#![allow(dead_code, clippy::too_many_arguments)]
+#![allow(clippy::too_many_arguments)]
 
 /// The constants that distinguish BLAKE2b and BLAKE2s (RFC 7693 section 2.1).
 pub struct Spec {

@@ -2,9 +2,7 @@
 //! a manifest built here from the format's rules, and against b3sum's `-c`.
 #![cfg(unix)] // Names that are not UTF-8, FIFOs and symbolic links.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
 

@@ -2,9 +2,7 @@
 //! quick run prints when standard error is not a terminal, and draw the bar when it is one.
 #![cfg(unix)] // Named pipes make a run slow on demand; `script` gives it a terminal.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::Command;

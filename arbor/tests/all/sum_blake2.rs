@@ -3,9 +3,7 @@
 //! named in errors, and keyed, tagged and BLAKE2X lists that check.
 #![cfg(unix)]
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 

@@ -1,8 +1,6 @@
 //! Helpers shared by the `arbor` integration tests: running the binary and its peers, and a
 //! corpus of awkward files.
 
-#![allow(dead_code)] // Each test binary uses part of the helpers.
-
 use std::ffi::{OsStr, OsString};
 use std::io::Write;
 use std::os::unix::ffi::OsStrExt;

@@ -3,9 +3,7 @@
 //! with broken links, `--json`, and the generated completions and manual page.
 #![cfg(unix)]
 
-mod common;
-
-use common::*;
+use crate::common::*;
 
 #[test]
 fn b2sum_options_behave_as_coreutils_getopt() {

@@ -3,9 +3,7 @@
 //! panic anywhere (issue 36).
 #![cfg(unix)]
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use std::ffi::OsString;
 use std::path::Path;
 use std::process::{Command, Stdio};

@@ -1,8 +1,7 @@
 //! Batch hashing (`blake3::many`) on every backend against hashing one by one (the `blake3`
 //! crate and the spec reference): mixed lengths, random mixes, many equal messages, all modes.
 
-#[path = "reference/blake3.rs"]
-mod reference;
+use crate::reference::blake3 as reference;
 
 use arborhash::blake3::{many, Hash};
 use arborhash::platform::{with_backend, Backend};

@@ -1,9 +1,13 @@
 //! Smoke tests of `arbor bench`: each subcommand with tiny sizes and iterations, checking the
-//! shape of what it prints and writes (never timings).
+//! shape of what it prints and writes (never timings), with the peers if arbor is built with the
+//! `bench-peers` feature and without them if not.
 
 use arborhash::platform::Backend;
 use std::path::PathBuf;
 use std::process::{Command, Output};
+
+/// Whether this build measures the other libraries.
+const PEERS: bool = cfg!(feature = "bench-peers");
 
 fn arbor(args: &[&str]) -> Output {
     let out = Command::new(env!("CARGO_BIN_EXE_arbor"))
@@ -77,16 +81,14 @@ fn speedtest_prints_one_aligned_row_per_contestant() {
         assert!(mbps >= 0.0, "{row:?}");
     }
     let names: Vec<&str> = rows.iter().map(|r| r[0].as_str()).collect();
-    for name in [
-        "NULL-NOP",
-        "NULL-MEMCPY",
-        "CRC32C",
-        "XXH64",
-        "XXH3",
-        "SHA-256",
-    ] {
+    for name in ["NULL-NOP", "NULL-MEMCPY"] {
         assert!(names.contains(&name), "{name} missing: {names:?}");
     }
+    for name in ["CRC32C", "XXH64", "XXH3", "SHA-256"] {
+        assert_eq!(names.contains(&name), PEERS, "{name}: {names:?}");
+    }
+    let peer_rows = rows.iter().filter(|r| r[1] != "arborhash" && r[1] != "-");
+    assert_eq!(peer_rows.count() > 0, PEERS, "{text}");
     // Ours on every backend this CPU has, batch rows included.
     for backend in supported_backends() {
         for name in [
@@ -132,7 +134,12 @@ fn speedtest_json_and_filter() {
     assert_eq!(json["size"], 100);
     let rows = json["rows"].as_array().unwrap();
     let names: Vec<&str> = rows.iter().map(|r| r["name"].as_str().unwrap()).collect();
-    assert_eq!(names, ["NULL-NOP", "BLAKE3"]);
+    let expected: &[&str] = if PEERS {
+        &["NULL-NOP", "BLAKE3"]
+    } else {
+        &["NULL-NOP"]
+    };
+    assert_eq!(names, expected);
     for r in rows {
         assert!(r["mb_per_s"].as_f64().unwrap() > 0.0);
         assert!(r["nanos_per_iteration"]["median"].as_f64().is_some());
@@ -161,16 +168,18 @@ fn pairs_prints_a_ratio_per_size_for_each_pair() {
         .map(|r| (r[0].as_str(), r[2].as_str()))
         .collect();
     // Our batch row meets blake2b_simd's batch; our small writes meet the crate's and our own
-    // one-shot hash.
-    assert_eq!(
-        pairs,
-        [
+    // one-shot hash, which is all that is left without the peers.
+    let expected: &[(&str, &str)] = if PEERS {
+        &[
             ("BLAKE3", "blake3"),
             ("BLAKE2b x16", "blake2b_simd"),
             ("BLAKE3 64 B writes", "blake3"),
             ("BLAKE3 64 B writes", "arborhash"),
         ]
-    );
+    } else {
+        &[("BLAKE3 64 B writes", "arborhash")]
+    };
+    assert_eq!(pairs, expected);
     for row in &rows {
         assert_eq!(row[1], "portable", "{row:?}");
         assert_eq!(row.len(), 6, "{row:?}");
@@ -183,6 +192,7 @@ fn pairs_prints_a_ratio_per_size_for_each_pair() {
     }
 }
 
+#[cfg(feature = "bench-peers")]
 #[test]
 fn pairs_json_pairs_a_batch_row_with_the_peer_one_by_one() {
     let out = arbor(&[
@@ -289,9 +299,13 @@ fn sizes_writes_markdown_json_and_svg() {
         }),
         "{md}"
     );
-    let svg = read("sizes.svg");
-    assert!(svg.contains("<svg") && svg.contains("</svg>"));
-    assert!(svg.contains("NULL-MEMCPY"), "legend names the series");
+    if PEERS {
+        let svg = read("sizes.svg");
+        assert!(svg.contains("<svg") && svg.contains("</svg>"));
+        assert!(svg.contains("NULL-MEMCPY"), "legend names the series");
+    } else {
+        assert!(!dir.join("sizes.svg").exists());
+    }
 
     // Replotting a saved run measures nothing and rewrites the Markdown and the plot.
     let replot = dir.join("replot");
@@ -308,11 +322,40 @@ fn sizes_writes_markdown_json_and_svg() {
         std::fs::read_to_string(replot.join("sizes.md")).unwrap(),
         md
     );
-    assert!(replot.join("sizes.svg").exists());
+    assert_eq!(replot.join("sizes.svg").exists(), PEERS);
     assert!(!replot.join("sizes.json").exists());
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+#[test]
+fn says_on_stderr_whether_the_peers_are_in_the_build() {
+    let out = arbor(&["bench", "speedtest", "--list"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    if PEERS {
+        assert_eq!(stderr, "");
+    } else {
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        assert!(stderr.contains("--features bench-peers"), "{stderr}");
+    }
+}
+
+#[cfg(not(feature = "bench-peers"))]
+#[test]
+fn tree_without_the_lab_says_what_the_build_lacks() {
+    let out = Command::new(env!("CARGO_BIN_EXE_arbor"))
+        .args(["bench", "tree", "--size", "4096"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("tree lab") && stderr.contains("--features bench-peers"),
+        "{stderr}"
+    );
+    assert!(out.stdout.is_empty());
+}
+
+#[cfg(feature = "bench-peers")]
 #[test]
 fn tree_prints_each_variant_with_and_without_batched_parents() {
     let out = arbor(&[

@@ -3,9 +3,7 @@
 //! b3sum/b2sum drop-in modes.
 #![cfg(unix)] // The corpus needs names that are not UTF-8, which only Unix allows.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use std::ffi::OsString;
 use std::path::Path;
 
