@@ -404,7 +404,10 @@ function blake2(name, input, options) {
   const data = toBytes(input);
   if (data.length <= IO_LEN) {
     bytes().set(data, io);
-    const n = wasm.b2_hash(id, PARAMS, io, data.length, OUT);
+    const n =
+      defaultsWritten === name
+        ? wasm.b2_hash_default(id, io, data.length, OUT)
+        : wasm.b2_hash(id, PARAMS, io, data.length, OUT);
     return copyOut(OUT, n);
   }
   const h = wasm.b2_new(id, PARAMS);

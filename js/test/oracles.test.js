@@ -9,6 +9,7 @@ import * as hashwasm from "hash-wasm";
 import { blake3 as nobleBlake3 } from "@noble/hashes/blake3.js";
 import { blake2b as nobleBlake2b, blake2s as nobleBlake2s } from "@noble/hashes/blake2.js";
 import * as ah from "../src/index.js";
+import { wasm } from "../src/wasm.js";
 import { boundaryLengths, hex, prng } from "./helpers.js";
 
 const rng = prng(38);
@@ -122,6 +123,35 @@ print(json.dumps(out))
     const opts = { ...rest, key: Buffer.from(key, "hex"), salt: Buffer.from(salt, "hex"), personal: Buffer.from(personal, "hex") };
     assert.equal(hex(ah[name](Buffer.from(data, "hex"), opts)), want[i], `case ${i}`);
   });
+});
+
+test("BLAKE2 without options (the default-parameter call) between calls with options", async () => {
+  const r = prng(3806);
+  for (const len of lengths.slice(0, 30)) {
+    const input = big.subarray(0, len);
+    assert.equal(hex(ah.blake2b(input)), await hashwasm.blake2b(input), `blake2b ${len}`);
+    assert.equal(hex(ah.blake2b(input, { length: 20 })), hex(nobleBlake2b(input, { dkLen: 20 })));
+    assert.equal(hex(ah.blake2s(input)), await hashwasm.blake2s(input), `blake2s ${len}`);
+    assert.equal(hex(ah.blake2b(input)), hex(nobleBlake2b(input)));
+    for (const name of ["blake2bp", "blake2sp"]) {
+      const h = new ah.Blake2Hasher(name, { key: r.bytes(1) });
+      h.dispose();
+      const want = new ah.Blake2Hasher(name).update(input).digestHex();
+      assert.equal(hex(ah[name](input)), want, `${name} ${len}`);
+    }
+  }
+});
+
+test("results stay right after the wasm memory grows", async () => {
+  const input = big.subarray(0, 5000);
+  const want = { b3: ah.blake3Hex(input), b2b: await hashwasm.blake2b(input) };
+  const before = wasm.memory.buffer.byteLength;
+  const hashers = Array.from({ length: 200 }, () => new ah.Blake3Hasher()); // about 5 MiB
+  assert.ok(wasm.memory.buffer.byteLength > before, "the memory grew");
+  assert.equal(ah.blake3Hex(input), want.b3);
+  assert.equal(hex(ah.blake2b(input)), want.b2b);
+  assert.equal(hashers[199].update(input).digestHex(), want.b3);
+  for (const h of hashers) h.dispose();
 });
 
 test("BLAKE2bp and BLAKE2sp: streaming with random splits equals one-shot, keyed and lengths", () => {
