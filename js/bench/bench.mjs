@@ -66,7 +66,14 @@ async function rate(f, data, iterations, clock) {
   return (data.length * iterations) / (clock.ms(t0) / 1000);
 }
 
+// Iterations for a batch of about BATCH_MS, after 200 ms of calls: V8 compiles wasm and
+// JavaScript in tiers, and a first call was slow enough to leave batches of 2 calls of the
+// baseline code.
 async function calibrate(f, data) {
+  for (const t0 = performance.now(); performance.now() - t0 < 200; ) {
+    const p = run(f, data);
+    if (p) await p;
+  }
   let n = 1;
   for (;;) {
     const t0 = performance.now();
