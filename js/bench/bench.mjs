@@ -47,6 +47,8 @@ function run(f, data) {
 }
 
 // Milliseconds of process CPU time (user and system) since `start`, or of wall time.
+/** @typedef {{ start: () => any, ms: (start: any) => number }} Clock */
+/** @type {Clock} */
 const cpuClock = {
   start: () => process.cpuUsage(),
   ms: (start) => {
@@ -54,6 +56,7 @@ const cpuClock = {
     return (u.user + u.system) / 1000;
   },
 };
+/** @type {Clock} */
 const wallClock = { start: () => performance.now(), ms: (start) => performance.now() - start };
 
 // Bytes per second of `f(data)`, run in a batch of about BATCH_MS.
