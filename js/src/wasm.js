@@ -106,6 +106,16 @@ export function toBytes(input) {
   );
 }
 
+/**
+ * Puts a string input straight into the I/O buffer as UTF-8 (no intermediate array) and returns
+ * its length in bytes, or -1 if it might not fit (more than IO_LEN / 3 UTF-16 units) or is not
+ * a string.
+ */
+export function stringToIo(input) {
+  if (typeof input !== "string" || input.length > IO_LEN / 3) return -1;
+  return encoder.encodeInto(input, bytes().subarray(io, io + IO_LEN)).written;
+}
+
 /** Adds `data` (a Uint8Array) to the hasher `handle`, copied in pieces of at most IO_LEN. */
 export function feed(handle, data) {
   for (let at = 0; at < data.length; at += IO_LEN) {

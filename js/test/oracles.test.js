@@ -187,6 +187,35 @@ test("inputs: strings as UTF-8, ArrayBuffer, DataView, other typed arrays, Buffe
   }
 });
 
+test("strings, written into wasm memory as UTF-8 directly, hash as their UTF-8 bytes", () => {
+  const r = prng(3808);
+  const third = Math.floor((1 << 20) / 3);
+  const strings = [
+    "",
+    "a",
+    "héllo wörld ☃ 𝄞",
+    "lone \ud800 and \udc00 surrogates",
+    "€".repeat(third), // the longest string put straight in: 3 MiB of UTF-8 at most
+    "x".repeat(third + 1), // one unit longer: through the byte path
+    "€".repeat(third + 1),
+    Array.from({ length: 5000 }, () => String.fromCharCode(r.int(0x10000))).join(""),
+  ];
+  const key = r.bytes(32);
+  for (const s of strings) {
+    const utf8 = Buffer.from(s, "utf8");
+    const at = `length ${s.length}`;
+    assert.equal(ah.blake3Hex(s), ah.blake3Hex(utf8), at);
+    assert.equal(ah.blake3Hex(s, { key, length: 64 }), ah.blake3Hex(utf8, { key, length: 64 }), at);
+    assert.equal(ah.blake3Hex(s, { length: 100 }), ah.blake3Hex(utf8, { length: 100 }), at);
+    assert.equal(hex(ah.deriveKey("ctx", s)), hex(ah.deriveKey("ctx", utf8)), at);
+    for (const name of ["blake2b", "blake2s", "blake2bp", "blake2sp"]) {
+      assert.equal(hex(ah[name](s)), hex(ah[name](utf8)), `${name} ${at}`);
+      assert.equal(hex(ah[name](s, { key })), hex(ah[name](utf8, { key })), `${name} ${at}`);
+    }
+  }
+  assert.equal(hex(ah.blake2b(strings[2])), hex(nobleBlake2b(new TextEncoder().encode(strings[2]))));
+});
+
 test("bad parameters are errors, never a crash of the module", () => {
   assert.throws(() => ah.blake3("x", { key: new Uint8Array(31) }), RangeError);
   assert.throws(() => ah.blake3("x", { length: -1 }), RangeError);
