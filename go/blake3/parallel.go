@@ -84,10 +84,10 @@ func (h *hasher) updateParallel(p []byte, workers int) {
 }
 
 // pieceChunks picks the subtree size (a power of two of chunks, from
-// bufChunks to pieceMaxChunks) that gives each of workers goroutines about
-// piecesPerWorker pieces of chunks chunks: the caller takes pieces until
-// the others wake up, so small pieces balance the work when waking them
-// takes a while.
+// bufChunks to pieceMaxChunks) that gives each of workers goroutines
+// piecesPerWorker to twice that many pieces of chunks chunks: the caller
+// takes pieces until the others wake up, so small pieces balance the work
+// when waking them takes a while.
 func pieceChunks(chunks, workers int) int {
 	c := bufChunks
 	for c < pieceMaxChunks && 2*c*piecesPerWorker*workers <= chunks {
