@@ -16,7 +16,7 @@ const (
 	// on the stack.
 	pieceMaxChunks = 1024
 	// piecesPerWorker: see pieceChunks.
-	piecesPerWorker = 8
+	piecesPerWorker = 4
 	// maxBatch bounds the pieces hashed between two joins of the goroutines.
 	maxBatch = 64
 )
@@ -51,7 +51,8 @@ func (h *hasher) updateParallel(p []byte, workers int) {
 	h.flushPending()
 	// Every whole buffer before the last byte goes into pieces (the last
 	// chunk may be the root); counter and chunks are multiples of bufChunks,
-	// so every piece is at least that.
+	// so every piece is at least that (smaller than size only where the
+	// counter's alignment or the end needs it).
 	chunks := (len(p) - 1) / bufSize * bufChunks
 	size := pieceChunks(chunks, workers)
 	// The goroutines share the batch, so it is on the heap: sized to the
@@ -84,12 +85,12 @@ func (h *hasher) updateParallel(p []byte, workers int) {
 }
 
 // pieceChunks picks the subtree size (a power of two of chunks, from
-// bufChunks to pieceMaxChunks) that gives each of workers goroutines
-// piecesPerWorker to twice that many pieces of chunks chunks: the caller
-// takes pieces until the others wake up, so small pieces balance the work
-// when waking them takes a while.
+// maxSubtreeChunks to pieceMaxChunks) that gives each of workers goroutines
+// piecesPerWorker to twice that many pieces of chunks chunks: enough that
+// the caller, which takes pieces until the others wake up, keeps them busy
+// to the end, and no smaller than the subtrees the serial path hashes.
 func pieceChunks(chunks, workers int) int {
-	c := bufChunks
+	c := maxSubtreeChunks
 	for c < pieceMaxChunks && 2*c*piecesPerWorker*workers <= chunks {
 		c *= 2
 	}
