@@ -2,7 +2,7 @@
 //! in the transposed form and two in the row form, with the `Shuffles` rotations.
 //!
 //! AVX2 implies SSE4.1, so single blocks and the last few extended-output blocks take the
-//! `__m128i` paths of `sse41`, compiled here with AVX2 enabled (VEX encoded, so no SSE/AVX
+//! `__m128i` paths of `simd`, compiled here with AVX2 enabled (VEX encoded, so no SSE/AVX
 //! transition costs).
 
 use core::arch::x86_64::*;

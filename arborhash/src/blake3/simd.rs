@@ -16,9 +16,8 @@
 //!   over [`RowWords`]; a few states are interleaved so that their dependency chains overlap.
 //!   This is the path of single blocks and of groups too small for the transposed kernels.
 //!
-//! Both are generic over the [`Rotate`] strategy too: each backend's `Shuffles` (sse41.rs,
-//! avx2.rs) builds G's rotations from byte shuffles and shift-or, `Ror` (avx512.rs) from the
-//! one-instruction AVX-512VL rotate.
+//! Both are generic over the [`Rotate`] strategy too: `arch::x86`'s `Shuffles` builds G's
+//! rotations from byte shuffles and shift-or, `Ror` from the one-instruction AVX-512VL rotate.
 //!
 //! Everything here is `#[inline(always)]` without `#[target_feature]`: it is only ever compiled
 //! inlined into a backend's `#[target_feature]` entry points (closures are kept trivial for the

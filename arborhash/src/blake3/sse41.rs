@@ -3,13 +3,10 @@
 //! `arch::x86`.
 //!
 //! Single blocks and groups of at most three lanes go through the row form, groups of four
-//! through the transposed one. AVX2 implies SSE4.1, so `avx2` reuses the single-block and
-//! extended-output paths here, compiled there VEX-encoded.
+//! through the transposed one.
 //!
-//! The helpers are `#[inline(always)]` without `#[target_feature]`: they are only ever compiled
-//! inlined into the `#[target_feature]` entry points of this module or of `avx2` and `avx512`.
-//! That is why each of them is `unsafe`: calling one is sound only from code compiled with SSE4.1
-//! enabled on a CPU that has it.
+//! The trait methods are `#[inline(always)]` without `#[target_feature]`: they are only ever
+//! compiled inlined into `#[target_feature]` entry points, which is why each is `unsafe`.
 
 use core::arch::x86_64::*;
 
