@@ -2,14 +2,16 @@
 //! in the transposed form and two in the row form, with the `Shuffles` rotations.
 //!
 //! AVX2 implies SSE4.1, so single blocks and the last few extended-output blocks take the
-//! `__m128i` paths of `sse41`, compiled here with AVX2 enabled (VEX encoded, so no SSE/AVX
+//! `__m128i` paths of `simd`, compiled here with AVX2 enabled (VEX encoded, so no SSE/AVX
 //! transition costs).
 
 use core::arch::x86_64::*;
 
 use super::kernels::{self, copy_then_hash, Group, Kernels, Lane, BLOCK_LEN};
-use super::simd::{self, load128, transpose4_fn, LaneWords, Rotate, RowMessage, RowWords};
-use super::sse41::{self, ByteMask, Shuffles, ROT16, ROT16_MASK, ROT8, ROT8_MASK};
+use super::simd::{self, LaneWords, Rotate, RowMessage, RowWords};
+use crate::arch::x86::avx2::{self, load_halves, store_halves, transpose4_halves};
+use crate::arch::x86::sse41::{load128, ByteMask, ROT16, ROT8};
+use crate::arch::x86::Shuffles;
 
 /// The assembly text of half a G on the four columns (or diagonals) of two row states at once,
 /// their instructions interleaved: state 0's rows `a, b, c, d` in `ymm0-3`, state 1's in
@@ -329,40 +331,7 @@ impl Rotate<__m256i> for Shuffles {
             );
         }
     }
-
-    #[inline(always)]
-    unsafe fn rot16(x: __m256i) -> __m256i {
-        // SAFETY: AVX2; see the trait.
-        unsafe { _mm256_shuffle_epi8(x, ROT16_MASK.get()) }
-    }
-
-    #[inline(always)]
-    unsafe fn rot12(x: __m256i) -> __m256i {
-        // SAFETY: AVX2; see the trait.
-        unsafe { _mm256_or_si256(_mm256_srli_epi32::<12>(x), _mm256_slli_epi32::<20>(x)) }
-    }
-
-    #[inline(always)]
-    unsafe fn rot8(x: __m256i) -> __m256i {
-        // SAFETY: AVX2; see the trait.
-        unsafe { _mm256_shuffle_epi8(x, ROT8_MASK.get()) }
-    }
-
-    #[inline(always)]
-    unsafe fn rot7(x: __m256i) -> __m256i {
-        // SAFETY: AVX2; see the trait.
-        unsafe { _mm256_or_si256(_mm256_srli_epi32::<7>(x), _mm256_slli_epi32::<25>(x)) }
-    }
 }
-
-transpose4_fn!(
-    transpose4_halves,
-    __m256i,
-    _mm256_unpacklo_epi32,
-    _mm256_unpackhi_epi32,
-    _mm256_unpacklo_epi64,
-    _mm256_unpackhi_epi64
-);
 
 impl LaneWords for __m256i {
     const LANES: usize = 8;
@@ -447,9 +416,7 @@ impl RowWords for __m256i {
     unsafe fn load_rows(src: &[*const u8; 4]) -> Self {
         // SAFETY: the caller guarantees 16 readable bytes at the first two pointers; AVX2 (see
         // the trait). An insert from memory needs no shuffle port.
-        unsafe {
-            _mm256_inserti128_si256::<1>(_mm256_castsi128_si256(load128(src[0])), load128(src[1]))
-        }
+        unsafe { load_halves(src[0], src[1]) }
     }
 
     #[inline(always)]
@@ -462,10 +429,7 @@ impl RowWords for __m256i {
     unsafe fn store_rows(self, dst: &[*mut u8; 4]) {
         // SAFETY: the caller guarantees 16 writable bytes at the first two pointers; AVX2 (see
         // the trait).
-        unsafe {
-            _mm_storeu_si128(dst[0].cast(), _mm256_castsi256_si128(self));
-            _mm_storeu_si128(dst[1].cast(), _mm256_extracti128_si256::<1>(self));
-        }
+        unsafe { store_halves(self, dst[0], dst[1]) }
     }
 
     #[inline(always)]
@@ -497,7 +461,11 @@ impl RowWords for __m256i {
         unsafe { _mm256_unpacklo_epi32(self, other) }
     }
 
-    simd::opaque_fn!("avx", ymm_reg);
+    #[inline(always)]
+    unsafe fn opaque(self) -> Self {
+        // SAFETY: the feature is enabled (see the trait).
+        unsafe { avx2::opaque(self) }
+    }
 }
 
 /// The AVX2 backend.
@@ -604,7 +572,7 @@ impl Kernels for Avx2 {
                     counter = counter.wrapping_add(8);
                 }
             }
-            sse41::xof_many_from(
+            simd::xof_many_128(
                 cv,
                 block,
                 block_len,

@@ -18,134 +18,10 @@
 use core::arch::x86_64::*;
 
 use super::kernels::{copy_then_hash, Group, Kernels, Lane, BLOCK_LEN, IV};
-use super::simd::{self, load128, pick, store128, transpose4_fn, LaneWords, Rotate, RowWords};
-
-/// G's rotations as one AVX-512VL `vprord` each, for every vector width.
-pub(super) enum Ror {}
-
-impl Rotate<__m128i> for Ror {
-    #[inline(always)]
-    unsafe fn rot16(x: __m128i) -> __m128i {
-        // SAFETY: AVX-512F + VL; see the trait.
-        unsafe { _mm_ror_epi32::<16>(x) }
-    }
-    #[inline(always)]
-    unsafe fn rot12(x: __m128i) -> __m128i {
-        // SAFETY: AVX-512F + VL; see the trait.
-        unsafe { _mm_ror_epi32::<12>(x) }
-    }
-    #[inline(always)]
-    unsafe fn rot8(x: __m128i) -> __m128i {
-        // SAFETY: AVX-512F + VL; see the trait.
-        unsafe { _mm_ror_epi32::<8>(x) }
-    }
-    #[inline(always)]
-    unsafe fn rot7(x: __m128i) -> __m128i {
-        // SAFETY: AVX-512F + VL; see the trait.
-        unsafe { _mm_ror_epi32::<7>(x) }
-    }
-}
-
-impl Rotate<__m256i> for Ror {
-    #[inline(always)]
-    unsafe fn rot16(x: __m256i) -> __m256i {
-        // SAFETY: AVX-512F + VL; see the trait.
-        unsafe { _mm256_ror_epi32::<16>(x) }
-    }
-    #[inline(always)]
-    unsafe fn rot12(x: __m256i) -> __m256i {
-        // SAFETY: AVX-512F + VL; see the trait.
-        unsafe { _mm256_ror_epi32::<12>(x) }
-    }
-    #[inline(always)]
-    unsafe fn rot8(x: __m256i) -> __m256i {
-        // SAFETY: AVX-512F + VL; see the trait.
-        unsafe { _mm256_ror_epi32::<8>(x) }
-    }
-    #[inline(always)]
-    unsafe fn rot7(x: __m256i) -> __m256i {
-        // SAFETY: AVX-512F + VL; see the trait.
-        unsafe { _mm256_ror_epi32::<7>(x) }
-    }
-}
-
-impl Rotate<__m512i> for Ror {
-    #[inline(always)]
-    unsafe fn rot16(x: __m512i) -> __m512i {
-        // SAFETY: AVX-512F; see the trait.
-        unsafe { _mm512_ror_epi32::<16>(x) }
-    }
-    #[inline(always)]
-    unsafe fn rot12(x: __m512i) -> __m512i {
-        // SAFETY: AVX-512F; see the trait.
-        unsafe { _mm512_ror_epi32::<12>(x) }
-    }
-    #[inline(always)]
-    unsafe fn rot8(x: __m512i) -> __m512i {
-        // SAFETY: AVX-512F; see the trait.
-        unsafe { _mm512_ror_epi32::<8>(x) }
-    }
-    #[inline(always)]
-    unsafe fn rot7(x: __m512i) -> __m512i {
-        // SAFETY: AVX-512F; see the trait.
-        unsafe { _mm512_ror_epi32::<7>(x) }
-    }
-}
-
-transpose4_fn!(
-    transpose4_512,
-    __m512i,
-    _mm512_unpacklo_epi32,
-    _mm512_unpackhi_epi32,
-    _mm512_unpacklo_epi64,
-    _mm512_unpackhi_epi64
-);
-
-/// Transposes a 16x16 matrix of words held as 16 rows: 4x4 word transposes within each 128-bit
-/// lane of four rows at a time, then 4x4 transposes of 128-bit lanes across those groups: for
-/// storing extended output (blocks are loaded in halves, see `load_transposed`).
-#[inline(always)]
-unsafe fn transpose16(rows: [__m512i; 16]) -> [__m512i; 16] {
-    const EVEN: i32 = pick(0, 2, 0, 2);
-    const ODD: i32 = pick(1, 3, 1, 3);
-    // SAFETY: the caller is compiled with the features (see the module documentation).
-    unsafe {
-        // After the first stage, `t[g][k]` holds in its 128-bit lane `q` the words `4q + k` of
-        // rows `4g..4g + 4`; the second moves lane `q` of `t[g][k]` to lane `g` of row `4q + k`.
-        let mut t = [[_mm512_setzero_si512(); 4]; 4];
-        for (g, t) in t.iter_mut().enumerate() {
-            *t = transpose4_512([
-                rows[4 * g],
-                rows[4 * g + 1],
-                rows[4 * g + 2],
-                rows[4 * g + 3],
-            ]);
-        }
-        let mut out = [_mm512_setzero_si512(); 16];
-        for k in 0..4 {
-            let s0 = _mm512_shuffle_i32x4::<EVEN>(t[0][k], t[1][k]);
-            let s1 = _mm512_shuffle_i32x4::<ODD>(t[0][k], t[1][k]);
-            let s2 = _mm512_shuffle_i32x4::<EVEN>(t[2][k], t[3][k]);
-            let s3 = _mm512_shuffle_i32x4::<ODD>(t[2][k], t[3][k]);
-            out[k] = _mm512_shuffle_i32x4::<EVEN>(s0, s2);
-            out[4 + k] = _mm512_shuffle_i32x4::<EVEN>(s1, s3);
-            out[8 + k] = _mm512_shuffle_i32x4::<ODD>(s0, s2);
-            out[12 + k] = _mm512_shuffle_i32x4::<ODD>(s1, s3);
-        }
-        out
-    }
-}
-/// Two 32-byte loads in one `__m512i`: `lo` in the low half, `hi` in the high half.
-#[inline(always)]
-unsafe fn load_pair(lo: *const u8, hi: *const u8) -> __m512i {
-    // SAFETY: the caller guarantees 32 readable bytes at each pointer and the features.
-    unsafe {
-        _mm512_inserti64x4::<1>(
-            _mm512_castsi256_si512(_mm256_loadu_si256(lo.cast())),
-            _mm256_loadu_si256(hi.cast()),
-        )
-    }
-}
+use super::simd::{self, LaneWords, RowWords};
+use crate::arch::x86::avx512::{self, load_pair, transpose16, transpose4_512};
+use crate::arch::x86::sse41::{load128, store128};
+use crate::arch::x86::{pick, Ror};
 
 impl LaneWords for __m512i {
     const LANES: usize = 16;
@@ -364,7 +240,11 @@ impl RowWords for __m512i {
         unsafe { self.opaque() }
     }
 
-    simd::opaque_fn!("avx512f", zmm_reg);
+    #[inline(always)]
+    unsafe fn opaque(self) -> Self {
+        // SAFETY: the feature is enabled (see the trait).
+        unsafe { avx512::opaque(self) }
+    }
 }
 
 /// The assembly text of one scalar instruction `op` on `dst` and `src` (register names or an

@@ -16,9 +16,8 @@
 //!   over [`RowWords`]; a few states are interleaved so that their dependency chains overlap.
 //!   This is the path of single blocks and of groups too small for the transposed kernels.
 //!
-//! Both are generic over the [`Rotate`] strategy too: each backend's `Shuffles` (sse41.rs,
-//! avx2.rs) builds G's rotations from byte shuffles and shift-or, `Ror` (avx512.rs) from the
-//! one-instruction AVX-512VL rotate.
+//! Both are generic over the [`Rotate`] strategy too: `arch::x86`'s `Shuffles` builds G's
+//! rotations from byte shuffles and shift-or, `Ror` from the one-instruction AVX-512VL rotate.
 //!
 //! Everything here is `#[inline(always)]` without `#[target_feature]`: it is only ever compiled
 //! inlined into a backend's `#[target_feature]` entry points (closures are kept trivial for the
@@ -29,12 +28,8 @@
 use core::arch::x86_64::*;
 
 use super::kernels::{block_words, Group, Lane, Run, BLOCK_LEN, CHUNK_LEN, IV, MSG_SCHEDULE};
-
-/// The immediate of `pshufd` / `shufps` / `vshufi64x2` taking source elements `w, x, y, z` into
-/// result elements 0, 1, 2, 3.
-pub(super) const fn pick(w: i32, x: i32, y: i32, z: i32) -> i32 {
-    w | (x << 2) | (y << 4) | (z << 6)
-}
+use crate::arch::x86::sse41::{load128, store128};
+use crate::arch::x86::{pick, Ror, Shuffles, WordRotations};
 
 /// The word rotations of the row rounds: `WORDS_RIGHT` moves word `j - 1` into word `j`,
 /// `WORDS_LEFT` word `j + 1`, `WORDS_SWAP` word `j + 2`; diagonalising applies right, left and
@@ -70,30 +65,6 @@ macro_rules! asm_row_consts {
     };
 }
 pub(super) use asm_row_consts;
-
-/// Defines `$name`, the 4x4 word transpose within each 128-bit lane of four vectors of type `$t`
-/// (word `j` of row `i` becomes word `i` of row `j`), from that type's unpack intrinsics.
-macro_rules! transpose4_fn {
-    ($name:ident, $t:ty, $lo32:ident, $hi32:ident, $lo64:ident, $hi64:ident) => {
-        #[inline(always)]
-        unsafe fn $name(r: [$t; 4]) -> [$t; 4] {
-            // SAFETY: the caller is compiled with the type's feature (see `simd`).
-            unsafe {
-                let ab_lo = $lo32(r[0], r[1]);
-                let ab_hi = $hi32(r[0], r[1]);
-                let cd_lo = $lo32(r[2], r[3]);
-                let cd_hi = $hi32(r[2], r[3]);
-                [
-                    $lo64(ab_lo, cd_lo),
-                    $hi64(ab_lo, cd_lo),
-                    $lo64(ab_hi, cd_hi),
-                    $hi64(ab_hi, cd_hi),
-                ]
-            }
-        }
-    };
-}
-pub(super) use transpose4_fn;
 
 /// Calls `$then!` with the message schedule of the seven rounds as literals, which the
 /// assembly text of the scalar chain (`avx512::compress_scalar`) needs; checked against
@@ -132,45 +103,12 @@ const _: () = {
     }
 };
 
-/// Defines `RowWords::opaque` for a vector type: an empty `asm!` on a register of class `$reg`,
-/// which needs target feature `$feature`.
-macro_rules! opaque_fn {
-    ($feature:literal, $reg:ident) => {
-        #[inline]
-        #[target_feature(enable = $feature)]
-        unsafe fn opaque(self) -> Self {
-            let mut x = self;
-            // SAFETY: the template is empty: nothing runs, no memory or stack is touched, and
-            // `x` stays in its register unchanged.
-            unsafe { core::arch::asm!("/* {0} */", inout($reg) x, options(pure, nomem, nostack)) };
-            x
-        }
-    };
-}
-pub(super) use opaque_fn;
-
-#[inline(always)]
-pub(super) unsafe fn load128(p: *const u8) -> __m128i {
-    // SAFETY: the caller guarantees 16 readable bytes at `p`; the load is unaligned.
-    unsafe { _mm_loadu_si128(p.cast()) }
-}
-
-#[inline(always)]
-pub(super) unsafe fn store128(p: *mut u8, x: __m128i) {
-    // SAFETY: the caller guarantees 16 writable bytes at `p`; the store is unaligned.
-    unsafe { _mm_storeu_si128(p.cast(), x) }
-}
-
-/// G's four rotations of every 32-bit word of a vector `V`, right by 16, 12, 8 and 7 bits.
+/// G's rotations of a vector `V` ([`WordRotations`]), with the rounds of the row form that a
+/// strategy may write its own way.
 ///
 /// Every function requires the CPU features of its implementation: that is the safety contract
 /// of each `unsafe fn` below.
-pub(super) trait Rotate<V> {
-    unsafe fn rot16(x: V) -> V;
-    unsafe fn rot12(x: V) -> V;
-    unsafe fn rot8(x: V) -> V;
-    unsafe fn rot7(x: V) -> V;
-
+pub(super) trait Rotate<V>: WordRotations<V> {
     /// The seven rounds of two interleaved row states (see [`rounds_rows`]): LLVM's schedule
     /// of the row functions, unless a strategy writes its own (AVX2's `Shuffles`, in
     /// assembly).
@@ -184,6 +122,12 @@ pub(super) trait Rotate<V> {
         unsafe { interleaved_rounds_rows::<V, Self, 2>(rows, m) }
     }
 }
+
+// The row form's rounds as LLVM schedules them; AVX2's `Shuffles` writes its own (avx2.rs).
+impl Rotate<__m128i> for Shuffles {}
+impl Rotate<__m128i> for Ror {}
+impl Rotate<__m256i> for Ror {}
+impl Rotate<__m512i> for Ror {}
 
 /// A vector of 32-bit words with one lane per element: what the transposed compression needs.
 ///
@@ -967,12 +911,8 @@ pub(super) trait RowWords: LaneWords {
     unsafe fn blend_halfwords<const IMM: i32>(self, other: Self) -> Self;
     /// `punpckldq` in each 128-bit lane: words 0, 1 of `self` interleaved with those of `other`.
     unsafe fn unpack_lo(self, other: Self) -> Self;
-    /// `self`, through an empty `asm!` that takes and returns the vector in its register, which
-    /// LLVM cannot see through, so that it keeps an expression's order as written. It emits no
-    /// instruction. Implemented as `#[inline] #[target_feature]`, not `#[inline(always)]`
-    /// like the other methods: a vector register operand needs the feature on the function
-    /// itself, and a `#[target_feature]` function is inlined into callers with the same
-    /// features (the backends' entry points), never called.
+    /// `self`, through the `opaque` of the type's `arch::x86` module: LLVM keeps an
+    /// expression's order as written around it.
     unsafe fn opaque(self) -> Self;
     /// `self`, through [`RowWords::opaque`] where the type needs it to keep the row form's
     /// message shuffles as written (see the `__m512i` implementation); otherwise `self`.
@@ -1485,6 +1425,41 @@ unsafe fn compress_rows<V: RowWords, R: Rotate<V>, const N: usize>(
             });
             cv[0].store_rows(&ptrs);
             cv[1].store_rows(&ptrs.map(|p| p.add(16)));
+        }
+    }
+}
+
+/// SSE4.1's `xof_many`, also the tail of AVX2's: groups of four output blocks in `__m128i`, then
+/// single ones. `counter` is the counter of the first block of `out`.
+///
+/// # Safety
+/// Only from code compiled with SSE4.1 on a CPU that has it; `out.len()` is a multiple of
+/// `BLOCK_LEN`.
+#[inline(always)]
+pub(super) unsafe fn xof_many_128(
+    cv: &[u32; 8],
+    block: &[u8; BLOCK_LEN],
+    block_len: u8,
+    counter: u64,
+    flags: u8,
+    out: &mut [u8],
+) {
+    const GROUP: usize = 4 * BLOCK_LEN;
+    // SAFETY: forwarded from the caller; each group slice is exactly 4 blocks, each single
+    // slice one.
+    unsafe {
+        let mut counter = counter;
+        let mut groups = out.chunks_exact_mut(GROUP);
+        if groups.len() > 0 {
+            let m = broadcast_block::<__m128i>(block);
+            for group in &mut groups {
+                xof_group::<__m128i, Shuffles>(cv, &m, block_len, counter, flags, group);
+                counter = counter.wrapping_add(4);
+            }
+        }
+        for out_block in groups.into_remainder().chunks_exact_mut(BLOCK_LEN) {
+            xof_rows::<__m128i, Shuffles>(cv, block, block_len, counter, flags, out_block);
+            counter = counter.wrapping_add(1);
         }
     }
 }

@@ -1,94 +1,19 @@
 //! BLAKE3 kernels for SSE4.1: the shared SIMD code of `simd` on `__m128i`, four lanes per vector
-//! in the transposed form and one in the row form, with the `Shuffles` rotations.
+//! in the transposed form and one in the row form, with the `Shuffles` rotations of
+//! `arch::x86`.
 //!
 //! Single blocks and groups of at most three lanes go through the row form, groups of four
-//! through the transposed one. AVX2 implies SSE4.1, so `avx2` reuses the single-block and
-//! extended-output paths here, compiled there VEX-encoded.
+//! through the transposed one.
 //!
-//! The helpers are `#[inline(always)]` without `#[target_feature]`: they are only ever compiled
-//! inlined into the `#[target_feature]` entry points of this module or of `avx2` and `avx512`.
-//! That is why each of them is `unsafe`: calling one is sound only from code compiled with SSE4.1
-//! enabled on a CPU that has it.
+//! The trait methods are `#[inline(always)]` without `#[target_feature]`: they are only ever
+//! compiled inlined into `#[target_feature]` entry points, which is why each is `unsafe`.
 
 use core::arch::x86_64::*;
 
 use super::kernels::{copy_then_hash, Group, Kernels, Lane, BLOCK_LEN};
-use super::simd::{self, load128, store128, transpose4_fn, LaneWords, Rotate, RowWords};
-
-/// A byte shuffle mask for 16 or 32 bytes, reloaded where used (`ByteMask::get`).
-#[repr(align(32))]
-pub(super) struct ByteMask(pub(super) [u8; 32]);
-
-impl ByteMask {
-    /// The mask as a vector of 16 or 32 bytes, loaded afresh where it is used
-    /// (`crate::arch::opaque::reload`), so that LLVM
-    /// neither rewrites the rotation by 16 from the known constant (`pshuflw` + `pshufhw`, two
-    /// shuffles on port 5 instead of one) nor keeps the mask in a register across the
-    /// transposed rounds, where the sixteen state words already fill the sixteen registers and
-    /// LLVM spills: a `vpshufb` with a memory operand costs a load, not a register.
-    ///
-    /// # Safety
-    /// `V` is `__m128i` or `__m256i` (at most the 32 bytes of the mask).
-    #[inline(always)]
-    pub(super) unsafe fn get<V: Copy>(&self) -> V {
-        // SAFETY: the mask is 32-byte aligned and 32 bytes, as much as `V` reads, and any bytes
-        // are a valid vector.
-        crate::arch::opaque::reload(unsafe { &*self.0.as_ptr().cast::<V>() })
-    }
-}
-
-/// The byte shuffle rotating every 32-bit word right by 16 bits.
-pub(super) const ROT16: ByteMask = ByteMask([
-    2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13, //
-    2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13,
-]);
-pub(super) static ROT16_MASK: ByteMask = ROT16;
-
-/// The byte shuffle rotating every 32-bit word right by 8 bits.
-pub(super) const ROT8: ByteMask = ByteMask([
-    1, 2, 3, 0, 5, 6, 7, 4, 9, 10, 11, 8, 13, 14, 15, 12, //
-    1, 2, 3, 0, 5, 6, 7, 4, 9, 10, 11, 8, 13, 14, 15, 12,
-]);
-pub(super) static ROT8_MASK: ByteMask = ROT8;
-
-/// G's rotations without AVX-512: byte shuffles for 16 and 8 bits, shift-or for 12 and 7.
-/// Implemented here for `__m128i` (SSE4.1) and in `avx2` for `__m256i`.
-pub(super) enum Shuffles {}
-
-impl Rotate<__m128i> for Shuffles {
-    #[inline(always)]
-    unsafe fn rot16(x: __m128i) -> __m128i {
-        // SAFETY: SSSE3; see the trait.
-        unsafe { _mm_shuffle_epi8(x, ROT16_MASK.get()) }
-    }
-
-    #[inline(always)]
-    unsafe fn rot12(x: __m128i) -> __m128i {
-        // SAFETY: SSE2; see the trait.
-        unsafe { _mm_or_si128(_mm_srli_epi32::<12>(x), _mm_slli_epi32::<20>(x)) }
-    }
-
-    #[inline(always)]
-    unsafe fn rot8(x: __m128i) -> __m128i {
-        // SAFETY: SSSE3; see the trait.
-        unsafe { _mm_shuffle_epi8(x, ROT8_MASK.get()) }
-    }
-
-    #[inline(always)]
-    unsafe fn rot7(x: __m128i) -> __m128i {
-        // SAFETY: SSE2; see the trait.
-        unsafe { _mm_or_si128(_mm_srli_epi32::<7>(x), _mm_slli_epi32::<25>(x)) }
-    }
-}
-
-transpose4_fn!(
-    transpose4,
-    __m128i,
-    _mm_unpacklo_epi32,
-    _mm_unpackhi_epi32,
-    _mm_unpacklo_epi64,
-    _mm_unpackhi_epi64
-);
+use super::simd::{self, LaneWords, RowWords};
+use crate::arch::x86::sse41::{self, load128, store128, transpose4};
+use crate::arch::x86::Shuffles;
 
 impl LaneWords for __m128i {
     const LANES: usize = 4;
@@ -206,7 +131,11 @@ impl RowWords for __m128i {
         unsafe { _mm_unpacklo_epi32(self, other) }
     }
 
-    simd::opaque_fn!("sse2", xmm_reg);
+    #[inline(always)]
+    unsafe fn opaque(self) -> Self {
+        // SAFETY: the feature is enabled (see the trait).
+        unsafe { sse41::opaque(self) }
+    }
 }
 
 /// The SSE4.1 backend.
@@ -298,41 +227,6 @@ impl Kernels for Sse41 {
         out: &mut [u8],
     ) {
         // SAFETY: SSE4.1 is enabled here and present (our contract).
-        unsafe { xof_many_from(cv, block, block_len, counter, flags, out) }
-    }
-}
-
-/// The tail of `xof_many` shared with AVX2: groups of four output blocks, then single ones.
-/// `counter` is the counter of the first block of `out`.
-///
-/// # Safety
-/// Only from code compiled with SSE4.1 on a CPU that has it; `out.len()` is a multiple of
-/// `BLOCK_LEN`.
-#[inline(always)]
-pub(super) unsafe fn xof_many_from(
-    cv: &[u32; 8],
-    block: &[u8; BLOCK_LEN],
-    block_len: u8,
-    counter: u64,
-    flags: u8,
-    out: &mut [u8],
-) {
-    const GROUP: usize = 4 * BLOCK_LEN;
-    // SAFETY: forwarded from the caller; each group slice is exactly 4 blocks, each single
-    // slice one.
-    unsafe {
-        let mut counter = counter;
-        let mut groups = out.chunks_exact_mut(GROUP);
-        if groups.len() > 0 {
-            let m = simd::broadcast_block::<__m128i>(block);
-            for group in &mut groups {
-                simd::xof_group::<__m128i, Shuffles>(cv, &m, block_len, counter, flags, group);
-                counter = counter.wrapping_add(4);
-            }
-        }
-        for out_block in groups.into_remainder().chunks_exact_mut(BLOCK_LEN) {
-            simd::xof_rows::<__m128i, Shuffles>(cv, block, block_len, counter, flags, out_block);
-            counter = counter.wrapping_add(1);
-        }
+        unsafe { simd::xof_many_128(cv, block, block_len, counter, flags, out) }
     }
 }
