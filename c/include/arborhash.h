@@ -66,10 +66,19 @@ int arborhash_blake3_keyed_hash_many_xof(const uint8_t key[BLAKE3_KEY_LEN],
                                          size_t count, size_t out_len, uint8_t *outputs);
 
 /* As arborhash_blake3_hash_many_xof, with key derivation (blake3_hasher_init_derive_key) in the
- * NUL-terminated context, which must be UTF-8 here (-1 otherwise). */
+ * NUL-terminated context, whose bytes need not be UTF-8. The messages share the SIMD lanes
+ * when the context is UTF-8 (a context should be a hardcoded string); otherwise they are hashed
+ * one after another. */
 int arborhash_blake3_derive_key_many_xof(const char *context, const uint8_t *const *inputs,
                                          const size_t *input_lens, size_t count, size_t out_len,
                                          uint8_t *outputs);
+
+/* As arborhash_blake3_derive_key_many_xof, with a context of context_len bytes of any value
+ * (blake3_hasher_init_derive_key_raw). */
+int arborhash_blake3_derive_key_many_xof_raw(const void *context, size_t context_len,
+                                             const uint8_t *const *inputs,
+                                             const size_t *input_lens, size_t count,
+                                             size_t out_len, uint8_t *outputs);
 
 /* BLAKE2b of each message, outlen bytes each (1 to 64) at outputs + outlen * i, keyed with
  * the keylen bytes at key if keylen > 0 (at most 64). */
@@ -154,6 +163,38 @@ int arborhash_blake3_left_subtree_len(uint64_t input_len, uint64_t *left_len);
  * UINT64_MAX (no limit) for offset 0. -1 if input_offset is not a multiple of
  * BLAKE3_CHUNK_LEN. */
 int arborhash_blake3_max_subtree_len(uint64_t input_offset, uint64_t *max_len);
+
+/* A subtree fed in pieces, for parts that do not sit in memory at once. It is a separate,
+ * allocated hasher rather than an offset set on a blake3_hasher because blake3.h's update
+ * cannot return an error: here the call that breaks a rule returns -1, and the hasher
+ * stays as it was. One hasher takes one call at a time; after a finalize it refuses every call
+ * but free. */
+typedef struct arborhash_blake3_subtree_hasher arborhash_blake3_subtree_hasher;
+
+/* A new hasher for the subtree starting input_offset bytes into the whole input, in mode with
+ * key (as for arborhash_blake3_hash_subtree), into *hasher. -1 if input_offset is not a
+ * multiple of BLAKE3_CHUNK_LEN, for a bad mode or key, or a NULL hasher. */
+int arborhash_blake3_subtree_hasher_new(int mode, const uint8_t key[BLAKE3_KEY_LEN],
+                                        uint64_t input_offset,
+                                        arborhash_blake3_subtree_hasher **hasher);
+
+/* Adds the len bytes at input. -1, adding nothing, if the subtree would hold more than
+ * arborhash_blake3_max_subtree_len(input_offset) bytes. */
+int arborhash_blake3_subtree_hasher_update(arborhash_blake3_subtree_hasher *hasher,
+                                           const void *input, size_t len);
+
+/* The CV of the subtree into the BLAKE3_OUT_LEN bytes at cv (what arborhash_blake3_hash_subtree
+ * gives for the same bytes). -1 if the hasher took no bytes (no subtree is empty). */
+int arborhash_blake3_subtree_hasher_finalize_non_root(arborhash_blake3_subtree_hasher *hasher,
+                                                      uint8_t cv[BLAKE3_OUT_LEN]);
+
+/* out_len bytes of the root output from byte seek on (as blake3_hasher_finalize_seek): the
+ * hasher then holds the whole input, so -1 unless its input_offset is 0. */
+int arborhash_blake3_subtree_hasher_finalize_root(arborhash_blake3_subtree_hasher *hasher,
+                                                  uint64_t seek, uint8_t *out, size_t out_len);
+
+/* Frees a hasher from arborhash_blake3_subtree_hasher_new (NULL does nothing). */
+void arborhash_blake3_subtree_hasher_free(arborhash_blake3_subtree_hasher *hasher);
 
 /* ---- Tillich-Zemor: a homomorphic hash, byte-compatible with the Go package
  * nspcc-dev/tzhash. The hash of a concatenation is the product of the parts' hashes, so parts

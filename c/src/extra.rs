@@ -4,6 +4,7 @@
 
 use core::ffi::{c_char, c_void, CStr};
 
+use arborhash::blake3::hazmat::{self, HasherExt};
 use arborhash::blake3::{self, KEY_LEN, OUT_LEN};
 use arborhash::{blake2b, blake2s, platform, tz, Backend};
 
@@ -140,8 +141,8 @@ pub unsafe extern "C" fn arborhash_blake3_keyed_hash_many_xof(
     }
 }
 
-/// Like `arborhash_blake3_hash_many_xof`, with key derivation in the NUL-terminated UTF-8
-/// `context` (-1 if it is not UTF-8: the Rust batch API takes strings).
+/// Like `arborhash_blake3_hash_many_xof`, with key derivation in the NUL-terminated `context`,
+/// whose bytes are hashed as they are (UTF-8 or not), as `blake3_hasher_init_derive_key` does.
 ///
 /// # Safety
 /// As for [`arborhash_blake3_hash_many_xof`]; `context` is NULL or a NUL-terminated string.
@@ -158,20 +159,62 @@ pub unsafe extern "C" fn arborhash_blake3_derive_key_many_xof(
         return crate::ffi::BAD_ARGUMENT;
     }
     // SAFETY: the caller's promise: non-NULL (checked above) and NUL-terminated.
-    let Ok(context) = unsafe { CStr::from_ptr(context) }.to_str() else {
+    let context = unsafe { CStr::from_ptr(context) }.to_bytes();
+    // SAFETY: the caller's promises.
+    unsafe { derive_key_many_xof(context, inputs, input_lens, count, out_len, outputs) }
+}
+
+/// Like `arborhash_blake3_derive_key_many_xof`, with a context of `context_len` bytes of any
+/// value, as `blake3_hasher_init_derive_key_raw` takes.
+///
+/// # Safety
+/// As for [`arborhash_blake3_hash_many_xof`]; `context` is NULL or points to `context_len`
+/// bytes.
+#[no_mangle]
+pub unsafe extern "C" fn arborhash_blake3_derive_key_many_xof_raw(
+    context: *const c_void,
+    context_len: usize,
+    inputs: *const *const u8,
+    input_lens: *const usize,
+    count: usize,
+    out_len: usize,
+    outputs: *mut u8,
+) -> i32 {
+    // SAFETY: the caller's promise.
+    let Some(context) = (unsafe { input(context, context_len) }) else {
         return crate::ffi::BAD_ARGUMENT;
     };
     // SAFETY: the caller's promises.
-    unsafe {
-        blake3_many_xof(
-            inputs,
-            input_lens,
-            count,
-            out_len,
-            outputs,
-            |inputs, out| blake3::many::derive_key_many_xof(context, inputs, out_len, out),
-        )
-    }
+    unsafe { derive_key_many_xof(context, inputs, input_lens, count, out_len, outputs) }
+}
+
+/// Key derivation of each message in `context`. The Rust batch API, which shares the SIMD lanes
+/// across messages, takes a string; other bytes take one hasher per message in turn.
+///
+/// # Safety
+/// As for [`arborhash_blake3_hash_many_xof`].
+unsafe fn derive_key_many_xof(
+    context: &[u8],
+    inputs: *const *const u8,
+    input_lens: *const usize,
+    count: usize,
+    out_len: usize,
+    outputs: *mut u8,
+) -> i32 {
+    let hash = |inputs: &[&[u8]], out: &mut [u8]| match core::str::from_utf8(context) {
+        Ok(context) => blake3::many::derive_key_many_xof(context, inputs, out_len, out),
+        // No output has nothing to hash (and `chunks_exact_mut` takes no 0).
+        Err(_) if out_len == 0 => {}
+        Err(_) => {
+            let key = hazmat::hash_derive_key_context_bytes(context);
+            let mut hasher = blake3::Hasher::new_from_context_key(&key);
+            for (input, out) in inputs.iter().zip(out.chunks_exact_mut(out_len)) {
+                hasher.reset().update(input).finalize_xof().fill(out);
+            }
+        }
+    };
+    // SAFETY: the caller's promises.
+    unsafe { blake3_many_xof(inputs, input_lens, count, out_len, outputs, hash) }
 }
 
 /// Checks the batch and its outputs, then runs `hash` on them.

@@ -5,8 +5,8 @@
 
 use core::ffi::c_void;
 
-use arborhash::blake3::hazmat::{self, ChainingValue, Mode};
-use arborhash::blake3::CHUNK_LEN;
+use arborhash::blake3::hazmat::{self, ChainingValue, HasherExt, Mode};
+use arborhash::blake3::{Hasher, CHUNK_LEN};
 
 use crate::ffi::{input, output, status, BAD_ARGUMENT};
 
@@ -204,4 +204,144 @@ pub unsafe extern "C" fn arborhash_blake3_max_subtree_len(
         unsafe { max_len.write_unaligned(len) };
         Some(())
     })
+}
+
+/// The C `arborhash_blake3_subtree_hasher`: a subtree fed in pieces. It checks every rule
+/// `HasherExt` would panic on before the `Hasher` sees the input, so nothing panics.
+pub struct SubtreeHasher {
+    hasher: Hasher,
+    /// Where the subtree starts in the whole input; only offset 0 has a root.
+    offset: u64,
+    /// Bytes it may still take: `max_subtree_len(offset)` minus those taken.
+    room: u64,
+    /// Set by a finalize: later calls are refused.
+    finished: bool,
+}
+
+/// A new subtree hasher for the subtree starting `input_offset` bytes into the whole input,
+/// into `*hasher` (freed with `arborhash_blake3_subtree_hasher_free`). -1 for an unknown mode,
+/// a NULL key the mode needs, an offset that is not a multiple of `BLAKE3_CHUNK_LEN`, or a NULL
+/// `hasher` (then nothing is allocated).
+///
+/// # Safety
+/// `key` as for the mode; `hasher` is NULL or points to a writable pointer.
+#[no_mangle]
+pub unsafe extern "C" fn arborhash_blake3_subtree_hasher_new(
+    mode: i32,
+    key: *const u8,
+    input_offset: u64,
+    hasher: *mut *mut SubtreeHasher,
+) -> i32 {
+    if hasher.is_null() || !input_offset.is_multiple_of(CHUNK_LEN as u64) {
+        return BAD_ARGUMENT;
+    }
+    status(|| {
+        // SAFETY: the caller's promise.
+        let mut inner = match unsafe { self::mode(mode, key) }? {
+            Mode::Hash => Hasher::new(),
+            Mode::KeyedHash(key) => Hasher::new_keyed(key),
+            Mode::DeriveKeyMaterial(context_key) => Hasher::new_from_context_key(context_key),
+        };
+        inner.set_input_offset(input_offset);
+        let made = Box::new(SubtreeHasher {
+            hasher: inner,
+            offset: input_offset,
+            room: hazmat::max_subtree_len(input_offset).unwrap_or(u64::MAX),
+            finished: false,
+        });
+        // SAFETY: non-NULL (checked above) and the caller's promise.
+        unsafe { hasher.write_unaligned(Box::into_raw(made)) };
+        Some(())
+    })
+}
+
+/// The hasher behind a C pointer, if it may take another call.
+///
+/// # Safety
+/// `hasher` is NULL or from `arborhash_blake3_subtree_hasher_new`, not freed, used by no other
+/// call meanwhile.
+unsafe fn open<'a>(hasher: *mut SubtreeHasher) -> Option<&'a mut SubtreeHasher> {
+    // SAFETY: the caller's promise.
+    unsafe { hasher.as_mut() }.filter(|h| !h.finished)
+}
+
+/// Adds `len` bytes at `input` to the subtree. -1, adding nothing, if the subtree would grow
+/// past `max_subtree_len(offset)`, if the hasher was finalized, or for NULL pointers.
+///
+/// # Safety
+/// As for [`open`]; `input` is NULL or points to `len` readable bytes.
+#[no_mangle]
+pub unsafe extern "C" fn arborhash_blake3_subtree_hasher_update(
+    hasher: *mut SubtreeHasher,
+    input: *const c_void,
+    len: usize,
+) -> i32 {
+    status(|| {
+        // SAFETY: the caller's promises.
+        let (h, bytes) = unsafe { (open(hasher)?, self::input(input, len)?) };
+        h.room = h.room.checked_sub(bytes.len() as u64)?;
+        h.hasher.update(bytes);
+        Some(())
+    })
+}
+
+/// The chaining value of the subtree into the 32 bytes at `cv`, finishing the hasher. -1 if it
+/// took no input (empty subtrees are never valid), was finalized, or for NULL pointers.
+///
+/// # Safety
+/// As for [`open`]; `cv` is NULL or points to 32 writable bytes.
+#[no_mangle]
+pub unsafe extern "C" fn arborhash_blake3_subtree_hasher_finalize_non_root(
+    hasher: *mut SubtreeHasher,
+    cv: *mut u8,
+) -> i32 {
+    status(|| {
+        // SAFETY: the caller's promises.
+        let (h, out) = unsafe { (open(hasher)?, output(cv, 32)?) };
+        if h.hasher.count() == 0 {
+            return None;
+        }
+        out.copy_from_slice(&h.hasher.finalize_non_root());
+        h.finished = true;
+        Some(())
+    })
+}
+
+/// `out_len` bytes of the root output from byte `seek` on, finishing the hasher: the whole
+/// input's hash or extended output, so only for offset 0. -1 for another offset, a finalized
+/// hasher, or NULL pointers.
+///
+/// # Safety
+/// As for [`open`]; `out` is NULL or points to `out_len` writable bytes.
+#[no_mangle]
+pub unsafe extern "C" fn arborhash_blake3_subtree_hasher_finalize_root(
+    hasher: *mut SubtreeHasher,
+    seek: u64,
+    out: *mut u8,
+    out_len: usize,
+) -> i32 {
+    status(|| {
+        // SAFETY: the caller's promises.
+        let (h, out) = unsafe { (open(hasher)?, output(out, out_len)?) };
+        if h.offset != 0 {
+            return None;
+        }
+        let mut reader = h.hasher.finalize_xof();
+        reader.set_position(seek);
+        reader.fill(out);
+        h.finished = true;
+        Some(())
+    })
+}
+
+/// Frees a hasher from `arborhash_blake3_subtree_hasher_new`; NULL is ignored.
+///
+/// # Safety
+/// `hasher` is NULL or from `arborhash_blake3_subtree_hasher_new` and not freed yet.
+#[no_mangle]
+pub unsafe extern "C" fn arborhash_blake3_subtree_hasher_free(hasher: *mut SubtreeHasher) {
+    if !hasher.is_null() {
+        // SAFETY: the caller's promise: made by `Box::into_raw` and not freed.
+        drop(unsafe { Box::from_raw(hasher) });
+    }
 }

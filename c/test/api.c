@@ -72,7 +72,9 @@ static void test_batches(void) {
   CHECK(arborhash_blake2s_hash_many(inputs, lens, (size_t)-1, key, 0, 32, out) == ARBORHASH_BAD_ARGUMENT);
 }
 
-/* The XOF batches against blake3_hasher, per message, in the three modes. */
+/* The XOF batches against blake3_hasher, per message, in the three modes; key derivation also
+ * with contexts that are not UTF-8, NUL-terminated (mode 3) and of a length with a NUL inside
+ * (mode 4, and mode 5 with the UTF-8 context), against blake3_hasher_init_derive_key(_raw). */
 static void test_xof_batches(void) {
   enum { N = 21, MAX_OUT = 1000 };
   static const size_t out_lens[] = {0, 1, 31, 32, 33, 64, 65, 200, MAX_OUT};
@@ -89,22 +91,33 @@ static void test_xof_batches(void) {
   uint8_t key[32];
   for (int i = 0; i < 32; i++) key[i] = (uint8_t)(0x40 + i);
   const char *context = "arborhash 2026-12-01 batch XOF test";
+  const char *bytes_context = "arborhash \xff\xfe\x80 batch context";
+  static const uint8_t raw_context[] = {'c', 0xff, 0, 0xc0, 0x80, 'x'};
   for (size_t ci = 0; ci < sizeof counts / sizeof counts[0]; ci++) {
     size_t count = counts[ci];
     for (size_t oi = 0; oi < sizeof out_lens / sizeof out_lens[0]; oi++) {
       size_t out_len = out_lens[oi];
-      for (int mode = 0; mode < 3; mode++) {
+      for (int mode = 0; mode < 6; mode++) {
         memset(out, 0xEE, sizeof out);
+        const void *raw = mode == 4 ? (const void *)raw_context : (const void *)context;
+        size_t raw_len = mode == 4 ? sizeof raw_context : strlen(context);
         int rc = mode == 0   ? arborhash_blake3_hash_many_xof(inputs, lens, count, out_len, out)
                  : mode == 1 ? arborhash_blake3_keyed_hash_many_xof(key, inputs, lens, count,
                                                                      out_len, out)
-                             : arborhash_blake3_derive_key_many_xof(context, inputs, lens, count,
-                                                                     out_len, out);
+                 : mode == 2 ? arborhash_blake3_derive_key_many_xof(context, inputs, lens, count,
+                                                                     out_len, out)
+                 : mode == 3 ? arborhash_blake3_derive_key_many_xof(bytes_context, inputs, lens,
+                                                                     count, out_len, out)
+                             : arborhash_blake3_derive_key_many_xof_raw(raw, raw_len, inputs,
+                                                                         lens, count, out_len,
+                                                                         out);
         CHECK(rc == ARBORHASH_OK);
         for (size_t i = 0; i < count; i++) {
           if (mode == 0) blake3_hasher_init(&h);
           else if (mode == 1) blake3_hasher_init_keyed(&h, key);
-          else blake3_hasher_init_derive_key(&h, context);
+          else if (mode == 2) blake3_hasher_init_derive_key(&h, context);
+          else if (mode == 3) blake3_hasher_init_derive_key(&h, bytes_context);
+          else blake3_hasher_init_derive_key_raw(&h, raw, raw_len);
           blake3_hasher_update(&h, inputs[i], lens[i]);
           blake3_hasher_finalize(&h, one, out_len);
           CHECK(memcmp(out + out_len * i, one, out_len) == 0);
@@ -125,8 +138,15 @@ static void test_xof_batches(void) {
         ARBORHASH_BAD_ARGUMENT);
   CHECK(arborhash_blake3_derive_key_many_xof(NULL, inputs, lens, 1, 64, out) ==
         ARBORHASH_BAD_ARGUMENT);
-  /* The batch API takes UTF-8 contexts only (blake3_hasher_init_derive_key takes any bytes). */
-  CHECK(arborhash_blake3_derive_key_many_xof("\xff\xfe", inputs, lens, 1, 64, out) ==
+  CHECK(arborhash_blake3_derive_key_many_xof_raw(NULL, 0, NULL, NULL, 0, 64, NULL) ==
+        ARBORHASH_OK);
+  CHECK(arborhash_blake3_derive_key_many_xof_raw("\xff", 1, inputs, lens, 3, 0, NULL) ==
+        ARBORHASH_OK);
+  CHECK(arborhash_blake3_derive_key_many_xof_raw(NULL, 1, inputs, lens, 1, 64, out) ==
+        ARBORHASH_BAD_ARGUMENT);
+  CHECK(arborhash_blake3_derive_key_many_xof_raw("c", SIZE_MAX, inputs, lens, 1, 64, out) ==
+        ARBORHASH_BAD_ARGUMENT);
+  CHECK(arborhash_blake3_derive_key_many_xof_raw("\xff", 1, inputs, lens, 1, 64, NULL) ==
         ARBORHASH_BAD_ARGUMENT);
 }
 

@@ -231,6 +231,139 @@ static void test_refused(void) {
   CHECK(memcmp(a, b, 32) == 0);
 }
 
+/* Feeds data[0, len) to h in pieces of pseudo-random lengths, some long. */
+static void feed(arborhash_blake3_subtree_hasher *h, size_t len) {
+  for (size_t done = 0; done < len;) {
+    uint64_t r = next_random(&random_state);
+    size_t piece = r % 5 == 0 ? (size_t)(r >> 8) % 300000 : piece_len(&random_state);
+    if (piece > len - done) piece = len - done;
+    CHECK(arborhash_blake3_subtree_hasher_update(h, data + done, piece) == ARBORHASH_OK);
+    done += piece;
+  }
+}
+
+/* The incremental subtree hasher: at pseudo-random offsets (the chunk index an odd number
+ * times a power of two, up to 2^53 chunks), lengths up to the offset's limit and update
+ * splits, in every mode, its CV is arborhash_blake3_hash_subtree's; at offset 0 its root
+ * output is blake3_hasher's. */
+static void test_incremental(void) {
+  uint8_t key[32], context_key[32];
+  const char *context = "arborhash 2026-12-02 incremental subtree test";
+  for (int i = 0; i < 32; i++) key[i] = (uint8_t)(0x40 + 3 * i);
+  CHECK(arborhash_blake3_hash_derive_key_context(context, strlen(context), context_key) ==
+        ARBORHASH_OK);
+  const mode modes[] = {{ARBORHASH_BLAKE3_MODE_HASH, NULL, "hash"},
+                        {ARBORHASH_BLAKE3_MODE_KEYED_HASH, key, "keyed"},
+                        {ARBORHASH_BLAKE3_MODE_DERIVE_KEY_MATERIAL, context_key, "derive-key"}};
+  int cases = 0;
+  for (size_t mi = 0; mi < sizeof modes / sizeof modes[0]; mi++) {
+    const mode *m = &modes[mi];
+    for (int round = 0; round < 40; round++) {
+      uint64_t r = next_random(&random_state);
+      uint64_t offset = round % 8 == 0 ? 0 : ((r | 1) % ((uint64_t)1 << 40)) << (r >> 58) % 14;
+      offset *= CHUNK;
+      uint64_t max = 0;
+      CHECK(arborhash_blake3_max_subtree_len(offset, &max) == ARBORHASH_OK);
+      size_t limit = max < sizeof data ? (size_t)max : sizeof data;
+      /* Often the whole limit, the edge the length rule checks. */
+      size_t len = round % 3 == 0 ? limit : 1 + (size_t)(next_random(&random_state) % limit);
+      arborhash_blake3_subtree_hasher *h = NULL;
+      CHECK(arborhash_blake3_subtree_hasher_new(m->mode, m->key, offset, &h) == ARBORHASH_OK);
+      if (h == NULL) return;
+      feed(h, len);
+      uint8_t want[32], got[32];
+      CHECK(arborhash_blake3_hash_subtree(m->mode, m->key, offset, data, len, want) ==
+            ARBORHASH_OK);
+      if (offset == 0) {
+        uint8_t whole_out[200], root_out[200];
+        uint64_t seek = next_random(&random_state) % 5000;
+        whole(m, context, len, seek, whole_out, sizeof whole_out);
+        arborhash_blake3_subtree_hasher *copy = NULL;
+        CHECK(arborhash_blake3_subtree_hasher_new(m->mode, m->key, 0, &copy) == ARBORHASH_OK);
+        if (copy == NULL) return;
+        feed(copy, len);
+        CHECK(arborhash_blake3_subtree_hasher_finalize_root(copy, seek, root_out,
+                                                            sizeof root_out) == ARBORHASH_OK);
+        CHECK(memcmp(root_out, whole_out, sizeof root_out) == 0);
+        arborhash_blake3_subtree_hasher_free(copy);
+      }
+      CHECK(arborhash_blake3_subtree_hasher_finalize_non_root(h, got) == ARBORHASH_OK);
+      if (memcmp(got, want, 32) != 0) {
+        fprintf(stderr, "%s: incremental subtree at %llu of %zu bytes differs\n", m->name,
+                (unsigned long long)offset, len);
+        CHECK(0);
+      }
+      arborhash_blake3_subtree_hasher_free(h);
+      cases++;
+    }
+  }
+  printf("subtree: %d incremental subtrees\n", cases);
+}
+
+/* The incremental hasher's refusals: each leaves the hasher as it was. */
+static void test_incremental_refused(void) {
+  uint8_t key[32] = {2}, cv[32], want[32], out[64];
+  arborhash_blake3_subtree_hasher *h = NULL;
+  /* Offsets that are not chunk boundaries, bad modes and keys, no place for the hasher. */
+  CHECK(arborhash_blake3_subtree_hasher_new(0, NULL, 1, &h) == ARBORHASH_BAD_ARGUMENT);
+  CHECK(arborhash_blake3_subtree_hasher_new(0, NULL, 1025, &h) == ARBORHASH_BAD_ARGUMENT);
+  CHECK(arborhash_blake3_subtree_hasher_new(0, NULL, UINT64_MAX, &h) == ARBORHASH_BAD_ARGUMENT);
+  CHECK(arborhash_blake3_subtree_hasher_new(3, key, 0, &h) == ARBORHASH_BAD_ARGUMENT);
+  CHECK(arborhash_blake3_subtree_hasher_new(1, NULL, 0, &h) == ARBORHASH_BAD_ARGUMENT);
+  CHECK(arborhash_blake3_subtree_hasher_new(2, NULL, 0, &h) == ARBORHASH_BAD_ARGUMENT);
+  CHECK(arborhash_blake3_subtree_hasher_new(0, NULL, 0, NULL) == ARBORHASH_BAD_ARGUMENT);
+  CHECK(h == NULL);
+  /* NULL hashers. */
+  CHECK(arborhash_blake3_subtree_hasher_update(NULL, data, 1) == ARBORHASH_BAD_ARGUMENT);
+  CHECK(arborhash_blake3_subtree_hasher_finalize_non_root(NULL, cv) == ARBORHASH_BAD_ARGUMENT);
+  CHECK(arborhash_blake3_subtree_hasher_finalize_root(NULL, 0, out, 32) ==
+        ARBORHASH_BAD_ARGUMENT);
+  arborhash_blake3_subtree_hasher_free(NULL);
+  /* At offset 3072 (one chunk at most): empty, then past the limit at update, in one call
+   * and across calls; the refused bytes are not added. */
+  CHECK(arborhash_blake3_subtree_hasher_new(1, key, 3072, &h) == ARBORHASH_OK);
+  if (h == NULL) return;
+  CHECK(arborhash_blake3_subtree_hasher_finalize_non_root(h, cv) == ARBORHASH_BAD_ARGUMENT);
+  CHECK(arborhash_blake3_subtree_hasher_update(h, data, 1025) == ARBORHASH_BAD_ARGUMENT);
+  CHECK(arborhash_blake3_subtree_hasher_update(h, data, SIZE_MAX) == ARBORHASH_BAD_ARGUMENT);
+  CHECK(arborhash_blake3_subtree_hasher_update(h, NULL, 1) == ARBORHASH_BAD_ARGUMENT);
+  CHECK(arborhash_blake3_subtree_hasher_update(h, NULL, 0) == ARBORHASH_OK);
+  CHECK(arborhash_blake3_subtree_hasher_update(h, data, 1000) == ARBORHASH_OK);
+  CHECK(arborhash_blake3_subtree_hasher_update(h, data + 1000, 25) == ARBORHASH_BAD_ARGUMENT);
+  CHECK(arborhash_blake3_subtree_hasher_update(h, data + 1000, 24) == ARBORHASH_OK);
+  CHECK(arborhash_blake3_subtree_hasher_update(h, data + 1024, 1) == ARBORHASH_BAD_ARGUMENT);
+  /* Not the root (offset 3072), and no NULL output; then finalize once, not twice. */
+  CHECK(arborhash_blake3_subtree_hasher_finalize_root(h, 0, out, 32) == ARBORHASH_BAD_ARGUMENT);
+  CHECK(arborhash_blake3_subtree_hasher_finalize_non_root(h, NULL) == ARBORHASH_BAD_ARGUMENT);
+  CHECK(arborhash_blake3_subtree_hasher_finalize_non_root(h, cv) == ARBORHASH_OK);
+  CHECK(arborhash_blake3_hash_subtree(1, key, 3072, data, 1024, want) == ARBORHASH_OK);
+  CHECK(memcmp(cv, want, 32) == 0);
+  CHECK(arborhash_blake3_subtree_hasher_finalize_non_root(h, cv) == ARBORHASH_BAD_ARGUMENT);
+  CHECK(arborhash_blake3_subtree_hasher_update(h, data, 1) == ARBORHASH_BAD_ARGUMENT);
+  arborhash_blake3_subtree_hasher_free(h);
+  /* Offset 0: the root once, the empty input's hash included; and the highest chunk. */
+  CHECK(arborhash_blake3_subtree_hasher_new(0, NULL, 0, &h) == ARBORHASH_OK);
+  if (h == NULL) return;
+  CHECK(arborhash_blake3_subtree_hasher_finalize_root(h, 0, NULL, 32) == ARBORHASH_BAD_ARGUMENT);
+  CHECK(arborhash_blake3_subtree_hasher_finalize_root(h, 0, out, SIZE_MAX) ==
+        ARBORHASH_BAD_ARGUMENT);
+  CHECK(arborhash_blake3_subtree_hasher_finalize_root(h, 0, out, 32) == ARBORHASH_OK);
+  CHECK(arborhash_blake3_hash(NULL, 0, want) == ARBORHASH_OK);
+  CHECK(memcmp(out, want, 32) == 0);
+  CHECK(arborhash_blake3_subtree_hasher_finalize_root(h, 0, out, 32) == ARBORHASH_BAD_ARGUMENT);
+  CHECK(arborhash_blake3_subtree_hasher_finalize_non_root(h, cv) == ARBORHASH_BAD_ARGUMENT);
+  arborhash_blake3_subtree_hasher_free(h);
+  CHECK(arborhash_blake3_subtree_hasher_new(0, NULL, UINT64_MAX - 1023, &h) == ARBORHASH_OK);
+  if (h == NULL) return;
+  CHECK(arborhash_blake3_subtree_hasher_update(h, data, 1024) == ARBORHASH_OK);
+  CHECK(arborhash_blake3_subtree_hasher_update(h, data, 1) == ARBORHASH_BAD_ARGUMENT);
+  CHECK(arborhash_blake3_subtree_hasher_finalize_non_root(h, cv) == ARBORHASH_OK);
+  CHECK(arborhash_blake3_hash_subtree(0, NULL, UINT64_MAX - 1023, data, 1024, want) ==
+        ARBORHASH_OK);
+  CHECK(memcmp(cv, want, 32) == 0);
+  arborhash_blake3_subtree_hasher_free(h);
+}
+
 int main(void) {
   uint64_t fill = 39;
   for (size_t i = 0; i < sizeof data; i += 8) {
@@ -240,6 +373,8 @@ int main(void) {
   test_trees();
   test_lengths();
   test_refused();
+  test_incremental();
+  test_incremental_refused();
   printf("subtree: %d checks, %d failed (backend %s)\n", checks, failures, arborhash_backend());
   return failures != 0;
 }

@@ -1,7 +1,9 @@
 /* One step of a BLAKE3 tree built in parts, the C side of the cross-language test
  * (python/tests/test_cross_language.py), with the arguments of arborhash/examples/subtree.rs:
  *   subtree_cmd cv FILE OFFSET LEN | parent LEFT RIGHT | root LEFT RIGHT OUT_LEN
- * Prints the chaining value or output as hex; an error exits with status 1. */
+ * and cv-pieces FILE OFFSET LEN, the CV from arborhash_blake3_subtree_hasher fed in pieces of
+ * pseudo-random lengths (fixed seed). Prints the chaining value or output as hex; an error
+ * exits with status 1. */
 #include <errno.h>
 
 #include "arborhash.h"
@@ -13,6 +15,25 @@ static int fail(const char *message) {
 }
 
 /* Parses a decimal uint64_t; returns 0, or -1 if the text is not one. */
+/* The CV of the len bytes at part, hashed at offset with the incremental hasher. */
+static int hash_in_pieces(uint64_t offset, const uint8_t *part, size_t len, uint8_t *cv) {
+  arborhash_blake3_subtree_hasher *h;
+  if (arborhash_blake3_subtree_hasher_new(ARBORHASH_BLAKE3_MODE_HASH, NULL, offset, &h) !=
+      ARBORHASH_OK)
+    return -1;
+  uint64_t random = 5 + len;
+  int status = 0;
+  for (size_t done = 0; done < len && status == 0;) {
+    size_t piece = next_random(&random) % 2 ? piece_len(&random) : 100000;
+    if (piece > len - done) piece = len - done;
+    status = arborhash_blake3_subtree_hasher_update(h, part + done, piece);
+    done += piece;
+  }
+  if (status == 0) status = arborhash_blake3_subtree_hasher_finalize_non_root(h, cv);
+  arborhash_blake3_subtree_hasher_free(h);
+  return status;
+}
+
 static int parse_u64(const char *text, uint64_t *value) {
   char *end;
   errno = 0;
@@ -24,15 +45,17 @@ static int parse_u64(const char *text, uint64_t *value) {
 
 int main(int argc, char **argv) {
   uint8_t left[BLAKE3_OUT_LEN], right[BLAKE3_OUT_LEN], cv[BLAKE3_OUT_LEN];
-  if (argc == 5 && strcmp(argv[1], "cv") == 0) {
+  int pieces = argc == 5 && strcmp(argv[1], "cv-pieces") == 0;
+  if (pieces || (argc == 5 && strcmp(argv[1], "cv") == 0)) {
     uint64_t offset, len;
     if (parse_u64(argv[3], &offset) != 0 || parse_u64(argv[4], &len) != 0)
       return fail("OFFSET and LEN are whole numbers");
     size_t size;
     uint8_t *data = read_all(argv[2], &size);
     if (offset > size || len > size - offset) return fail("the file has no such bytes");
-    int status = arborhash_blake3_hash_subtree(ARBORHASH_BLAKE3_MODE_HASH, NULL, offset,
-                                               data + offset, (size_t)len, cv);
+    int status = pieces ? hash_in_pieces(offset, data + offset, (size_t)len, cv)
+                        : arborhash_blake3_hash_subtree(ARBORHASH_BLAKE3_MODE_HASH, NULL, offset,
+                                                        data + offset, (size_t)len, cv);
     free(data);
     if (status != ARBORHASH_OK) return fail("not a subtree");
     print_hex(cv, sizeof cv);
@@ -61,5 +84,6 @@ int main(int argc, char **argv) {
     free(out);
     return 0;
   }
-  return fail("usage: subtree_cmd cv FILE OFFSET LEN | parent LEFT RIGHT | root LEFT RIGHT OUT_LEN");
+  return fail("usage: subtree_cmd cv|cv-pieces FILE OFFSET LEN | parent LEFT RIGHT | "
+              "root LEFT RIGHT OUT_LEN");
 }

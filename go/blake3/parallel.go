@@ -1,6 +1,7 @@
 package blake3
 
 import (
+	"math/bits"
 	"sync"
 	"sync/atomic"
 )
@@ -9,11 +10,15 @@ const (
 	// ParallelMin is the smallest write that SetParallel spreads over
 	// goroutines: below it, starting and joining them takes a growing share
 	// of what a second core saves (measured, see the module's README).
-	ParallelMin = 128 << 10
+	ParallelMin = 512 << 10
 	// pieceMaxChunks bounds one goroutine's unit of work (1 MiB): a few
 	// units per goroutine keep them busy to the end, and the unit's CVs fit
 	// on the stack.
 	pieceMaxChunks = 1024
+	// piecesPerWorker: see pieceChunks.
+	piecesPerWorker = 4
+	// maxBatch bounds the pieces hashed between two joins of the goroutines.
+	maxBatch = 64
 )
 
 // SetParallel lets Write and WriteString hash inputs of at least
@@ -44,18 +49,30 @@ func (h *hasher) updateParallel(p []byte, workers int) {
 		h.hashBuffer()
 	}
 	h.flushPending()
-	size := pieceChunks(len(p), workers)
-	var batch [64]piece
-	for len(p) > ParallelMin/2 {
+	// Every whole buffer before the last byte goes into pieces (the last
+	// chunk may be the root); counter and chunks are multiples of bufChunks,
+	// so every piece is at least that (smaller than size only where the
+	// counter's alignment or the end needs it).
+	chunks := (len(p) - 1) / bufSize * bufChunks
+	size := pieceChunks(chunks, workers)
+	// The goroutines share the batch, so it is on the heap: sized to the
+	// pieces (those that align the counter to size among them), not to
+	// maxBatch; a batch too short only means one more join.
+	nb := chunks/size + 2*bits.Len(uint(size))
+	if nb > maxBatch {
+		nb = maxBatch
+	}
+	batch := make([]piece, nb)
+	for chunks > 0 {
 		n, counter := 0, h.counter
-		for n < len(batch) && len(p) > bufSize {
-			// counter is a multiple of bufChunks, so c stays at least that.
+		for n < len(batch) && chunks > 0 {
 			c := size
-			for c > bufChunks && (counter%uint64(c) != 0 || c*ChunkSize >= len(p)) {
+			for c > chunks || counter%uint64(c) != 0 {
 				c /= 2
 			}
 			batch[n] = piece{data: p[:c*ChunkSize], counter: counter, chunks: c}
 			counter += uint64(c)
+			chunks -= c
 			p = p[c*ChunkSize:]
 			n++
 		}
@@ -69,10 +86,12 @@ func (h *hasher) updateParallel(p []byte, workers int) {
 
 // pieceChunks picks the subtree size (a power of two of chunks, from
 // maxSubtreeChunks to pieceMaxChunks) that gives each of workers goroutines
-// about four pieces of an input of n bytes.
-func pieceChunks(n, workers int) int {
+// piecesPerWorker to twice that many pieces of chunks chunks: enough that
+// the caller, which takes pieces until the others wake up, keeps them busy
+// to the end, and no smaller than the subtrees the serial path hashes.
+func pieceChunks(chunks, workers int) int {
 	c := maxSubtreeChunks
-	for c < pieceMaxChunks && 2*c*ChunkSize*4*workers <= n {
+	for c < pieceMaxChunks && 2*c*piecesPerWorker*workers <= chunks {
 		c *= 2
 	}
 	return c
@@ -81,6 +100,15 @@ func pieceChunks(n, workers int) int {
 // hashPieces sets the CV of every piece, on up to workers goroutines that
 // take the pieces in turn.
 func hashPieces(ps []piece, workers int, key *[8]uint32, flags uint32) {
+	if workers > len(ps) {
+		workers = len(ps)
+	}
+	if workers <= 1 {
+		for i := range ps {
+			ps[i].cv = pieceCV(ps[i].data, ps[i].counter, key, flags)
+		}
+		return
+	}
 	var next atomic.Int64
 	work := func() {
 		for {
@@ -90,9 +118,6 @@ func hashPieces(ps []piece, workers int, key *[8]uint32, flags uint32) {
 			}
 			ps[i].cv = pieceCV(ps[i].data, ps[i].counter, key, flags)
 		}
-	}
-	if workers > len(ps) {
-		workers = len(ps)
 	}
 	var wg sync.WaitGroup
 	for w := 1; w < workers; w++ {

@@ -74,3 +74,19 @@ func TestParallelWriteString(t *testing.T) {
 		}
 	}
 }
+
+// TestParallelManyBatches writes more pieces than one batch holds (maxBatch
+// pieces of at most pieceMaxChunks), after a head that leaves the counter
+// unaligned to the piece size.
+func TestParallelManyBatches(t *testing.T) {
+	msg := pattern((maxBatch+3)*pieceMaxChunks*ChunkSize + 5)
+	head := 17*ChunkSize + 3
+	want := Sum256(msg)
+	h := New()
+	h.SetParallel(2)
+	_, _ = h.Write(msg[:head])
+	_, _ = h.Write(msg[head:])
+	if got := h.Sum(nil); !bytes.Equal(got, want[:]) {
+		t.Fatalf("got %x want %x", got, want)
+	}
+}

@@ -9,6 +9,7 @@ import {
   IO_LEN,
   loadedBytes,
   scratch,
+  stringToIo,
   toBytes,
   track,
   untrack,
@@ -122,6 +123,11 @@ export function blake3(input, options = {}) {
   const { length = 32, seek = 0 } = options;
   checkSpan(seek, length);
   const mode = blake3Mode(options);
+  const placed = length <= 64 ? stringToIo(input) : -1;
+  if (placed >= 0) {
+    wasm.b3_hash(mode, KEY, io, placed, OUT, length, seek);
+    return copyOut(OUT, length);
+  }
   const data = toBytes(input);
   if (data.length <= IO_LEN && length <= 64) {
     bytes().set(data, io);
@@ -401,10 +407,17 @@ function writeParams(name, options) {
 
 function blake2(name, input, options) {
   const id = writeParams(name, options);
-  const data = toBytes(input);
-  if (data.length <= IO_LEN) {
+  let len = stringToIo(input);
+  const data = len < 0 ? toBytes(input) : null;
+  if (data && data.length <= IO_LEN) {
     bytes().set(data, io);
-    const n = wasm.b2_hash(id, PARAMS, io, data.length, OUT);
+    len = data.length;
+  }
+  if (len >= 0) {
+    const n =
+      defaultsWritten === name
+        ? wasm.b2_hash_default(id, io, len, OUT)
+        : wasm.b2_hash(id, PARAMS, io, len, OUT);
     return copyOut(OUT, n);
   }
   const h = wasm.b2_new(id, PARAMS);

@@ -6,7 +6,7 @@ import { blake3, contextKey, toBytes } from "./index.js";
 import { bytes, copyOut, scratch, wasm } from "./wasm.js";
 
 /** Below this many bytes one thread is faster (see docs/js.md for how it was measured). */
-export const DEFAULT_THRESHOLD = 2 << 20;
+export const DEFAULT_THRESHOLD = 4 << 20;
 const MIN_PIECE = 1 << 18;
 
 /** The subtree length for `len` bytes over `workers` threads: each has a few pieces to take. */

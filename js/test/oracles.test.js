@@ -9,6 +9,7 @@ import * as hashwasm from "hash-wasm";
 import { blake3 as nobleBlake3 } from "@noble/hashes/blake3.js";
 import { blake2b as nobleBlake2b, blake2s as nobleBlake2s } from "@noble/hashes/blake2.js";
 import * as ah from "../src/index.js";
+import { wasm } from "../src/wasm.js";
 import { boundaryLengths, hex, prng } from "./helpers.js";
 
 const rng = prng(38);
@@ -124,6 +125,35 @@ print(json.dumps(out))
   });
 });
 
+test("BLAKE2 without options (the default-parameter call) between calls with options", async () => {
+  const r = prng(3806);
+  for (const len of lengths.slice(0, 30)) {
+    const input = big.subarray(0, len);
+    assert.equal(hex(ah.blake2b(input)), await hashwasm.blake2b(input), `blake2b ${len}`);
+    assert.equal(hex(ah.blake2b(input, { length: 20 })), hex(nobleBlake2b(input, { dkLen: 20 })));
+    assert.equal(hex(ah.blake2s(input)), await hashwasm.blake2s(input), `blake2s ${len}`);
+    assert.equal(hex(ah.blake2b(input)), hex(nobleBlake2b(input)));
+    for (const name of ["blake2bp", "blake2sp"]) {
+      const h = new ah.Blake2Hasher(name, { key: r.bytes(1) });
+      h.dispose();
+      const want = new ah.Blake2Hasher(name).update(input).digestHex();
+      assert.equal(hex(ah[name](input)), want, `${name} ${len}`);
+    }
+  }
+});
+
+test("results stay right after the wasm memory grows", async () => {
+  const input = big.subarray(0, 5000);
+  const want = { b3: ah.blake3Hex(input), b2b: await hashwasm.blake2b(input) };
+  const before = wasm.memory.buffer.byteLength;
+  const hashers = Array.from({ length: 200 }, () => new ah.Blake3Hasher()); // about 5 MiB
+  assert.ok(wasm.memory.buffer.byteLength > before, "the memory grew");
+  assert.equal(ah.blake3Hex(input), want.b3);
+  assert.equal(hex(ah.blake2b(input)), want.b2b);
+  assert.equal(hashers[199].update(input).digestHex(), want.b3);
+  for (const h of hashers) h.dispose();
+});
+
 test("BLAKE2bp and BLAKE2sp: streaming with random splits equals one-shot, keyed and lengths", () => {
   const r = prng(3804);
   for (const len of lengths.slice(0, 40)) {
@@ -155,6 +185,35 @@ test("inputs: strings as UTF-8, ArrayBuffer, DataView, other typed arrays, Buffe
     assert.throws(() => ah.blake3(bad), TypeError);
     assert.throws(() => ah.blake2b(bad), TypeError);
   }
+});
+
+test("strings, written into wasm memory as UTF-8 directly, hash as their UTF-8 bytes", () => {
+  const r = prng(3808);
+  const third = Math.floor((1 << 20) / 3);
+  const strings = [
+    "",
+    "a",
+    "héllo wörld ☃ 𝄞",
+    "lone \ud800 and \udc00 surrogates",
+    "€".repeat(third), // the longest string put straight in: 3 MiB of UTF-8 at most
+    "x".repeat(third + 1), // one unit longer: through the byte path
+    "€".repeat(third + 1),
+    Array.from({ length: 5000 }, () => String.fromCharCode(r.int(0x10000))).join(""),
+  ];
+  const key = r.bytes(32);
+  for (const s of strings) {
+    const utf8 = Buffer.from(s, "utf8");
+    const at = `length ${s.length}`;
+    assert.equal(ah.blake3Hex(s), ah.blake3Hex(utf8), at);
+    assert.equal(ah.blake3Hex(s, { key, length: 64 }), ah.blake3Hex(utf8, { key, length: 64 }), at);
+    assert.equal(ah.blake3Hex(s, { length: 100 }), ah.blake3Hex(utf8, { length: 100 }), at);
+    assert.equal(hex(ah.deriveKey("ctx", s)), hex(ah.deriveKey("ctx", utf8)), at);
+    for (const name of ["blake2b", "blake2s", "blake2bp", "blake2sp"]) {
+      assert.equal(hex(ah[name](s)), hex(ah[name](utf8)), `${name} ${at}`);
+      assert.equal(hex(ah[name](s, { key })), hex(ah[name](utf8, { key })), `${name} ${at}`);
+    }
+  }
+  assert.equal(hex(ah.blake2b(strings[2])), hex(nobleBlake2b(new TextEncoder().encode(strings[2]))));
 });
 
 test("bad parameters are errors, never a crash of the module", () => {

@@ -504,6 +504,33 @@ pub unsafe extern "C" fn b2_finalize(h: *const State, out_ptr: *mut u8) -> i32 {
     }
 }
 
+/// One-shot BLAKE2 of `variant` with the default parameters (what a call without options
+/// asks for, without reading or checking a parameter block): writes the hash to `out_ptr`
+/// (room for 64 bytes) and returns its length, or -1 for an unknown variant.
+///
+/// # Safety
+/// `in_ptr..in_ptr + in_len` is readable; `out_ptr` has 64 writable bytes.
+#[no_mangle]
+pub unsafe extern "C" fn b2_hash_default(
+    variant: u32,
+    in_ptr: *const u8,
+    in_len: usize,
+    out_ptr: *mut u8,
+) -> i32 {
+    let data = input(in_ptr, in_len);
+    let put = |hash: &[u8]| {
+        output(out_ptr, hash.len()).copy_from_slice(hash);
+        hash.len() as i32
+    };
+    match variant {
+        0 => put(blake2b::blake2b(data).as_bytes()),
+        1 => put(blake2s::blake2s(data).as_bytes()),
+        2 => put(blake2bp::blake2bp(data).as_bytes()),
+        3 => put(blake2sp::blake2sp(data).as_bytes()),
+        _ => -1,
+    }
+}
+
 /// One-shot BLAKE2: hashes `in_ptr..in_ptr + in_len` with the parameters at `params_ptr`,
 /// writes the hash to `out_ptr` (room for 64 bytes) and returns its length, or -1 if a
 /// parameter is invalid.
