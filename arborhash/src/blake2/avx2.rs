@@ -1,8 +1,7 @@
-//! BLAKE2 kernels for AVX2: [`b`] for BLAKE2b, [`s`] for BLAKE2s, each with the
-//! backend's `Kernels` implementation for its word size.
+//! BLAKE2 kernels for AVX2: [`b`] for BLAKE2b, [`s`] for BLAKE2s, each with the three
+//! functions of the backend's `Kernels` implementation.
 
-/// The AVX2 backend.
-pub(crate) struct Avx2;
+use super::kernels::{Kernels, Lane, LastNode};
 
 pub(crate) mod b {
     //! BLAKE2b kernels for AVX2.
@@ -22,53 +21,48 @@ pub(crate) mod b {
 
     use crate::blake2::kernels::b::BLOCKBYTES;
     use crate::blake2::kernels::b::IV;
-    use crate::blake2::kernels::{Kernels, LastNode};
     use crate::blake2::kernels::{Lane, SIGMA};
     use crate::blake2::simd::{compress_group, LaneWords, Rotate};
     use crate::blake2::sse41::b::{pair, Shuffles};
     use core::arch::x86_64::*;
 
-    impl Kernels<u64> for super::Avx2 {
-        const DEGREE: usize = 4;
+    /// Compresses each whole block of `blocks` (none final), adding `BLOCKBYTES` to `count` before
+    /// each; the semantics of `portable::compress_blocks`.
+    ///
+    /// # Safety
+    /// The CPU must support AVX2.
+    #[target_feature(enable = "avx2")]
+    pub(crate) unsafe fn compress_blocks(h: &mut [u64; 8], blocks: &[u8], count: &mut u128) {
+        // SAFETY: AVX2 is enabled here.
+        unsafe { rows_compress_blocks::<Shuffles>(h, blocks, count) }
+    }
 
-        /// Compresses each whole block of `blocks` (none final), as `portable::compress_blocks`.
-        ///
-        /// # Safety
-        /// The CPU must support AVX2.
-        #[target_feature(enable = "avx2")]
-        unsafe fn compress_blocks(h: &mut [u64; 8], blocks: &[u8], count: &mut u128) {
-            // SAFETY: AVX2 is enabled here.
-            unsafe { rows_compress_blocks::<Shuffles>(h, blocks, count) }
-        }
+    /// Compresses the final block with f0 set (and f1 when `last_node`); the semantics of
+    /// `portable::compress_final`.
+    ///
+    /// # Safety
+    /// The CPU must support AVX2.
+    #[target_feature(enable = "avx2")]
+    pub(crate) unsafe fn compress_final(
+        h: &mut [u64; 8],
+        block: &[u8; BLOCKBYTES],
+        count: u128,
+        last_node: bool,
+    ) {
+        // SAFETY: AVX2 is enabled here.
+        unsafe { rows_compress_final::<Shuffles>(h, block, count, last_node) }
+    }
 
-        /// Compresses the final block (f0 set, f1 for `LastNode::Yes`), as
-        /// `portable::compress_final`.
-        ///
-        /// # Safety
-        /// The CPU must support AVX2.
-        #[target_feature(enable = "avx2")]
-        unsafe fn compress_final(
-            h: &mut [u64; 8],
-            block: &[u8; BLOCKBYTES],
-            count: u128,
-            last_node: LastNode,
-        ) {
-            // SAFETY: AVX2 is enabled here.
-            unsafe { rows_compress_final::<Shuffles>(h, block, count, last_node.is_set()) }
-        }
-
-        /// Compresses `blocks` blocks in every lane, four lanes at a time, as
-        /// `portable::compress_lanes`.
-        ///
-        /// # Safety
-        /// The CPU must support AVX2, and every lane's input must hold
-        /// `(blocks - 1) * stride + BLOCKBYTES` bytes when `blocks > 0` (checked by
-        /// `dispatch.rs`).
-        #[target_feature(enable = "avx2")]
-        unsafe fn compress_lanes(lanes: &mut [Lane<'_, u64>], blocks: usize, stride: usize) {
-            // SAFETY: AVX2 is enabled here; the input lengths are the caller's contract.
-            unsafe { lanes_compress::<Shuffles>(lanes, blocks, stride) }
-        }
+    /// Compresses `blocks` blocks in every lane, four lanes at a time; the semantics of
+    /// `portable::compress_lanes`.
+    ///
+    /// # Safety
+    /// The CPU must support AVX2, and every lane's input must hold
+    /// `(blocks - 1) * stride + BLOCKBYTES` bytes when `blocks > 0` (checked by `dispatch.rs`).
+    #[target_feature(enable = "avx2")]
+    pub(crate) unsafe fn compress_lanes(lanes: &mut [Lane<'_, u64>], blocks: usize, stride: usize) {
+        // SAFETY: AVX2 is enabled here; the input lengths are the caller's contract.
+        unsafe { lanes_compress::<Shuffles>(lanes, blocks, stride) }
     }
 
     /// `compress_blocks` with the rotations `R`.
@@ -352,54 +346,47 @@ pub(crate) mod s {
 
     use crate::blake2::kernels::s::BLOCKBYTES;
     use crate::blake2::kernels::Lane;
-    use crate::blake2::kernels::{Kernels, LastNode};
     use crate::blake2::simd::{compress_group, LaneWords, Rotate};
     use crate::blake2::sse41::s::{self as sse41, Loads, Shuffles};
     use core::arch::x86_64::*;
 
-    impl Kernels<u32> for super::Avx2 {
-        const DEGREE: usize = 8;
+    /// Compresses each whole block of `blocks` (none final), adding `BLOCKBYTES` to `count` before
+    /// each; the semantics of `portable::compress_blocks`.
+    ///
+    /// # Safety
+    /// The CPU must support AVX2.
+    #[target_feature(enable = "avx2")]
+    pub(crate) unsafe fn compress_blocks(h: &mut [u32; 8], blocks: &[u8], count: &mut u128) {
+        // SAFETY: AVX2 implies SSE4.1, all the row kernel needs.
+        unsafe { sse41::rows_compress_blocks::<Shuffles, Loads>(h, blocks, count) }
+    }
 
-        /// Compresses each whole block of `blocks` (none final), as `portable::compress_blocks`.
-        ///
-        /// # Safety
-        /// The CPU must support AVX2.
-        #[target_feature(enable = "avx2")]
-        unsafe fn compress_blocks(h: &mut [u32; 8], blocks: &[u8], count: &mut u128) {
-            // SAFETY: AVX2 implies SSE4.1, all the row kernel needs.
-            unsafe { sse41::rows_compress_blocks::<Shuffles, Loads>(h, blocks, count) }
-        }
+    /// Compresses the final block with f0 set (and f1 when `last_node`); the semantics of
+    /// `portable::compress_final`.
+    ///
+    /// # Safety
+    /// The CPU must support AVX2.
+    #[target_feature(enable = "avx2")]
+    pub(crate) unsafe fn compress_final(
+        h: &mut [u32; 8],
+        block: &[u8; BLOCKBYTES],
+        count: u128,
+        last_node: bool,
+    ) {
+        // SAFETY: AVX2 implies SSE4.1, all the row kernel needs.
+        unsafe { sse41::rows_compress_final::<Shuffles, Loads>(h, block, count, last_node) }
+    }
 
-        /// Compresses the final block (f0 set, f1 for `LastNode::Yes`), as
-        /// `portable::compress_final`.
-        ///
-        /// # Safety
-        /// The CPU must support AVX2.
-        #[target_feature(enable = "avx2")]
-        unsafe fn compress_final(
-            h: &mut [u32; 8],
-            block: &[u8; BLOCKBYTES],
-            count: u128,
-            last_node: LastNode,
-        ) {
-            // SAFETY: AVX2 implies SSE4.1, all the row kernel needs.
-            unsafe {
-                sse41::rows_compress_final::<Shuffles, Loads>(h, block, count, last_node.is_set())
-            }
-        }
-
-        /// Compresses `blocks` blocks in every lane, eight lanes at a time, as
-        /// `portable::compress_lanes`.
-        ///
-        /// # Safety
-        /// The CPU must support AVX2, and every lane's input must hold
-        /// `(blocks - 1) * stride + BLOCKBYTES` bytes when `blocks > 0` (checked by
-        /// `dispatch.rs`).
-        #[target_feature(enable = "avx2")]
-        unsafe fn compress_lanes(lanes: &mut [Lane<'_, u32>], blocks: usize, stride: usize) {
-            // SAFETY: AVX2 is enabled here; the input lengths are the caller's contract.
-            unsafe { lanes_compress::<Shuffles>(lanes, blocks, stride) }
-        }
+    /// Compresses `blocks` blocks in every lane, eight lanes at a time; the semantics of
+    /// `portable::compress_lanes`.
+    ///
+    /// # Safety
+    /// The CPU must support AVX2, and every lane's input must hold
+    /// `(blocks - 1) * stride + BLOCKBYTES` bytes when `blocks > 0` (checked by `dispatch.rs`).
+    #[target_feature(enable = "avx2")]
+    pub(crate) unsafe fn compress_lanes(lanes: &mut [Lane<'_, u32>], blocks: usize, stride: usize) {
+        // SAFETY: AVX2 is enabled here; the input lengths are the caller's contract.
+        unsafe { lanes_compress::<Shuffles>(lanes, blocks, stride) }
     }
 
     /// `compress_lanes` with the rotations `R`: groups of eight lanes, and a group of one to four
@@ -532,5 +519,53 @@ pub(crate) mod s {
                 }
             }
         }
+    }
+}
+
+/// The AVX2 backend.
+pub(crate) struct Avx2;
+
+impl Kernels<u64> for Avx2 {
+    const DEGREE: usize = 4;
+
+    // SAFETY (the three calls): the caller's contract is this backend's.
+    #[inline(always)]
+    unsafe fn compress_blocks(h: &mut [u64; 8], blocks: &[u8], count: &mut u128) {
+        unsafe { b::compress_blocks(h, blocks, count) }
+    }
+
+    #[inline(always)]
+    unsafe fn compress_final(
+        h: &mut [u64; 8],
+        block: &[u8; 128],
+        count: u128,
+        last_node: LastNode,
+    ) {
+        unsafe { b::compress_final(h, block, count, last_node.is_set()) }
+    }
+
+    #[inline(always)]
+    unsafe fn compress_lanes(lanes: &mut [Lane<'_, u64>], blocks: usize, stride: usize) {
+        unsafe { b::compress_lanes(lanes, blocks, stride) }
+    }
+}
+
+impl Kernels<u32> for Avx2 {
+    const DEGREE: usize = 8;
+
+    // SAFETY (the three calls): the caller's contract is this backend's.
+    #[inline(always)]
+    unsafe fn compress_blocks(h: &mut [u32; 8], blocks: &[u8], count: &mut u128) {
+        unsafe { s::compress_blocks(h, blocks, count) }
+    }
+
+    #[inline(always)]
+    unsafe fn compress_final(h: &mut [u32; 8], block: &[u8; 64], count: u128, last_node: LastNode) {
+        unsafe { s::compress_final(h, block, count, last_node.is_set()) }
+    }
+
+    #[inline(always)]
+    unsafe fn compress_lanes(lanes: &mut [Lane<'_, u32>], blocks: usize, stride: usize) {
+        unsafe { s::compress_lanes(lanes, blocks, stride) }
     }
 }

@@ -1,8 +1,7 @@
 //! BLAKE2 kernels for AVX-512 (AVX-512F and AVX-512VL, with AVX2): [`b`] for BLAKE2b, [`s`] for
-//! BLAKE2s, each with the backend's `Kernels` implementation for its word size.
+//! BLAKE2s, each with the three functions of the backend's `Kernels` implementation.
 
-/// The AVX-512 backend (AVX-512F and VL, on AVX2 code with the VL rotations).
-pub(crate) struct Avx512;
+use super::kernels::{Kernels, Lane, LastNode};
 
 pub(crate) mod b {
     //! BLAKE2b kernels for AVX-512 (AVX-512F and AVX-512VL, with AVX2).
@@ -16,51 +15,46 @@ pub(crate) mod b {
     use crate::blake2::avx2::b::{lanes_compress, rows_compress_blocks, rows_compress_final};
     use crate::blake2::kernels::b::BLOCKBYTES;
     use crate::blake2::kernels::Lane;
-    use crate::blake2::kernels::{Kernels, LastNode};
     use crate::blake2::simd::Rotate;
     use core::arch::x86_64::*;
 
-    impl Kernels<u64> for super::Avx512 {
-        const DEGREE: usize = 4;
+    /// Compresses each whole block of `blocks` (none final), adding `BLOCKBYTES` to `count` before
+    /// each; the semantics of `portable::compress_blocks`.
+    ///
+    /// # Safety
+    /// The CPU must support AVX2, AVX-512F and AVX-512VL.
+    #[target_feature(enable = "avx2,avx512f,avx512vl")]
+    pub(crate) unsafe fn compress_blocks(h: &mut [u64; 8], blocks: &[u8], count: &mut u128) {
+        // SAFETY: the features `Ror` and the AVX2 kernel need are enabled here.
+        unsafe { rows_compress_blocks::<Ror>(h, blocks, count) }
+    }
 
-        /// Compresses each whole block of `blocks` (none final), as `portable::compress_blocks`.
-        ///
-        /// # Safety
-        /// The CPU must support AVX2, AVX-512F and AVX-512VL.
-        #[target_feature(enable = "avx2,avx512f,avx512vl")]
-        unsafe fn compress_blocks(h: &mut [u64; 8], blocks: &[u8], count: &mut u128) {
-            // SAFETY: the features `Ror` and the AVX2 kernel need are enabled here.
-            unsafe { rows_compress_blocks::<Ror>(h, blocks, count) }
-        }
+    /// Compresses the final block with f0 set (and f1 when `last_node`); the semantics of
+    /// `portable::compress_final`.
+    ///
+    /// # Safety
+    /// The CPU must support AVX2, AVX-512F and AVX-512VL.
+    #[target_feature(enable = "avx2,avx512f,avx512vl")]
+    pub(crate) unsafe fn compress_final(
+        h: &mut [u64; 8],
+        block: &[u8; BLOCKBYTES],
+        count: u128,
+        last_node: bool,
+    ) {
+        // SAFETY: as above.
+        unsafe { rows_compress_final::<Ror>(h, block, count, last_node) }
+    }
 
-        /// Compresses the final block (f0 set, f1 for `LastNode::Yes`), as
-        /// `portable::compress_final`.
-        ///
-        /// # Safety
-        /// The CPU must support AVX2, AVX-512F and AVX-512VL.
-        #[target_feature(enable = "avx2,avx512f,avx512vl")]
-        unsafe fn compress_final(
-            h: &mut [u64; 8],
-            block: &[u8; BLOCKBYTES],
-            count: u128,
-            last_node: LastNode,
-        ) {
-            // SAFETY: as above.
-            unsafe { rows_compress_final::<Ror>(h, block, count, last_node.is_set()) }
-        }
-
-        /// Compresses `blocks` blocks in every lane, four lanes at a time, as
-        /// `portable::compress_lanes`.
-        ///
-        /// # Safety
-        /// The CPU must support AVX2, AVX-512F and AVX-512VL, and every lane's input must hold
-        /// `(blocks - 1) * stride + BLOCKBYTES` bytes when `blocks > 0` (checked by
-        /// `dispatch.rs`).
-        #[target_feature(enable = "avx2,avx512f,avx512vl")]
-        unsafe fn compress_lanes(lanes: &mut [Lane<'_, u64>], blocks: usize, stride: usize) {
-            // SAFETY: as above; the input lengths are the caller's contract.
-            unsafe { lanes_compress::<Ror>(lanes, blocks, stride) }
-        }
+    /// Compresses `blocks` blocks in every lane, four lanes at a time; the semantics of
+    /// `portable::compress_lanes`.
+    ///
+    /// # Safety
+    /// The CPU must support AVX2, AVX-512F and AVX-512VL, and every lane's input must hold
+    /// `(blocks - 1) * stride + BLOCKBYTES` bytes when `blocks > 0` (checked by `dispatch.rs`).
+    #[target_feature(enable = "avx2,avx512f,avx512vl")]
+    pub(crate) unsafe fn compress_lanes(lanes: &mut [Lane<'_, u64>], blocks: usize, stride: usize) {
+        // SAFETY: as above; the input lengths are the caller's contract.
+        unsafe { lanes_compress::<Ror>(lanes, blocks, stride) }
     }
 
     /// The rotations as AVX-512VL `vprorq`.
@@ -123,52 +117,47 @@ pub(crate) mod s {
     use crate::blake2::avx2::s::lanes_compress;
     use crate::blake2::kernels::s::BLOCKBYTES;
     use crate::blake2::kernels::Lane;
-    use crate::blake2::kernels::{Kernels, LastNode};
     use crate::blake2::simd::Rotate;
     use crate::blake2::sse41::s::{rows_compress_blocks, rows_compress_final, Message};
     use core::arch::x86_64::*;
 
-    impl Kernels<u32> for super::Avx512 {
-        const DEGREE: usize = 8;
+    /// Compresses each whole block of `blocks` (none final), adding `BLOCKBYTES` to `count` before
+    /// each; the semantics of `portable::compress_blocks`.
+    ///
+    /// # Safety
+    /// The CPU must support AVX2, AVX-512F and AVX-512VL.
+    #[target_feature(enable = "avx2,avx512f,avx512vl")]
+    pub(crate) unsafe fn compress_blocks(h: &mut [u32; 8], blocks: &[u8], count: &mut u128) {
+        // SAFETY: the features `Ror` and the row kernel need are enabled here.
+        unsafe { rows_compress_blocks::<Ror, Inserts>(h, blocks, count) }
+    }
 
-        /// Compresses each whole block of `blocks` (none final), as `portable::compress_blocks`.
-        ///
-        /// # Safety
-        /// The CPU must support AVX2, AVX-512F and AVX-512VL.
-        #[target_feature(enable = "avx2,avx512f,avx512vl")]
-        unsafe fn compress_blocks(h: &mut [u32; 8], blocks: &[u8], count: &mut u128) {
-            // SAFETY: the features `Ror` and the row kernel need are enabled here.
-            unsafe { rows_compress_blocks::<Ror, Inserts>(h, blocks, count) }
-        }
+    /// Compresses the final block with f0 set (and f1 when `last_node`); the semantics of
+    /// `portable::compress_final`.
+    ///
+    /// # Safety
+    /// The CPU must support AVX2, AVX-512F and AVX-512VL.
+    #[target_feature(enable = "avx2,avx512f,avx512vl")]
+    pub(crate) unsafe fn compress_final(
+        h: &mut [u32; 8],
+        block: &[u8; BLOCKBYTES],
+        count: u128,
+        last_node: bool,
+    ) {
+        // SAFETY: as above.
+        unsafe { rows_compress_final::<Ror, Permutes>(h, block, count, last_node) }
+    }
 
-        /// Compresses the final block (f0 set, f1 for `LastNode::Yes`), as
-        /// `portable::compress_final`.
-        ///
-        /// # Safety
-        /// The CPU must support AVX2, AVX-512F and AVX-512VL.
-        #[target_feature(enable = "avx2,avx512f,avx512vl")]
-        unsafe fn compress_final(
-            h: &mut [u32; 8],
-            block: &[u8; BLOCKBYTES],
-            count: u128,
-            last_node: LastNode,
-        ) {
-            // SAFETY: as above.
-            unsafe { rows_compress_final::<Ror, Permutes>(h, block, count, last_node.is_set()) }
-        }
-
-        /// Compresses `blocks` blocks in every lane, eight lanes at a time, as
-        /// `portable::compress_lanes`.
-        ///
-        /// # Safety
-        /// The CPU must support AVX2, AVX-512F and AVX-512VL, and every lane's input must hold
-        /// `(blocks - 1) * stride + BLOCKBYTES` bytes when `blocks > 0` (checked by
-        /// `dispatch.rs`).
-        #[target_feature(enable = "avx2,avx512f,avx512vl")]
-        unsafe fn compress_lanes(lanes: &mut [Lane<'_, u32>], blocks: usize, stride: usize) {
-            // SAFETY: as above; the input lengths are the caller's contract.
-            unsafe { lanes_compress::<Ror>(lanes, blocks, stride) }
-        }
+    /// Compresses `blocks` blocks in every lane, eight lanes at a time; the semantics of
+    /// `portable::compress_lanes`.
+    ///
+    /// # Safety
+    /// The CPU must support AVX2, AVX-512F and AVX-512VL, and every lane's input must hold
+    /// `(blocks - 1) * stride + BLOCKBYTES` bytes when `blocks > 0` (checked by `dispatch.rs`).
+    #[target_feature(enable = "avx2,avx512f,avx512vl")]
+    pub(crate) unsafe fn compress_lanes(lanes: &mut [Lane<'_, u32>], blocks: usize, stride: usize) {
+        // SAFETY: as above; the input lengths are the caller's contract.
+        unsafe { lanes_compress::<Ror>(lanes, blocks, stride) }
     }
 
     /// Gathers of four words from the block in memory: one load and three inserts per vector,
@@ -260,5 +249,53 @@ pub(crate) mod s {
         unsafe fn r4(x: __m256i) -> __m256i {
             unsafe { _mm256_ror_epi32::<7>(x) }
         }
+    }
+}
+
+/// The AVX-512 backend (AVX-512F and VL, on AVX2 code with the VL rotations).
+pub(crate) struct Avx512;
+
+impl Kernels<u64> for Avx512 {
+    const DEGREE: usize = 4;
+
+    // SAFETY (the three calls): the caller's contract is this backend's.
+    #[inline(always)]
+    unsafe fn compress_blocks(h: &mut [u64; 8], blocks: &[u8], count: &mut u128) {
+        unsafe { b::compress_blocks(h, blocks, count) }
+    }
+
+    #[inline(always)]
+    unsafe fn compress_final(
+        h: &mut [u64; 8],
+        block: &[u8; 128],
+        count: u128,
+        last_node: LastNode,
+    ) {
+        unsafe { b::compress_final(h, block, count, last_node.is_set()) }
+    }
+
+    #[inline(always)]
+    unsafe fn compress_lanes(lanes: &mut [Lane<'_, u64>], blocks: usize, stride: usize) {
+        unsafe { b::compress_lanes(lanes, blocks, stride) }
+    }
+}
+
+impl Kernels<u32> for Avx512 {
+    const DEGREE: usize = 8;
+
+    // SAFETY (the three calls): the caller's contract is this backend's.
+    #[inline(always)]
+    unsafe fn compress_blocks(h: &mut [u32; 8], blocks: &[u8], count: &mut u128) {
+        unsafe { s::compress_blocks(h, blocks, count) }
+    }
+
+    #[inline(always)]
+    unsafe fn compress_final(h: &mut [u32; 8], block: &[u8; 64], count: u128, last_node: LastNode) {
+        unsafe { s::compress_final(h, block, count, last_node.is_set()) }
+    }
+
+    #[inline(always)]
+    unsafe fn compress_lanes(lanes: &mut [Lane<'_, u32>], blocks: usize, stride: usize) {
+        unsafe { s::compress_lanes(lanes, blocks, stride) }
     }
 }

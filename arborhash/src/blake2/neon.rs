@@ -1,12 +1,9 @@
-//! BLAKE2 kernels for AArch64 NEON: [`b`] for BLAKE2b, [`s`] for BLAKE2s, each with the
-//! backend's `Kernels` implementation for its word size, and what the two share: walking a
-//! group of lanes block by block with each lane's counter and finalization flags, and the
-//! single-stream entry points' bodies ([`RowKernel`]).
+//! BLAKE2 kernels for AArch64 NEON: [`b`] for BLAKE2b, [`s`] for BLAKE2s, each with the three
+//! functions of the backend's `Kernels` implementation, and what the two share: walking a group of lanes
+//! block by block with each lane's counter and finalization flags, and the single-stream entry
+//! points' bodies ([`RowKernel`]).
 
-use super::kernels::{Lane, Word, SIGMA};
-
-/// The NEON backend.
-pub(crate) struct Neon;
+use super::kernels::{Kernels, Lane, LastNode, Word, SIGMA};
 
 /// SIGMA's rows as `usize` indices, for the vector kernels' message order.
 pub(crate) const SCHEDULE: [[usize; 16]; 12] = {
@@ -154,7 +151,6 @@ pub(crate) mod b {
     //! Multi-lane (`compress_lanes`): two lanes at once, one per 64-bit element ("transposed");
     //! a group of one lane runs in rows.
 
-    use crate::blake2::kernels::{Kernels, LastNode};
     use core::arch::aarch64::*;
 
     use super::{self as row_kernel, flag_word, next_block, BlockParams, RowKernel, SCHEDULE};
@@ -358,6 +354,33 @@ pub(crate) mod b {
         }
     }
 
+    /// Compresses each whole block of `blocks` (none final), adding `BLOCKBYTES` to `count` before
+    /// each; the semantics of `portable::compress_blocks`.
+    ///
+    /// # Safety
+    /// The CPU must support NEON.
+    #[target_feature(enable = "neon")]
+    pub(crate) unsafe fn compress_blocks(h: &mut [u64; 8], blocks: &[u8], count: &mut u128) {
+        // SAFETY: NEON is enabled here.
+        unsafe { row_kernel::compress_blocks::<Rows>(h, blocks, count) }
+    }
+
+    /// Compresses the final block with f0 set (and f1 when `last_node`); the semantics of
+    /// `portable::compress_final`.
+    ///
+    /// # Safety
+    /// The CPU must support NEON.
+    #[target_feature(enable = "neon")]
+    pub(crate) unsafe fn compress_final(
+        h: &mut [u64; 8],
+        block: &[u8; BLOCKBYTES],
+        count: u128,
+        last_node: bool,
+    ) {
+        // SAFETY: NEON is enabled here; `block` is one block.
+        unsafe { row_kernel::compress_final::<Rows>(h, block, count, last_node) }
+    }
+
     /// Compresses `blocks` blocks of two lanes.
     #[inline(always)]
     unsafe fn compress_pair(lanes: &mut [Lane<'_, u64>; 2], blocks: usize, stride: usize) {
@@ -422,51 +445,21 @@ pub(crate) mod b {
         }
     }
 
-    impl Kernels<u64> for super::Neon {
-        const DEGREE: usize = 2;
-
-        /// Compresses each whole block of `blocks` (none final), as `portable::compress_blocks`.
-        ///
-        /// # Safety
-        /// The CPU must support NEON.
-        #[target_feature(enable = "neon")]
-        unsafe fn compress_blocks(h: &mut [u64; 8], blocks: &[u8], count: &mut u128) {
-            // SAFETY: NEON is enabled here.
-            unsafe { row_kernel::compress_blocks::<Rows>(h, blocks, count) }
-        }
-
-        /// Compresses the final block (f0 set, f1 for `LastNode::Yes`), as
-        /// `portable::compress_final`.
-        ///
-        /// # Safety
-        /// The CPU must support NEON.
-        #[target_feature(enable = "neon")]
-        unsafe fn compress_final(
-            h: &mut [u64; 8],
-            block: &[u8; BLOCKBYTES],
-            count: u128,
-            last_node: LastNode,
-        ) {
-            // SAFETY: NEON is enabled here; `block` is one block.
-            unsafe { row_kernel::compress_final::<Rows>(h, block, count, last_node.is_set()) }
-        }
-
-        /// Compresses `blocks` blocks in every lane, two lanes at a time, as
-        /// `portable::compress_lanes`.
-        ///
-        /// # Safety
-        /// The CPU must support NEON, and every lane's input must hold
-        /// `(blocks - 1) * stride + BLOCKBYTES` bytes when `blocks > 0` (checked by
-        /// `dispatch.rs`).
-        #[target_feature(enable = "neon")]
-        unsafe fn compress_lanes(lanes: &mut [Lane<'_, u64>], blocks: usize, stride: usize) {
-            for group in lanes.chunks_mut(2) {
-                // SAFETY: NEON is enabled here; the input lengths are the caller's contract.
-                unsafe {
-                    match group {
-                        [lane] => row_kernel::compress_lane::<Rows>(lane, blocks, stride),
-                        pair => compress_pair(pair.try_into().expect("two lanes"), blocks, stride),
-                    }
+    /// Compresses `blocks` blocks in every lane, two lanes at a time; the semantics of
+    /// `portable::compress_lanes`.
+    ///
+    /// # Safety
+    /// The CPU must support NEON, and every lane's input must hold
+    /// `(blocks - 1) * stride + BLOCKBYTES` bytes when `blocks > 0` (checked by
+    /// `dispatch.rs`).
+    #[target_feature(enable = "neon")]
+    pub(crate) unsafe fn compress_lanes(lanes: &mut [Lane<'_, u64>], blocks: usize, stride: usize) {
+        for group in lanes.chunks_mut(2) {
+            // SAFETY: NEON is enabled here; the input lengths are the caller's contract.
+            unsafe {
+                match group {
+                    [lane] => row_kernel::compress_lane::<Rows>(lane, blocks, stride),
+                    pair => compress_pair(pair.try_into().expect("two lanes"), blocks, stride),
                 }
             }
         }
@@ -484,7 +477,6 @@ pub(crate) mod s {
     //! ("transposed"); groups of one or two lanes run in rows instead, which costs fewer
     //! instructions than a four-lane pass.
 
-    use crate::blake2::kernels::{Kernels, LastNode};
     use core::arch::aarch64::vld1q_u32;
 
     use super::{self as row_kernel, flag_word, next_block, BlockParams, RowKernel, SCHEDULE};
@@ -565,6 +557,33 @@ pub(crate) mod s {
         }
     }
 
+    /// Compresses each whole block of `blocks` (none final), adding `BLOCKBYTES` to `count` before
+    /// each; the semantics of `portable::compress_blocks`.
+    ///
+    /// # Safety
+    /// The CPU must support NEON.
+    #[target_feature(enable = "neon")]
+    pub(crate) unsafe fn compress_blocks(h: &mut [u32; 8], blocks: &[u8], count: &mut u128) {
+        // SAFETY: NEON is enabled here.
+        unsafe { row_kernel::compress_blocks::<Rows>(h, blocks, count) }
+    }
+
+    /// Compresses the final block with f0 set (and f1 when `last_node`); the semantics of
+    /// `portable::compress_final`.
+    ///
+    /// # Safety
+    /// The CPU must support NEON.
+    #[target_feature(enable = "neon")]
+    pub(crate) unsafe fn compress_final(
+        h: &mut [u32; 8],
+        block: &[u8; BLOCKBYTES],
+        count: u128,
+        last_node: bool,
+    ) {
+        // SAFETY: NEON is enabled here; `block` is one block.
+        unsafe { row_kernel::compress_final::<Rows>(h, block, count, last_node) }
+    }
+
     /// Compresses `blocks` blocks of four lanes (the first `n` real, the others copies of lane
     /// `n - 1` whose results are dropped).
     #[inline(always)]
@@ -627,56 +646,74 @@ pub(crate) mod s {
         }
     }
 
-    impl Kernels<u32> for super::Neon {
-        const DEGREE: usize = 4;
-
-        /// Compresses each whole block of `blocks` (none final), as `portable::compress_blocks`.
-        ///
-        /// # Safety
-        /// The CPU must support NEON.
-        #[target_feature(enable = "neon")]
-        unsafe fn compress_blocks(h: &mut [u32; 8], blocks: &[u8], count: &mut u128) {
-            // SAFETY: NEON is enabled here.
-            unsafe { row_kernel::compress_blocks::<Rows>(h, blocks, count) }
-        }
-
-        /// Compresses the final block (f0 set, f1 for `LastNode::Yes`), as
-        /// `portable::compress_final`.
-        ///
-        /// # Safety
-        /// The CPU must support NEON.
-        #[target_feature(enable = "neon")]
-        unsafe fn compress_final(
-            h: &mut [u32; 8],
-            block: &[u8; BLOCKBYTES],
-            count: u128,
-            last_node: LastNode,
-        ) {
-            // SAFETY: NEON is enabled here; `block` is one block.
-            unsafe { row_kernel::compress_final::<Rows>(h, block, count, last_node.is_set()) }
-        }
-
-        /// Compresses `blocks` blocks in every lane, four lanes at a time, as
-        /// `portable::compress_lanes`.
-        ///
-        /// # Safety
-        /// The CPU must support NEON, and every lane's input must hold
-        /// `(blocks - 1) * stride + BLOCKBYTES` bytes when `blocks > 0` (checked by
-        /// `dispatch.rs`).
-        #[target_feature(enable = "neon")]
-        unsafe fn compress_lanes(lanes: &mut [Lane<'_, u32>], blocks: usize, stride: usize) {
-            for group in lanes.chunks_mut(4) {
-                // SAFETY: NEON is enabled here; the input lengths are the caller's contract.
-                unsafe {
-                    if group.len() > 2 {
-                        compress_group4(group, blocks, stride);
-                        continue;
-                    }
-                    for lane in group.iter_mut() {
-                        row_kernel::compress_lane::<Rows>(lane, blocks, stride);
-                    }
+    /// Compresses `blocks` blocks in every lane, four lanes at a time; the semantics of
+    /// `portable::compress_lanes`.
+    ///
+    /// # Safety
+    /// The CPU must support NEON, and every lane's input must hold
+    /// `(blocks - 1) * stride + BLOCKBYTES` bytes when `blocks > 0` (checked by
+    /// `dispatch.rs`).
+    #[target_feature(enable = "neon")]
+    pub(crate) unsafe fn compress_lanes(lanes: &mut [Lane<'_, u32>], blocks: usize, stride: usize) {
+        for group in lanes.chunks_mut(4) {
+            // SAFETY: NEON is enabled here; the input lengths are the caller's contract.
+            unsafe {
+                if group.len() > 2 {
+                    compress_group4(group, blocks, stride);
+                    continue;
+                }
+                for lane in group.iter_mut() {
+                    row_kernel::compress_lane::<Rows>(lane, blocks, stride);
                 }
             }
         }
+    }
+}
+
+/// The NEON backend.
+pub(crate) struct Neon;
+
+impl Kernels<u64> for Neon {
+    const DEGREE: usize = 2;
+
+    // SAFETY (the three calls): the caller's contract is this backend's.
+    #[inline(always)]
+    unsafe fn compress_blocks(h: &mut [u64; 8], blocks: &[u8], count: &mut u128) {
+        unsafe { b::compress_blocks(h, blocks, count) }
+    }
+
+    #[inline(always)]
+    unsafe fn compress_final(
+        h: &mut [u64; 8],
+        block: &[u8; 128],
+        count: u128,
+        last_node: LastNode,
+    ) {
+        unsafe { b::compress_final(h, block, count, last_node.is_set()) }
+    }
+
+    #[inline(always)]
+    unsafe fn compress_lanes(lanes: &mut [Lane<'_, u64>], blocks: usize, stride: usize) {
+        unsafe { b::compress_lanes(lanes, blocks, stride) }
+    }
+}
+
+impl Kernels<u32> for Neon {
+    const DEGREE: usize = 4;
+
+    // SAFETY (the three calls): the caller's contract is this backend's.
+    #[inline(always)]
+    unsafe fn compress_blocks(h: &mut [u32; 8], blocks: &[u8], count: &mut u128) {
+        unsafe { s::compress_blocks(h, blocks, count) }
+    }
+
+    #[inline(always)]
+    unsafe fn compress_final(h: &mut [u32; 8], block: &[u8; 64], count: u128, last_node: LastNode) {
+        unsafe { s::compress_final(h, block, count, last_node.is_set()) }
+    }
+
+    #[inline(always)]
+    unsafe fn compress_lanes(lanes: &mut [Lane<'_, u32>], blocks: usize, stride: usize) {
+        unsafe { s::compress_lanes(lanes, blocks, stride) }
     }
 }

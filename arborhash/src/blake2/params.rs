@@ -4,7 +4,7 @@ use core::fmt;
 use core::marker::PhantomData;
 
 use super::kernels::{LastNode, Word};
-use super::oneshot::hash_all;
+use super::state::{hash_all, State};
 use super::variant::Variant;
 use super::Hash;
 use crate::bytes::wipe;
@@ -47,9 +47,6 @@ impl ParamBlock {
     }
 
     /// The initial chaining value: the IV XORed with the little-endian parameter block.
-    // Always inlined: with the parameters known it folds to constants, which the batch API's
-    // per-job construction relies on.
-    #[inline(always)]
     pub(crate) fn words<V: Variant>(&self) -> [V::Word; 8] {
         let word_bytes = <V::Word as Word>::BYTES;
         let mut block = [0u8; 64];
@@ -196,6 +193,11 @@ impl<V: Variant> Params<V> {
             self.last_node,
             self.block.digest_length,
         )
+    }
+
+    /// A `State` with these parameters, for hashing input incrementally.
+    pub fn to_state(&self) -> State<V> {
+        State::with_params(self)
     }
 
     /// The length of the final hash in bytes, from 1 to `OUTBYTES`. Also associated data:

@@ -1,8 +1,7 @@
-//! BLAKE2 kernels for SSE4.1: [`b`] for BLAKE2b, [`s`] for BLAKE2s, each with the
-//! backend's `Kernels` implementation for its word size.
+//! BLAKE2 kernels for SSE4.1: [`b`] for BLAKE2b, [`s`] for BLAKE2s, each with the three
+//! functions of the backend's `Kernels` implementation.
 
-/// The SSE4.1 backend.
-pub(crate) struct Sse41;
+use super::kernels::{Kernels, Lane, LastNode};
 
 pub(crate) mod b {
     //! BLAKE2b kernels for SSE4.1.
@@ -32,71 +31,66 @@ pub(crate) mod b {
 
     use crate::blake2::kernels::b::BLOCKBYTES;
     use crate::blake2::kernels::b::IV;
-    use crate::blake2::kernels::{Kernels, LastNode};
     use crate::blake2::kernels::{Lane, SIGMA};
     use crate::blake2::simd::{compress_group, LaneWords, Rotate};
     use core::arch::x86_64::*;
 
-    impl Kernels<u64> for super::Sse41 {
-        const DEGREE: usize = 2;
-
-        /// Compresses each whole block of `blocks` (none final), as `portable::compress_blocks`.
-        ///
-        /// # Safety
-        /// The CPU must support SSE4.1.
-        #[target_feature(enable = "sse4.1")]
-        unsafe fn compress_blocks(h: &mut [u64; 8], blocks: &[u8], count: &mut u128) {
-            // SAFETY: SSE4.1 is enabled here; every block pointer comes from `chunks_exact`, so
-            // each 128-byte read is in bounds.
-            unsafe {
-                let mut hv = load_h(h);
-                for block in blocks.chunks_exact(BLOCKBYTES) {
-                    *count = count.wrapping_add(BLOCKBYTES as u128);
-                    rows_compress(&mut hv, block.as_ptr(), *count, 0, 0);
-                }
-                store_h(h, hv);
+    /// Compresses each whole block of `blocks` (none final), adding `BLOCKBYTES` to `count` before
+    /// each; the semantics of `portable::compress_blocks`.
+    ///
+    /// # Safety
+    /// The CPU must support SSE4.1.
+    #[target_feature(enable = "sse4.1")]
+    pub(crate) unsafe fn compress_blocks(h: &mut [u64; 8], blocks: &[u8], count: &mut u128) {
+        // SAFETY: SSE4.1 is enabled here; every block pointer comes from `chunks_exact`, so each
+        // 128-byte read is in bounds.
+        unsafe {
+            let mut hv = load_h(h);
+            for block in blocks.chunks_exact(BLOCKBYTES) {
+                *count = count.wrapping_add(BLOCKBYTES as u128);
+                rows_compress(&mut hv, block.as_ptr(), *count, 0, 0);
             }
+            store_h(h, hv);
         }
+    }
 
-        /// Compresses the final block (f0 set, f1 for `LastNode::Yes`), as
-        /// `portable::compress_final`.
-        ///
-        /// # Safety
-        /// The CPU must support SSE4.1.
-        #[target_feature(enable = "sse4.1")]
-        unsafe fn compress_final(
-            h: &mut [u64; 8],
-            block: &[u8; BLOCKBYTES],
-            count: u128,
-            last_node: LastNode,
-        ) {
-            // SAFETY: SSE4.1 is enabled here; `block` is exactly one block.
-            unsafe {
-                let mut hv = load_h(h);
-                rows_compress(
-                    &mut hv,
-                    block.as_ptr(),
-                    count,
-                    !0,
-                    if last_node.is_set() { !0 } else { 0 },
-                );
-                store_h(h, hv);
-            }
+    /// Compresses the final block with f0 set (and f1 when `last_node`); the semantics of
+    /// `portable::compress_final`.
+    ///
+    /// # Safety
+    /// The CPU must support SSE4.1.
+    #[target_feature(enable = "sse4.1")]
+    pub(crate) unsafe fn compress_final(
+        h: &mut [u64; 8],
+        block: &[u8; BLOCKBYTES],
+        count: u128,
+        last_node: bool,
+    ) {
+        // SAFETY: SSE4.1 is enabled here; `block` is exactly one block.
+        unsafe {
+            let mut hv = load_h(h);
+            rows_compress(
+                &mut hv,
+                block.as_ptr(),
+                count,
+                !0,
+                if last_node { !0 } else { 0 },
+            );
+            store_h(h, hv);
         }
+    }
 
-        /// Compresses `blocks` blocks in every lane, two lanes at a time, as
-        /// `portable::compress_lanes`.
-        ///
-        /// # Safety
-        /// The CPU must support SSE4.1, and every lane's input must hold
-        /// `(blocks - 1) * stride + BLOCKBYTES` bytes when `blocks > 0` (checked by
-        /// `dispatch.rs`).
-        #[target_feature(enable = "sse4.1")]
-        unsafe fn compress_lanes(lanes: &mut [Lane<'_, u64>], blocks: usize, stride: usize) {
-            for group in lanes.chunks_mut(2) {
-                // SAFETY: SSE4.1 is enabled here; the input lengths are the caller's contract.
-                unsafe { compress_group::<u64, __m128i, Shuffles, 2>(group, blocks, stride) }
-            }
+    /// Compresses `blocks` blocks in every lane, two lanes at a time; the semantics of
+    /// `portable::compress_lanes`.
+    ///
+    /// # Safety
+    /// The CPU must support SSE4.1, and every lane's input must hold
+    /// `(blocks - 1) * stride + BLOCKBYTES` bytes when `blocks > 0` (checked by `dispatch.rs`).
+    #[target_feature(enable = "sse4.1")]
+    pub(crate) unsafe fn compress_lanes(lanes: &mut [Lane<'_, u64>], blocks: usize, stride: usize) {
+        for group in lanes.chunks_mut(2) {
+            // SAFETY: SSE4.1 is enabled here; the input lengths are the caller's contract.
+            unsafe { compress_group::<u64, __m128i, Shuffles, 2>(group, blocks, stride) }
         }
     }
 
@@ -364,53 +358,48 @@ pub(crate) mod s {
 
     use crate::blake2::kernels::s::BLOCKBYTES;
     use crate::blake2::kernels::s::IV;
-    use crate::blake2::kernels::{Kernels, LastNode};
     use crate::blake2::kernels::{Lane, SIGMA};
     use crate::blake2::simd::{compress_group, LaneWords, Rotate};
     use core::arch::x86_64::*;
 
-    impl Kernels<u32> for super::Sse41 {
-        const DEGREE: usize = 4;
+    /// Compresses each whole block of `blocks` (none final), adding `BLOCKBYTES` to `count` before
+    /// each; the semantics of `portable::compress_blocks`.
+    ///
+    /// # Safety
+    /// The CPU must support SSE4.1.
+    #[target_feature(enable = "sse4.1")]
+    pub(crate) unsafe fn compress_blocks(h: &mut [u32; 8], blocks: &[u8], count: &mut u128) {
+        // SAFETY: SSE4.1 is enabled here, which is all the row kernel needs.
+        unsafe { rows_compress_blocks::<Shuffles, Loads>(h, blocks, count) }
+    }
 
-        /// Compresses each whole block of `blocks` (none final), as `portable::compress_blocks`.
-        ///
-        /// # Safety
-        /// The CPU must support SSE4.1.
-        #[target_feature(enable = "sse4.1")]
-        unsafe fn compress_blocks(h: &mut [u32; 8], blocks: &[u8], count: &mut u128) {
-            // SAFETY: SSE4.1 is enabled here, which is all the row kernel needs.
-            unsafe { rows_compress_blocks::<Shuffles, Loads>(h, blocks, count) }
-        }
+    /// Compresses the final block with f0 set (and f1 when `last_node`); the semantics of
+    /// `portable::compress_final`.
+    ///
+    /// # Safety
+    /// The CPU must support SSE4.1.
+    #[target_feature(enable = "sse4.1")]
+    pub(crate) unsafe fn compress_final(
+        h: &mut [u32; 8],
+        block: &[u8; BLOCKBYTES],
+        count: u128,
+        last_node: bool,
+    ) {
+        // SAFETY: SSE4.1 is enabled here, which is all the row kernel needs.
+        unsafe { rows_compress_final::<Shuffles, Loads>(h, block, count, last_node) }
+    }
 
-        /// Compresses the final block (f0 set, f1 for `LastNode::Yes`), as
-        /// `portable::compress_final`.
-        ///
-        /// # Safety
-        /// The CPU must support SSE4.1.
-        #[target_feature(enable = "sse4.1")]
-        unsafe fn compress_final(
-            h: &mut [u32; 8],
-            block: &[u8; BLOCKBYTES],
-            count: u128,
-            last_node: LastNode,
-        ) {
-            // SAFETY: SSE4.1 is enabled here, which is all the row kernel needs.
-            unsafe { rows_compress_final::<Shuffles, Loads>(h, block, count, last_node.is_set()) }
-        }
-
-        /// Compresses `blocks` blocks in every lane, four lanes at a time, as
-        /// `portable::compress_lanes`.
-        ///
-        /// # Safety
-        /// The CPU must support SSE4.1, and every lane's input must hold
-        /// `(blocks - 1) * stride + BLOCKBYTES` bytes when `blocks > 0` (checked by
-        /// `dispatch.rs`).
-        #[target_feature(enable = "sse4.1")]
-        unsafe fn compress_lanes(lanes: &mut [Lane<'_, u32>], blocks: usize, stride: usize) {
-            for group in lanes.chunks_mut(4) {
-                // SAFETY: SSE4.1 is enabled here; the input lengths are the caller's contract.
-                unsafe { compress_group::<u32, __m128i, Shuffles, 4>(group, blocks, stride) }
-            }
+    /// Compresses `blocks` blocks in every lane, four lanes at a time; the semantics of
+    /// `portable::compress_lanes`.
+    ///
+    /// # Safety
+    /// The CPU must support SSE4.1, and every lane's input must hold
+    /// `(blocks - 1) * stride + BLOCKBYTES` bytes when `blocks > 0` (checked by `dispatch.rs`).
+    #[target_feature(enable = "sse4.1")]
+    pub(crate) unsafe fn compress_lanes(lanes: &mut [Lane<'_, u32>], blocks: usize, stride: usize) {
+        for group in lanes.chunks_mut(4) {
+            // SAFETY: SSE4.1 is enabled here; the input lengths are the caller's contract.
+            unsafe { compress_group::<u32, __m128i, Shuffles, 4>(group, blocks, stride) }
         }
     }
 
@@ -741,5 +730,53 @@ pub(crate) mod s {
                 }
             }
         }
+    }
+}
+
+/// The SSE4.1 backend.
+pub(crate) struct Sse41;
+
+impl Kernels<u64> for Sse41 {
+    const DEGREE: usize = 2;
+
+    // SAFETY (the three calls): the caller's contract is this backend's.
+    #[inline(always)]
+    unsafe fn compress_blocks(h: &mut [u64; 8], blocks: &[u8], count: &mut u128) {
+        unsafe { b::compress_blocks(h, blocks, count) }
+    }
+
+    #[inline(always)]
+    unsafe fn compress_final(
+        h: &mut [u64; 8],
+        block: &[u8; 128],
+        count: u128,
+        last_node: LastNode,
+    ) {
+        unsafe { b::compress_final(h, block, count, last_node.is_set()) }
+    }
+
+    #[inline(always)]
+    unsafe fn compress_lanes(lanes: &mut [Lane<'_, u64>], blocks: usize, stride: usize) {
+        unsafe { b::compress_lanes(lanes, blocks, stride) }
+    }
+}
+
+impl Kernels<u32> for Sse41 {
+    const DEGREE: usize = 4;
+
+    // SAFETY (the three calls): the caller's contract is this backend's.
+    #[inline(always)]
+    unsafe fn compress_blocks(h: &mut [u32; 8], blocks: &[u8], count: &mut u128) {
+        unsafe { s::compress_blocks(h, blocks, count) }
+    }
+
+    #[inline(always)]
+    unsafe fn compress_final(h: &mut [u32; 8], block: &[u8; 64], count: u128, last_node: LastNode) {
+        unsafe { s::compress_final(h, block, count, last_node.is_set()) }
+    }
+
+    #[inline(always)]
+    unsafe fn compress_lanes(lanes: &mut [Lane<'_, u32>], blocks: usize, stride: usize) {
+        unsafe { s::compress_lanes(lanes, blocks, stride) }
     }
 }
