@@ -47,6 +47,9 @@ impl ParamBlock {
     }
 
     /// The initial chaining value: the IV XORed with the little-endian parameter block.
+    // Always inlined: with the parameters known it folds to constants, which the batch API's
+    // per-job construction relies on.
+    #[inline(always)]
     pub(crate) fn words<V: Variant>(&self) -> [V::Word; 8] {
         let word_bytes = <V::Word as Word>::BYTES;
         let mut block = [0u8; 64];
