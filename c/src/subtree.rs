@@ -212,8 +212,6 @@ pub struct SubtreeHasher {
     hasher: Hasher,
     /// Where the subtree starts in the whole input; only offset 0 has a root.
     offset: u64,
-    /// Bytes it may still take: `max_subtree_len(offset)` minus those taken.
-    room: u64,
     /// Set by a finalize: later calls are refused.
     finished: bool,
 }
@@ -246,7 +244,6 @@ pub unsafe extern "C" fn arborhash_blake3_subtree_hasher_new(
         let made = Box::new(SubtreeHasher {
             hasher: inner,
             offset: input_offset,
-            room: hazmat::max_subtree_len(input_offset).unwrap_or(u64::MAX),
             finished: false,
         });
         // SAFETY: non-NULL (checked above) and the caller's promise.
@@ -279,7 +276,10 @@ pub unsafe extern "C" fn arborhash_blake3_subtree_hasher_update(
     status(|| {
         // SAFETY: the caller's promises.
         let (h, bytes) = unsafe { (open(hasher)?, self::input(input, len)?) };
-        h.room = h.room.checked_sub(bytes.len() as u64)?;
+        let room = hazmat::max_subtree_len(h.offset).map_or(u64::MAX, |max| max - h.hasher.count());
+        if bytes.len() as u64 > room {
+            return None;
+        }
         h.hasher.update(bytes);
         Some(())
     })
