@@ -587,8 +587,8 @@ impl Kernels for Avx2 {
 /// Copies `src` to `dst` (`src.len()` bytes, more than a block) two 32-byte moves a block, the
 /// last block overlapping the one before it unless the length is a multiple of 64: the
 /// incremental hasher's copy of writes of 2 KiB and more on AVX2 and AVX-512 platforms
-/// (`hasher::copy_blocks`, which says why not with `memcpy`). Two moves a block, not one of 64
-/// bytes with AVX-512: LLVM turns a loop of moves as long as its step back into a `memcpy`.
+/// (`dispatch::copy_blocks`). Two moves a block, not one of 64 bytes with AVX-512: LLVM turns a
+/// loop of moves as long as its step back into a `memcpy`.
 ///
 /// # Safety
 /// The CPU must support AVX; `dst` is valid for writes of `src.len()` bytes and does not overlap

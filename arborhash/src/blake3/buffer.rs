@@ -14,10 +14,8 @@
 
 use core::mem::MaybeUninit;
 
-#[cfg(target_arch = "x86_64")]
-use super::avx2;
 use super::dispatch;
-use super::kernels::{self, CHUNK_LEN};
+use super::kernels::CHUNK_LEN;
 use super::tree::{
     chunk_cvs_prefetching, hash_all, prev_power_of_two, reduce_to_wide, CvBytes, CvStack, Output,
     Params, Threads, WIDE,
@@ -53,9 +51,8 @@ pub(crate) struct Buffer {
     /// for a subtree hasher with a limited length, whose every write is checked there; one
     /// compare with a field beside the length, so that other hashers pay nothing more.
     pub(crate) room: usize,
-    /// Whether long writes are copied with 32-byte moves ([`dispatch::wide_copies`] of the
-    /// platform the hasher was made on).
-    pub(crate) wide: bool,
+    /// The platform the hasher was made on, whose block copy takes long writes.
+    pub(crate) platform: Platform,
 }
 
 impl Buffer {
@@ -68,7 +65,7 @@ impl Buffer {
             bytes: unsafe { bytes.assume_init() },
             len: 0,
             room: BUF_LEN,
-            wide: dispatch::wide_copies(p),
+            platform: p,
         }
     }
 
@@ -115,7 +112,7 @@ impl Buffer {
         }
         // SAFETY: `room` is `BUF_LEN` or 0. Telling the compiler saves the bounds check below.
         unsafe { core::hint::assert_unchecked(end < BUF_LEN) };
-        copy(self.wide, input, &mut self.bytes[len..end]);
+        copy(self.platform, input, &mut self.bytes[len..end]);
         self.len = end;
         true
     }
@@ -123,64 +120,33 @@ impl Buffer {
     /// Appends as much of `input` as fits; returns how much that was.
     pub(crate) fn push(&mut self, input: &[u8]) -> usize {
         let (len, take) = (self.len, input.len().min(self.free()));
-        copy(self.wide, &input[..take], &mut self.bytes[len..len + take]);
+        copy(
+            self.platform,
+            &input[..take],
+            &mut self.bytes[len..len + take],
+        );
         self.len = len + take;
         take
     }
 }
 
 /// Copies `src` to `dst`, of the same length: `memcpy`, but for long copies (see
-/// [`REP_MOVSB_MIN`]), made with 32-byte moves where `wide`.
+/// [`REP_MOVSB_MIN`]) the platform's block copy, [`dispatch::copy_blocks`].
 #[inline(always)]
-fn copy(wide: bool, src: &[u8], dst: &mut [MaybeUninit<u8>]) {
+fn copy(p: Platform, src: &[u8], dst: &mut [MaybeUninit<u8>]) {
     let n = src.len();
     if n >= REP_MOVSB_MIN {
-        return copy_blocks(wide, src, dst);
+        return dispatch::copy_blocks(p, src, dst);
     }
     // SAFETY: `dst` is `n` bytes we borrow exclusively, so it cannot overlap `src`, which has
     // `n` bytes too; `MaybeUninit<u8>` has the layout of `u8`.
     unsafe { core::ptr::copy_nonoverlapping(src.as_ptr(), dst.as_mut_ptr().cast(), n) };
 }
 
-/// Copies of this many bytes or more are made by [`copy_blocks`], not `memcpy`: glibc copies
-/// long buffers with `rep movsb`, which some CPUs run many times slower at some distances
+/// Copies of this many bytes or more are made by [`dispatch::copy_blocks`], not `memcpy`: glibc
+/// copies long buffers with `rep movsb`, which some CPUs run many times slower at some distances
 /// between source and destination, and a caller's buffer can sit at any.
 const REP_MOVSB_MIN: usize = 2048;
-
-/// Copies `src` to `dst`, of the same length, more than a block, as whole blocks and a last
-/// block that overlaps the one before it unless the length is a multiple of 64 (see
-/// [`REP_MOVSB_MIN`] for why not with `memcpy`), with 32-byte moves where `wide`.
-#[inline(never)]
-fn copy_blocks(
-    #[cfg_attr(not(target_arch = "x86_64"), allow(unused_variables))] wide: bool,
-    src: &[u8],
-    dst: &mut [MaybeUninit<u8>],
-) {
-    let n = src.len();
-    assert!(n > 64 && dst.len() == n);
-    #[cfg(target_arch = "x86_64")]
-    if wide {
-        // SAFETY: `wide` is set only for platforms with AVX (`dispatch::wide_copies`); `dst` is
-        // `n` bytes we borrow exclusively, apart from `src`.
-        return unsafe { avx2::copy_blocks(src, dst.as_mut_ptr().cast()) };
-    }
-    kernels::block_starts(n).for_each(|at| {
-        // Two moves of half a block each: one of the whole block, as long as the step, is a
-        // loop that LLVM turns back into a `memcpy` of the lot.
-        copy_fixed::<32>(&src[at..at + 32], &mut dst[at..at + 32]);
-        copy_fixed::<32>(&src[at + 32..at + 64], &mut dst[at + 32..at + 64]);
-    });
-}
-
-/// Copies the `W` bytes of `src` to `dst`, straight: not through a local array, which LLVM may
-/// keep on the stack.
-#[inline(always)]
-fn copy_fixed<const W: usize>(src: &[u8], dst: &mut [MaybeUninit<u8>]) {
-    assert!(src.len() == W && dst.len() == W);
-    // SAFETY: both are `W` bytes; `dst` is borrowed exclusively, so it cannot overlap `src`;
-    // `MaybeUninit<u8>` has the layout of `u8`.
-    unsafe { core::ptr::copy_nonoverlapping(src.as_ptr(), dst.as_mut_ptr().cast::<u8>(), W) };
-}
 
 /// A [`CvStack`] with chunk chaining values held back before it, in two levels: `pending[0]`
 /// holds the CVs of chunks starting at a multiple of `PENDING` chunks, and `pending[1]` nodes

@@ -5,10 +5,12 @@
 //! type is the backend the `Platform` proves the CPU supports.
 //!
 //! The CPU-specific choices made here, besides the backend: the width of the incremental
-//! hasher's long buffer copies ([`wide_copies`]).
+//! hasher's long buffer copies ([`copy_blocks`]).
 
-use super::kernels::{Group, Kernels, Lane, Run, BLOCK_LEN, CHUNK_LEN};
-use crate::platform::{dispatch, Backend, Platform};
+use core::mem::MaybeUninit;
+
+use super::kernels::{block_starts, Group, Kernels, Lane, Run, BLOCK_LEN, CHUNK_LEN};
+use crate::platform::{dispatch, Platform};
 
 /// Each backend's kernel type, under the names [`dispatch!`](crate::platform::dispatch) looks
 /// up.
@@ -221,13 +223,42 @@ fn prefetch_run_starts(runs: &[Run<'_>], next: &[Run<'_>], lanes: usize) {
     }
 }
 
-/// Whether the incremental hasher copies long writes into its buffer with 32-byte moves (AVX),
-/// which the caller's own code, compiled for any x86-64, does not have.
-pub(crate) fn wide_copies(p: Platform) -> bool {
-    matches!(
-        p.backend(),
-        Backend::Avx2 | Backend::Avx512 | Backend::Avx512Scalar
-    )
+/// Copies `src` to `dst`, of the same length, more than a block, as whole blocks and a last
+/// block that overlaps the one before it unless the length is a multiple of 64: the incremental
+/// hasher's copy of long writes into its buffer (`buffer.rs` says why not with `memcpy`). Where
+/// the platform has AVX2 with 32-byte moves, which the caller's own code, compiled for any
+/// x86-64, does not have.
+#[inline(never)]
+pub(crate) fn copy_blocks(p: Platform, src: &[u8], dst: &mut [MaybeUninit<u8>]) {
+    let n = src.len();
+    assert!(n > BLOCK_LEN && dst.len() == n);
+    #[cfg(target_arch = "x86_64")]
+    {
+        use crate::platform::Backend::{Avx2, Avx512, Avx512Scalar};
+        if matches!(p.backend(), Avx2 | Avx512 | Avx512Scalar) {
+            // SAFETY: the platform proves AVX2; `dst` is `n` bytes we borrow exclusively, apart
+            // from `src`.
+            return unsafe { super::avx2::copy_blocks(src, dst.as_mut_ptr().cast()) };
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = p;
+    block_starts(n).for_each(|at| {
+        // Two moves of half a block each: one of the whole block, as long as the step, is a
+        // loop that LLVM turns back into a `memcpy` of the lot.
+        copy_fixed::<32>(&src[at..at + 32], &mut dst[at..at + 32]);
+        copy_fixed::<32>(&src[at + 32..at + 64], &mut dst[at + 32..at + 64]);
+    });
+}
+
+/// Copies the `W` bytes of `src` to `dst`, straight: not through a local array, which LLVM may
+/// keep on the stack.
+#[inline(always)]
+fn copy_fixed<const W: usize>(src: &[u8], dst: &mut [MaybeUninit<u8>]) {
+    assert!(src.len() == W && dst.len() == W);
+    // SAFETY: both are `W` bytes; `dst` is borrowed exclusively, so it cannot overlap `src`;
+    // `MaybeUninit<u8>` has the layout of `u8`.
+    unsafe { core::ptr::copy_nonoverlapping(src.as_ptr(), dst.as_mut_ptr().cast::<u8>(), W) };
 }
 
 /// How many lanes one kernel call runs at once on this platform.

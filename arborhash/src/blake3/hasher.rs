@@ -321,12 +321,12 @@ impl std::io::Write for Hasher {
 #[cfg(feature = "zeroize")]
 impl zeroize::Zeroize for Hasher {
     fn zeroize(&mut self) {
-        let wide = self.buf.wide;
+        let platform = self.buf.platform;
         // SAFETY: a `Hasher` holds only integers, arrays of them and `MaybeUninit`s, for which
         // all-zero bytes are valid values.
         unsafe { zeroize::zeroize_flat_type(self) };
         // Zero would make every write take the slow path: keep the buffer's set-up.
         self.buf.room = BUF_LEN;
-        self.buf.wide = wide;
+        self.buf.platform = platform;
     }
 }
