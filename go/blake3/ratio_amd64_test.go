@@ -48,6 +48,7 @@ func TestInterleavedRatios(t *testing.T) {
 				hs := [3]streamHasher{New(), zeebo.New(), luke.New(32, nil)}
 				var sum [32]byte
 				for i, h := range hs {
+					h := h // the module's go 1.20 shares the loop variable between closures
 					impls[i] = func() {
 						h.Reset()
 						for off := 0; off < n; off += step {
