@@ -3,8 +3,8 @@
 //!
 //! The input is cut into 64 equal streams; word `i` of an entry holds the coefficient of x^i for
 //! every stream (one stream per bit), so multiplying by x is a change of index. A row (u, v) is
-//! kept as (u, w = u*x + v), and one bit of every stream costs three operations per coefficient:
-//! s[t+2][i] = s[t+1][i-1] ^ s[t][i] ^ (m[t] & s[t+1][i]). Each pass applies `STEPS` bits with
+//! kept as (u, w = u*x + v), and one bit of every stream costs three operations per coefficient,
+//! `s[t+2][i] = s[t+1][i-1] ^ s[t][i] ^ (m[t] & s[t+1][i])`. Each pass applies `STEPS` bits with
 //! the words in registers; at the end the 64 stream matrices are transposed back and multiplied
 //! in order, which is why this pays only for inputs of some kilobytes.
 
