@@ -1,9 +1,5 @@
-//! BLAKE3 kernels for AVX2: the shared SIMD code of `simd` on `__m256i`, eight lanes per vector
-//! in the transposed form and two in the row form, with the `Shuffles` rotations.
-//!
-//! AVX2 implies SSE4.1, so single blocks and the last few extended-output blocks take the
-//! `__m128i` paths of `simd`, compiled here with AVX2 enabled (VEX encoded, so no SSE/AVX
-//! transition costs).
+//! BLAKE3 kernels for AVX2: `simd`'s shared code on `__m256i`, eight lanes transposed or two in
+//! rows; single blocks take the `__m128i` paths, compiled here VEX-encoded.
 
 use core::arch::x86_64::*;
 
@@ -13,13 +9,8 @@ use crate::arch::x86::avx2::{self, load_halves, store_halves, transpose4_halves}
 use crate::arch::x86::sse41::{load128, ByteMask, ROT16, ROT8};
 use crate::arch::x86::Shuffles;
 
-/// The assembly text of half a G on the four columns (or diagonals) of two row states at once,
-/// their instructions interleaved: state 0's rows `a, b, c, d` in `ymm0-3`, state 1's in
-/// `ymm4-7`, their message rows in registers `x0` and `x1`, which `$store` (empty, or the
-/// stores of `x0` and `x1`) may save once added. `a` += message + `b`, `d` = (`d` ^ `a`)
-/// rotated by the byte shuffle at `mask`, `c` += `d`, `b` = (`b` ^ `c`) rotated right by `rb`
-/// bits (`lb` = 32 - `rb`). `ymm8` and `ymm12` are free here: they hold the shuffle, then the
-/// rotations' temporaries.
+/// The assembly text of half a G on two row states, interleaved: rows in `ymm0-3` and `ymm4-7`,
+/// message rows in `x0` and `x1` (saved by `$store` once added), `ymm8` and `ymm12` free.
 macro_rules! rows_half_g {
     ($x0:literal, $x1:literal, $store:expr, $mask:literal, $rb:literal, $lb:literal) => {
         concat!(
@@ -61,12 +52,8 @@ macro_rules! rows_half_g {
     };
 }
 
-/// The assembly text of one round of two row states (see `rows_half_g`), as
-/// `simd::interleaved_rounds_rows` does it: the columns, rows `a`, `c` and `d` rotated so that
-/// word `j` holds diagonal `j - 1`, the diagonals, and the rotation undone. The message rows
-/// `[A, B, C', D']` (see `simd::RowMessage`) are in `ymm8-11` for state 0, `ymm12-15` for
-/// state 1; `A` and `B` go to `{m}` (state 0's at 0 and 32, state 1's at 64 and 96) once
-/// added, which frees their registers for the shuffles and temporaries.
+/// The assembly text of one round of two row states, as `simd::interleaved_rounds_rows` does
+/// it; messages in `ymm8-11` and `ymm12-15`, whose `A` and `B` go to `{m}` once added.
 macro_rules! rows_round_text {
     () => {
         concat!(
@@ -110,15 +97,8 @@ macro_rules! rows_round_text {
     };
 }
 
-/// The assembly text of `simd::permute_row_message` for one state: its message rows `A` in
-/// register `a`, `B` in operand `b` (a register or memory), `C'` and `D'` in registers `c` and
-/// `d`. The next `A` goes to `na`, `B` to `nb`, `C'` to `nc` and `D'` to `d`, through the
-/// temporaries `t0` and `t1`; `na`, `nb`, `nc`, `t0` and `t1` are free and distinct but for `nb`
-/// (which may be `a`, read before it is written) and `nc` (which may be `t0`).
-///
-/// Every blend takes whole words, so it is `vpblendd` (the `blend_halfwords` masks `0x3 << 2k`
-/// become `0x11 << k`): Intel runs `vpblendw` on the shuffle port only, beside this loop's
-/// shuffles, and `vpblendd` on any vector ALU port.
+/// The assembly text of `simd::permute_row_message` for one state, `a b c d` to `na nb nc d`
+/// through `t0 t1` (`nb` may be `a`, `nc` may be `t0`); `vpblendd` keeps off the shuffle port.
 macro_rules! permute_text {
     ($a:literal, $b:expr, $c:literal, $d:literal, $na:literal, $nb:literal, $nc:literal,
      $t0:literal, $t1:literal) => {
@@ -211,10 +191,7 @@ macro_rules! permute_text {
     };
 }
 
-/// [`permute_text`] for one of two states whose `A` and `B` are at `{m} + $o` and
-/// `{m} + $o + 32`, `C'` and `D'` in registers `c`, `d`: the next `A` goes to `na`, `B` to
-/// `nb`, `C'` to `c` and `D'` to `d`, with `t0` and `t1` as temporaries (`na`, `nb`, `t0` and
-/// `t1` free and distinct).
+/// [`permute_text`] for a state whose `A` and `B` are at `{m} + $o` and `{m} + $o + 32`.
 macro_rules! rows_permute_text {
     ($o:literal, $c:literal, $d:literal, $na:literal, $nb:literal, $t0:literal, $t1:literal) => {
         concat!(
@@ -243,9 +220,7 @@ macro_rules! rows_permute_text {
     };
 }
 
-/// The assembly text of the message permutation between two rounds: state 0's in `ymm8-11`
-/// with `ymm12` and `ymm13` as temporaries, then state 1's in `ymm12-15` with `ymm8` and `ymm9`,
-/// which hold state 0's next `A` and `B` meanwhile at `{m} + 128` and `{m} + 160`.
+/// The assembly text of the message permutation between two rounds, state 0's then state 1's.
 macro_rules! rows_next_message_text {
     () => {
         concat!(
@@ -259,10 +234,8 @@ macro_rules! rows_next_message_text {
     };
 }
 
-/// The seven rounds of two row states, the message permuted between rounds: a loop over one
-/// round's text (`{n}` counts the rounds left), which keeps the code small: unrolled, typical
-/// calls ran slower (`arbor bench pairs`, BLAKE3 at 4 KiB), the code competing for the
-/// decoded-instruction cache.
+/// The seven rounds of two row states as a loop, not unrolled, which `arbor bench pairs` shows
+/// faster at 4 KiB.
 macro_rules! rows_rounds_text {
     () => {
         concat!(
@@ -278,8 +251,7 @@ macro_rules! rows_rounds_text {
     };
 }
 
-/// What the assembly reads besides its operands, in one place so that one register addresses
-/// it: the shuffles of `ROT16` and `ROT8` at offsets 0 and 32.
+/// The shuffles the assembly reads, at offsets 0 and 32, so that one register addresses them.
 #[repr(C, align(32))]
 struct AsmConsts {
     rot16: ByteMask,
@@ -292,19 +264,13 @@ static ASM_CONSTS: AsmConsts = AsmConsts {
 };
 
 impl Rotate<__m256i> for Shuffles {
-    /// In assembly with the two states' rows pinned to `ymm0-7` and their messages to
-    /// `ymm8-15`, each message's first two rows going through memory once added (as the blake3
-    /// crate's assembly does): LLVM, with the same sixteen vectors and its temporaries, spilled
-    /// both state and message rows (`arbor bench pairs --filter "BLAKE3 arborhash avx2 vs"` at
-    /// 3 and 4 KiB, against a build with the trait's default).
+    /// In assembly because LLVM spills the rows (`arbor bench pairs`, BLAKE3 avx2 at 3-4 KiB).
     #[inline]
     #[target_feature(enable = "avx2")]
     unsafe fn rounds_two_row_states(rows: &mut [[__m256i; 4]; 2], m: [RowMessage<__m256i>; 2]) {
         let mut scratch = core::mem::MaybeUninit::<[__m256i; 6]>::uninit();
-        // SAFETY: AVX2 is enabled here and present (the trait's contract). The text writes and
-        // reads back the 192 bytes of `scratch` (32-byte aligned, as `__m256i` is), reads the
-        // 64 bytes of shuffles at the start of `ASM_CONSTS`, and touches no register but its
-        // operands.
+        // SAFETY: AVX2 is present; the text touches only its operands, `scratch`'s 192 aligned
+        // bytes and the 64 bytes of shuffles at `ASM_CONSTS`.
         unsafe {
             simd::asm_row_consts!(
                 rows_rounds_text!();
@@ -335,14 +301,12 @@ impl Rotate<__m256i> for Shuffles {
 
 impl LaneWords for __m256i {
     const LANES: usize = 8;
-    /// Inputs larger than the L2 cache stream from eight places 1 KiB apart, and the hardware
-    /// prefetcher does not keep ahead of them all.
+    /// The hardware prefetcher does not keep ahead of eight streams 1 KiB apart.
     const PREFETCH_AHEAD: usize = 256;
 
     #[inline(always)]
     unsafe fn stream_line(src: *const u8, dst: *mut u8) {
-        // SAFETY: AVX; `src` holds 64 bytes and `dst`, 64-byte aligned, takes them (see the
-        // trait).
+        // SAFETY: AVX; `src` holds 64 bytes and `dst` is 64-byte aligned (see the trait).
         unsafe {
             for half in [0, 32] {
                 let v = _mm256_loadu_si256(src.add(half).cast());
@@ -375,13 +339,10 @@ impl LaneWords for __m256i {
         unsafe { _mm256_xor_si256(self, other) }
     }
 
-    /// Row `i` of each 4x4 transpose holds 16 bytes of lane `i` in its low half and of lane
-    /// `i + 4` in its high half (a load plus `vinserti128` from memory, cheaper than transposing
-    /// 8x8 with `vperm2i128`), so the in-half transpose leaves word `k` of lanes 0-7 in order.
+    /// Lanes `i` and `i + 4` share row `i`'s halves, so an in-half transpose suffices.
     #[inline(always)]
     unsafe fn load_transposed<const W: usize>(src: &[*const u8; 16], at: usize) -> [Self; W] {
-        // SAFETY: AVX2 (see the trait); the caller guarantees `4 * W` readable bytes at
-        // `src[i] + at` for the first eight pointers.
+        // SAFETY: AVX2; the caller guarantees `4 * W` readable bytes at each `src[i] + at`.
         unsafe {
             let mut words = [_mm256_setzero_si256(); W];
             for (quarter, group) in words.chunks_exact_mut(4).enumerate() {
@@ -403,8 +364,7 @@ impl LaneWords for __m256i {
             // SAFETY: the feature is enabled (see the trait).
             let rows = unsafe { transpose4_halves([group[0], group[1], group[2], group[3]]) };
             for (i, row) in rows.into_iter().enumerate() {
-                // SAFETY: the caller guarantees `4 * W` writable bytes at the first eight
-                // pointers; lane `i` is the low half of row `i`, lane `i + 4` its high half.
+                // SAFETY: the caller guarantees `4 * W` writable bytes at the first eight pointers.
                 unsafe { row.store_rows(&[dst[i].add(at), dst[i + 4].add(at), dst[0], dst[0]]) };
             }
         }
@@ -414,8 +374,7 @@ impl LaneWords for __m256i {
 impl RowWords for __m256i {
     #[inline(always)]
     unsafe fn load_rows(src: &[*const u8; 4]) -> Self {
-        // SAFETY: the caller guarantees 16 readable bytes at the first two pointers; AVX2 (see
-        // the trait). An insert from memory needs no shuffle port.
+        // SAFETY: AVX2; the caller guarantees 16 readable bytes at the first two pointers.
         unsafe { load_halves(src[0], src[1]) }
     }
 
@@ -427,8 +386,7 @@ impl RowWords for __m256i {
 
     #[inline(always)]
     unsafe fn store_rows(self, dst: &[*mut u8; 4]) {
-        // SAFETY: the caller guarantees 16 writable bytes at the first two pointers; AVX2 (see
-        // the trait).
+        // SAFETY: AVX2; the caller guarantees 16 writable bytes at the first two pointers.
         unsafe { store_halves(self, dst[0], dst[1]) }
     }
 
@@ -474,11 +432,6 @@ pub(crate) struct Avx2;
 impl Kernels for Avx2 {
     const DEGREE: usize = 8;
 
-    /// Compresses `blocks` into `cv`, one after another (see `portable::compress_in_place`): the
-    /// SSE4.1 row-vectorised compression, compiled with AVX2.
-    ///
-    /// # Safety
-    /// The CPU must support AVX2.
     #[target_feature(enable = "avx2")]
     unsafe fn compress_in_place(
         cv: &mut [u32; 8],
@@ -500,13 +453,7 @@ impl Kernels for Avx2 {
             )
         }
     }
-    /// Hashes the 1 to 8 whole chunks `lanes` and copies them to `dsts`: five or more
-    /// transposed, each block copied as it is loaded; fewer lanes are copied first, then hashed
-    /// in rows.
-    ///
-    /// # Safety
-    /// The CPU must support AVX2; the arguments are as `Kernels::hash_many_copying`
-    /// requires.
+    /// Five or more lanes copy each block as it is loaded; fewer are copied first.
     #[target_feature(enable = "avx2")]
     unsafe fn hash_many_copying(
         lanes: &[Lane<'_>],
@@ -514,8 +461,7 @@ impl Kernels for Avx2 {
         dsts: &[*mut u8; 16],
         out: &mut [[u8; 32]],
     ) {
-        // SAFETY: the features are enabled here and present; each kernel gets a lane count it
-        // takes, and the rest is forwarded from the caller.
+        // SAFETY: AVX2 is present; each kernel gets a lane count it takes.
         unsafe {
             match lanes.len() {
                 5.. => simd::hash_transposed_copying::<__m256i, Shuffles>(lanes, flags, dsts, out),
@@ -524,32 +470,21 @@ impl Kernels for Avx2 {
         }
     }
 
-    /// Hashes the 0 to 8 lanes of `group`, lane `i` into `out[i]`: five or more transposed
-    /// (padded to eight); one to four in rows, two lanes per `__m256i`, three or four as two
-    /// interleaved states, whose chains overlap.
-    ///
-    /// # Safety
-    /// The CPU must support AVX2; the group and `out` are as `Kernels::hash_many` requires.
+    /// Five or more lanes transposed; fewer in rows, two per `__m256i`, as two interleaved states.
     #[target_feature(enable = "avx2")]
     unsafe fn hash_many(group: Group<'_, '_>, out: &mut [[u8; 32]]) {
-        // SAFETY: AVX2, hence SSE4.1, is enabled here and present; each kernel gets a lane count
-        // it takes.
+        // SAFETY: AVX2, hence SSE4.1, is present; each kernel gets a lane count it takes.
         unsafe {
             match group.len() {
                 5.. => simd::hash_transposed::<__m256i, Shuffles>(group, out),
                 3 | 4 => simd::hash_in_rows::<__m256i, Shuffles, 2>(group, out),
                 2 => simd::hash_in_rows::<__m256i, Shuffles, 1>(group, out),
                 1 => simd::hash_in_rows::<__m128i, Shuffles, 1>(group, out),
-                // An empty group (the kernel tests pass one): nothing to hash.
                 _ => {}
             }
         }
     }
 
-    /// Extended output, eight blocks at a time: the AVX2 form of `portable::xof_many`.
-    ///
-    /// # Safety
-    /// The CPU must support AVX2; `out.len()` must be a multiple of `BLOCK_LEN`.
     #[target_feature(enable = "avx2")]
     unsafe fn xof_many(
         cv: &[u32; 8],
@@ -560,8 +495,7 @@ impl Kernels for Avx2 {
         out: &mut [u8],
     ) {
         const GROUP: usize = 8 * BLOCK_LEN;
-        // SAFETY: AVX2, hence SSE4.1, is enabled here and present (our contract); each group slice
-        // is exactly eight blocks and the remainder a multiple of `BLOCK_LEN`.
+        // SAFETY: AVX2 is present; groups are eight blocks, the rest a multiple of `BLOCK_LEN`.
         unsafe {
             let mut counter = counter;
             let mut groups = out.chunks_exact_mut(GROUP);
@@ -584,11 +518,8 @@ impl Kernels for Avx2 {
     }
 }
 
-/// Copies `src` to `dst` (`src.len()` bytes, more than a block) two 32-byte moves a block, the
-/// last block overlapping the one before it unless the length is a multiple of 64: the
-/// incremental hasher's copy of writes of 2 KiB and more on AVX2 and AVX-512 platforms
-/// (`dispatch::copy_blocks`). Two moves a block, not one of 64 bytes with AVX-512: LLVM turns a
-/// loop of moves as long as its step back into a `memcpy`.
+/// Copies `src` (more than a block) to `dst` two 32-byte moves a block, the last overlapping,
+/// for `dispatch::copy_blocks`; not 64-byte moves, which LLVM turns back into a `memcpy`.
 ///
 /// # Safety
 /// The CPU must support AVX; `dst` is valid for writes of `src.len()` bytes and does not overlap
@@ -596,8 +527,7 @@ impl Kernels for Avx2 {
 #[target_feature(enable = "avx2")]
 pub(crate) unsafe fn copy_blocks(src: &[u8], dst: *mut u8) {
     kernels::block_starts(src.len()).for_each(|at| {
-        // SAFETY: the block at `at` is within `src`, and within `dst` (our contract); AVX is
-        // present (our contract).
+        // SAFETY: AVX is present and the block at `at` is within `src` and `dst` (our contract).
         unsafe {
             let [lo, hi] = [at, at + 32].map(|at| _mm256_loadu_si256(src.as_ptr().add(at).cast()));
             _mm256_storeu_si256(dst.add(at).cast(), lo);

@@ -1,19 +1,6 @@
-//! BLAKE3 kernels for AVX-512 (AVX-512F with AVX-512VL): the shared SIMD code of `simd` with
-//! the `Ror` rotations, on `__m512i` (sixteen lanes transposed, four in rows) and on the
-//! narrower vectors of `sse41` and `avx2`.
-//!
-//! AVX-512VL gives the one-instruction rotation `vprord` on 128- and 256-bit vectors too (SSE4.1
-//! and AVX2 need two shifts and an or, or a byte shuffle), so every path compiles here again
-//! with it: a row-form compression, one long dependency chain, gets shorter by one instruction
-//! for every rotation by 12 or 7. Groups of nine to sixteen lanes run transposed in `__m512i`,
-//! of five to eight in `__m256i`; three or four in rows in `__m512i`, two in `__m256i`, one in
-//! `__m128i`. [`compress_scalar`], one lane's chain in general-purpose registers, is the
-//! `avx512-scalar` route's ([`Avx512Scalar`]).
-//!
-//! The helpers are `#[inline(always)]` without `#[target_feature]`: they are only compiled into
-//! this module's `#[target_feature(enable = "avx512f,avx512vl,avx2")]` entry points. That is why
-//! each helper is `unsafe`: calling one is sound only from code compiled with those features, on
-//! a CPU that has them.
+//! BLAKE3 kernels for AVX-512 (F and VL): `simd`'s shared code with the `Ror` rotations, whose
+//! one-instruction `vprord` shortens every chain, so every vector width compiles here again; and
+//! [`compress_scalar`], one lane's chain in general-purpose registers, for [`Avx512Scalar`].
 
 use core::arch::x86_64::*;
 
@@ -25,21 +12,14 @@ use crate::arch::x86::{pick, Ror};
 
 impl LaneWords for __m512i {
     const LANES: usize = 16;
-    /// Same-process A/B against loading each block just before its rounds (probe bin tri,
-    /// one-shot 16 KiB-1 MiB, crate/ours): 0.94-0.99 -> 0.97-1.01 in the fastest calls, 0.95-1.00
-    /// -> 0.96-1.01 in the median round. Again with the block in assembly (`Ror`'s
-    /// `compress_block`), where the eight vectors go through the stack across the rounds: 16 KiB
-    /// 1.009-1.015 of main against 1.000-1.006 without, 64 KiB 1.015-1.020 against 1.002-1.014.
+    /// Kept because one-shot 16 KiB-1 MiB calls are faster with it (same-process A/B).
     const FIRST_HALF_AHEAD: bool = true;
-    /// Inputs larger than the L2 cache: sixteen streams 1 KiB apart are more than the hardware
-    /// prefetcher keeps ahead of (16 MiB one-shot 0.81-0.87 of the crate without a prefetch,
-    /// 0.90-0.97 with; no change in cache).
+    /// The hardware prefetcher does not keep ahead of sixteen streams 1 KiB apart.
     const PREFETCH_AHEAD: usize = 256;
 
     #[inline(always)]
     unsafe fn stream_line(src: *const u8, dst: *mut u8) {
-        // SAFETY: AVX-512F; `src` holds 64 bytes and `dst`, 64-byte aligned, takes them (see
-        // the trait).
+        // SAFETY: AVX-512F; `src` holds 64 bytes and `dst` is 64-byte aligned (see the trait).
         unsafe { _mm512_stream_si512(dst.cast(), _mm512_loadu_si512(src.cast())) }
     }
 
@@ -67,25 +47,15 @@ impl LaneWords for __m512i {
         unsafe { _mm512_xor_si512(self, other) }
     }
 
-    /// Blocks (`W = 16`) are loaded in 32-byte halves, two lanes to a vector: the inserts from
-    /// memory replace one of [`transpose16`]'s two stages of 128-bit lane shuffles, sixteen
-    /// operations off the shuffle port (16 parents 0.96 -> 0.99 of the crate). Chaining values
-    /// (`W = 8`): lanes `j` and `j + 4` share one load and an insert, as do lanes `j + 8` and
-    /// `j + 12`; two 128-bit lane shuffles gather words 0-3 (and 4-7) of lanes `j`, `j + 4`,
-    /// `j + 8`, `j + 12`, and 4x4 transposes within 128-bit lanes finish.
+    /// Blocks load in 32-byte halves, so inserts from memory replace a [`transpose16`] stage.
     #[inline(always)]
     unsafe fn load_transposed<const W: usize>(src: &[*const u8; 16], at: usize) -> [Self; W] {
-        // SAFETY: the features are enabled and lane `i` reads its `4 * W` bytes at `src[i] + at`
-        // (see the trait).
+        // SAFETY: the features are enabled; lane `i` reads `4 * W` bytes at `src[i] + at`.
         unsafe {
             let mut words = [_mm512_setzero_si512(); W];
             if W == 16 {
-                // Vector `i < 4` of `halves[h]` holds the 32 bytes at `32 * h` of lanes `i` and
-                // `i + 4`, vector `4 + i` those of lanes `8 + i` and `12 + i`; the insert from
-                // memory needs no shuffle port. 4x4 transposes within 128-bit lanes leave in
-                // vector `k` of group `g` words `k` (128-bit lanes 0 and 2) and `4 + k` (1 and
-                // 3) of lanes `8g..8g + 8`, which one 128-bit lane shuffle of each pair of groups
-                // puts in order: three stages rather than `transpose16`'s four.
+                // Vector `i < 4` of `halves[h]` holds lanes `i` and `i + 4`, `4 + i` lanes `8 + i`
+                // and `12 + i`, so in-lane 4x4 transposes and one lane shuffle put them in order.
                 let mut halves = [[_mm512_setzero_si512(); 8]; 2];
                 for (h, half) in halves.iter_mut().enumerate() {
                     for (i, v) in half.iter_mut().enumerate() {
@@ -120,14 +90,9 @@ impl LaneWords for __m512i {
         }
     }
 
-    /// Blocks (`W = 16`) go through [`transpose16`]. Chaining values (`W = 8`): after 4x4
-    /// transposes within 128-bit lanes, 128-bit lane `q` of vector `j` of the first (second)
-    /// group holds words 0-3 (4-7) of lane `4q + j`; one two-source permute per pair of lanes
-    /// joins the halves into 32 contiguous bytes.
     #[inline(always)]
     unsafe fn store_transposed<const W: usize>(words: [Self; W], dst: &[*mut u8; 16]) {
-        // SAFETY: the features are enabled and lane `i` writes its `4 * W` bytes at `dst[i]`
-        // (see the trait).
+        // SAFETY: the features are enabled; lane `i` writes `4 * W` bytes at `dst[i]`.
         unsafe {
             if W == 16 {
                 let mut rows = [_mm512_setzero_si512(); 16];
@@ -160,8 +125,7 @@ impl LaneWords for __m512i {
 impl RowWords for __m512i {
     #[inline(always)]
     unsafe fn load_rows(src: &[*const u8; 4]) -> Self {
-        // SAFETY: the caller guarantees 16 readable bytes at each pointer; AVX-512F (see the
-        // trait). Inserts from memory need no shuffle port.
+        // SAFETY: AVX-512F; the caller guarantees 16 readable bytes at each pointer.
         unsafe {
             let v = _mm512_castsi128_si512(load128(src[0]));
             let v = _mm512_inserti32x4::<1>(v, load128(src[1]));
@@ -172,14 +136,13 @@ impl RowWords for __m512i {
 
     #[inline(always)]
     unsafe fn broadcast_row(src: *const u8) -> Self {
-        // SAFETY: the caller guarantees 16 readable bytes at `src`; AVX-512F (see the trait).
+        // SAFETY: AVX-512F; the caller guarantees 16 readable bytes at `src`.
         unsafe { _mm512_broadcast_i32x4(load128(src)) }
     }
 
     #[inline(always)]
     unsafe fn store_rows(self, dst: &[*mut u8; 4]) {
-        // SAFETY: the caller guarantees 16 writable bytes at each pointer; AVX-512F (see the
-        // trait).
+        // SAFETY: AVX-512F; the caller guarantees 16 writable bytes at each pointer.
         unsafe {
             store128(dst[0], _mm512_castsi512_si128(self));
             store128(dst[1], _mm512_extracti32x4_epi32::<1>(self));
@@ -205,17 +168,12 @@ impl RowWords for __m512i {
         }
     }
 
-    /// AVX-512 has no 512-bit `pblendw` with an immediate: the halfword mask (pairs of equal
-    /// bits, as every caller passes) becomes a constant vector of word masks, and a bitwise
-    /// select (`vpternlogd`) blends. Not `vpblendmd`: its mask register was loaded again with a
-    /// `kmovw` (port 5) before every blend in each round, and the row form of four lanes is
-    /// bound by its µops on ports 0 and 5 nearly as much as by its latency.
+    /// A `vpternlogd` select with a constant mask, as there is no 512-bit `pblendw` and
+    /// `vpblendmd` reloads its mask register before every blend.
     #[inline(always)]
     unsafe fn blend_halfwords<const IMM: i32>(self, other: Self) -> Self {
-        // All ones in word `k` if it comes from `other`.
         let w = |k: i32| -((IMM >> (2 * k)) & 1);
-        // SAFETY: AVX-512F; see the trait. Truth table 0xCA: the mask's bit selects `other`'s
-        // bit where set, `self`'s where clear.
+        // SAFETY: AVX-512F; see the trait (0xCA takes `other` where the mask is set).
         unsafe {
             let mask = _mm512_broadcast_i32x4(_mm_setr_epi32(w(0), w(1), w(2), w(3)));
             _mm512_ternarylogic_epi32::<0xCA>(mask, other, self)
@@ -228,12 +186,8 @@ impl RowWords for __m512i {
         unsafe { _mm512_unpacklo_epi32(self, other) }
     }
 
-    /// Through [`RowWords::opaque`]. Without it, LLVM's shuffle combiner merges the row form's
-    /// pairs of one-source shuffles, blends and unpacks (latency 1, some on two ports) into
-    /// two-source word permutes (`vpermt2d`, latency 3, port 5 only, plus a register copy each,
-    /// as it overwrites an operand) with 512-bit vectors, in each block's first message and in
-    /// every round's permutation, which made 4-chunk groups about a tenth slower
-    /// (`benches/blake3_kernels.rs`, `chunks/4`), also when written by hand.
+    /// Through [`RowWords::opaque`], because LLVM otherwise merges shuffles into slower
+    /// `vpermt2d` (`benches/blake3_kernels.rs`, `chunks/4`).
     #[inline(always)]
     unsafe fn barrier(self) -> Self {
         // SAFETY: AVX-512F; see the trait.
@@ -247,25 +201,20 @@ impl RowWords for __m512i {
     }
 }
 
-/// The assembly text of one scalar instruction `op` on `dst` and `src` (register names or an
-/// immediate).
 macro_rules! scalar_op {
     ($op:literal $dst:literal, $src:literal) => {
         concat!($op, " ", $dst, ", ", $src, "\n")
     };
 }
 
-/// The assembly text that adds message word `x`, read from the copy of the block at the stack
-/// pointer, to register `a`.
+/// The assembly text that adds message word `x`, from the block copy at `rsp`, to register `a`.
 macro_rules! scalar_add_message {
     ($a:literal, $x:tt) => {
         concat!("add ", $a, ", dword ptr [rsp + 4 * ", stringify!($x), "]\n")
     };
 }
 
-/// The assembly text of one G on general-purpose registers `a`, `b`, `c`, `d` (32-bit names),
-/// message words `x` and `y`. The message word is added first, so that one addition waits for
-/// `b`.
+/// The assembly text of one G, the message word added first so that one addition waits for `b`.
 macro_rules! scalar_g {
     ($a:literal, $b:literal, $c:literal, $d:literal, $x:tt, $y:tt) => {
         concat!(
@@ -287,12 +236,9 @@ macro_rules! scalar_g {
     };
 }
 
-/// The assembly text of one round whose message words are `s` (`MSG_SCHEDULE` of the round), on
-/// [`compress_scalar`]'s registers: state words 0-14 in `eax`, `ebx`, `ecx`, `edx`, `esi`,
-/// `edi`, `ebp`, `r8d`-`r15d`, word 15 at `[rsp + 132]`. Fifteen registers hold fifteen words
-/// (the sixteenth names the stack): word 15 takes `r13d` (word 12) for the two G that use it,
-/// the last of the columns and the first of the diagonals, while word 12, done with for the
-/// columns and first needed in the second diagonal, waits at `[rsp + 68]`.
+/// The assembly text of one round on [`compress_scalar`]'s registers (words 0-14 in `eax` to
+/// `r15d`, word 15 at `[rsp + 132]`), word 15 borrowing `r13d` while word 12 waits at
+/// `[rsp + 68]`.
 macro_rules! scalar_round {
     ([$s0:tt, $s1:tt, $s2:tt, $s3:tt, $s4:tt, $s5:tt, $s6:tt, $s7:tt, $s8:tt,
       $s9:tt, $s10:tt, $s11:tt, $s12:tt, $s13:tt, $s14:tt, $s15:tt]) => {
@@ -313,23 +259,14 @@ macro_rules! scalar_round {
     };
 }
 
-/// The seven rounds on general-purpose registers, for `with_schedule!`.
 macro_rules! scalar_rounds {
     ($($s:tt),*) => {
         concat!($(scalar_round!($s),)*)
     };
 }
 
-/// `portable::compress_in_place` on general-purpose registers, for [`Avx512Scalar`]: the
-/// sixteen state words in fifteen registers and one stack slot, the chaining value kept in
-/// registers from block to block. Each block is copied to the stack first, so that its words
-/// are read relative to `rsp` and no register holds its address during the rounds; its
-/// pointer, the block count and the parameters wait in the frame too.
-///
-/// Where chosen, a chain of blocks takes less time than in rows or in the portable code
-/// (`arbor bench pairs --filter "BLAKE3 arborhash avx512 vs"` at 256 B-1 KiB, against builds
-/// with either in its place); single blocks stay in rows, where the scalar form's many
-/// instructions cost more than its shorter chain saves.
+/// `portable::compress_in_place` on general-purpose registers, each block copied to the stack;
+/// `arbor bench pairs` shows chains faster at 256 B-1 KiB than in rows or the portable code.
 ///
 /// # Safety
 /// The CPU must support AVX (the block copy); `blocks` must not be empty.
@@ -343,13 +280,10 @@ pub(crate) unsafe fn compress_scalar(
     flags_start: u8,
 ) {
     debug_assert!(!blocks.is_empty());
-    // SAFETY: AVX is present (our contract). The text reads `blocks.len()` blocks from
-    // `blocks` and writes the 32 bytes of `cv`; its frame lies below the red zone (at least
-    // 320 bytes under the stack pointer, aligned down to 64), and it restores `rsp`, `rbx` and
-    // `rbp`, which it saves in the frame, before it ends. Frame: the block at 0-63, word 12 at
-    // 68, the saved `rsp`, `rbx`, `rbp` at 72, 80, 88, the `cv` pointer at 96, the next
-    // block's at 104, blocks left at 112, the counter at 120, the block length at 128, word 15
-    // (the flags word when a block starts) at 132, the flags of blocks after the first at 136.
+    // SAFETY: AVX is present; the text reads `blocks`, writes `cv`, keeps its frame below the
+    // red zone (320 bytes down, 64-aligned) and restores `rsp`, `rbx` and `rbp`. Frame: block
+    // 0-63, word 12 at 68, saved `rsp rbx rbp` 72-88, `cv` 96, next block 104, blocks left 112,
+    // counter 120, block length 128, word 15 132, later blocks' flags 136.
     unsafe {
         core::arch::asm!(
             "mov rax, rsp",
@@ -446,11 +380,6 @@ pub(crate) struct Avx512;
 impl Kernels for Avx512 {
     const DEGREE: usize = 16;
 
-    /// Compresses `blocks` into `cv`, one after another, in rows: the AVX-512 form of
-    /// `portable::compress_in_place`.
-    ///
-    /// # Safety
-    /// The CPU must support AVX-512F, AVX-512VL and AVX2.
     #[target_feature(enable = "avx512f,avx512vl,avx2")]
     unsafe fn compress_in_place(
         cv: &mut [u32; 8],
@@ -465,13 +394,7 @@ impl Kernels for Avx512 {
             simd::compress_rows_in_place::<Ror>(cv, blocks, block_len, counter, flags, flags_start)
         }
     }
-    /// Hashes the 1 to 16 whole chunks `lanes` and copies them to `dsts`: nine or more
-    /// transposed in `__m512i`, five to eight in `__m256i`, each block copied as it is loaded;
-    /// fewer lanes are copied first, then hashed in rows.
-    ///
-    /// # Safety
-    /// The CPU must support AVX-512F, AVX-512VL and AVX2; the arguments are as
-    /// `Kernels::hash_many_copying` requires.
+    /// Nine or more lanes copy each block as it is loaded; fewer are copied first.
     #[target_feature(enable = "avx512f,avx512vl,avx2")]
     unsafe fn hash_many_copying(
         lanes: &[Lane<'_>],
@@ -479,8 +402,7 @@ impl Kernels for Avx512 {
         dsts: &[*mut u8; 16],
         out: &mut [[u8; 32]],
     ) {
-        // SAFETY: the features are enabled here and present; each kernel gets a lane count it
-        // takes, and the rest is forwarded from the caller.
+        // SAFETY: the features are present; each kernel gets a lane count it takes.
         unsafe {
             match lanes.len() {
                 9.. => simd::hash_transposed_copying::<__m512i, Ror>(lanes, flags, dsts, out),
@@ -490,17 +412,9 @@ impl Kernels for Avx512 {
         }
     }
 
-    /// Hashes the 0 to 16 lanes of `group`, lane `i` into `out[i]`: nine or more transposed in
-    /// `__m512i` (padded to sixteen), five to eight in `__m256i`; three or four in rows four blocks
-    /// wide, a pair two wide, a single lane one wide.
-    ///
-    /// # Safety
-    /// The CPU must support AVX-512F, AVX-512VL and AVX2; the group and `out` are as
-    /// `Kernels::hash_many` requires.
     #[target_feature(enable = "avx512f,avx512vl,avx2")]
     unsafe fn hash_many(group: Group<'_, '_>, out: &mut [[u8; 32]]) {
-        // SAFETY: the features are enabled here and present; each kernel gets a lane count it
-        // takes.
+        // SAFETY: the features are present; each kernel gets a lane count it takes.
         unsafe {
             match group.len() {
                 9.. => simd::hash_transposed::<__m512i, Ror>(group, out),
@@ -508,18 +422,11 @@ impl Kernels for Avx512 {
                 3.. => simd::hash_in_rows::<__m512i, Ror, 1>(group, out),
                 2 => simd::hash_in_rows::<__m256i, Ror, 1>(group, out),
                 1 => simd::hash_in_rows::<__m128i, Ror, 1>(group, out),
-                // An empty group (the kernel tests pass one): nothing to hash.
                 _ => {}
             }
         }
     }
 
-    /// Extended output, sixteen blocks at a time, then eight, then in rows four, two and one wide:
-    /// the AVX-512 form of `portable::xof_many`.
-    ///
-    /// # Safety
-    /// The CPU must support AVX-512F, AVX-512VL and AVX2; `out.len()` must be a multiple of
-    /// `BLOCK_LEN`.
     #[target_feature(enable = "avx512f,avx512vl,avx2")]
     unsafe fn xof_many(
         cv: &[u32; 8],
@@ -529,8 +436,7 @@ impl Kernels for Avx512 {
         flags: u8,
         out: &mut [u8],
     ) {
-        // SAFETY: the features are enabled here and present (our contract); each group slice is
-        // exactly as many blocks as its kernel computes.
+        // SAFETY: the features are present; each group is as many blocks as its kernel computes.
         unsafe {
             let mut counter = counter;
             let mut out = out;
@@ -569,16 +475,13 @@ impl Kernels for Avx512 {
     }
 }
 
-/// The `avx512-scalar` route: the AVX-512 kernels, but a chain of two blocks or more is
-/// compressed by [`compress_scalar`], whose one dependency chain is shorter on CPUs with slow
-/// vector latencies.
+/// The `avx512-scalar` route: the AVX-512 kernels, but chains of two blocks or more go through
+/// [`compress_scalar`], shorter on CPUs with slow vector latencies.
 pub(crate) struct Avx512Scalar;
 
 impl Kernels for Avx512Scalar {
     const DEGREE: usize = Avx512::DEGREE;
 
-    /// # Safety
-    /// As [`Avx512::compress_in_place`].
     #[inline(always)]
     unsafe fn compress_in_place(
         cv: &mut [u32; 8],
@@ -588,8 +491,7 @@ impl Kernels for Avx512Scalar {
         flags: u8,
         flags_start: u8,
     ) {
-        // SAFETY: the features are present (our contract); the scalar chain gets two or more
-        // blocks.
+        // SAFETY: the features are present; the scalar chain gets two or more blocks.
         unsafe {
             if blocks.len() >= 2 {
                 compress_scalar(cv, blocks, block_len, counter, flags, flags_start)
@@ -599,8 +501,6 @@ impl Kernels for Avx512Scalar {
         }
     }
 
-    /// # Safety
-    /// As [`Avx512::hash_many_copying`].
     #[inline(always)]
     unsafe fn hash_many_copying(
         lanes: &[Lane<'_>],
@@ -612,16 +512,12 @@ impl Kernels for Avx512Scalar {
         unsafe { Avx512::hash_many_copying(lanes, flags, dsts, out) }
     }
 
-    /// # Safety
-    /// As [`Avx512::hash_many`].
     #[inline(always)]
     unsafe fn hash_many(group: Group<'_, '_>, out: &mut [[u8; 32]]) {
         // SAFETY: forwarded from the caller.
         unsafe { Avx512::hash_many(group, out) }
     }
 
-    /// # Safety
-    /// As [`Avx512::xof_many`].
     #[inline(always)]
     unsafe fn xof_many(
         cv: &[u32; 8],

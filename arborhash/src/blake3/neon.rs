@@ -1,23 +1,6 @@
-//! BLAKE3 on AArch64 NEON (Advanced SIMD, 128-bit vectors), written from the BLAKE3
-//! specification.
-//!
-//! The compression function comes in two shapes:
-//!
-//! - Transposed, four lanes at once ([`hash_group`], [`xof_group`]): vector `v[i]` holds state
-//!   word `i` of four independent lanes, so each G is plain vertical arithmetic. A block costs
-//!   the same whether one lane is in use or four.
-//! - Rows, one lane ([`rounds_rows`]): the state's four rows in four vectors; the column step
-//!   runs the four column G at once, rotating rows a, c and d lines the diagonals up as
-//!   columns. Each round's message vectors come from the block's four registers with one
-//!   table lookup (`tbl` of four registers) each. This is the path of single blocks, of one
-//!   chunk's chain and of groups of one or two lanes, where it runs fewer instructions than a
-//!   four-lane pass (about a third of one per block).
-//!
-//! The entry points are the [`Kernels`] of [`Neon`]: `compress_in_place` (a chain of blocks of
-//! one lane, in rows), `hash_many` (a group of up to four lanes, each shape of `Group` read
-//! into one [`Lanes4`]) and `xof_many` (consecutive root outputs, four at a time).
-//!
-//! Every function here requires NEON, which the `Platform` of the NEON backend proves.
+//! BLAKE3 on AArch64 NEON: four lanes transposed ([`hash_group`], [`xof_group`]), a state word
+//! per vector; and one lane in rows ([`rounds_rows`]), the message from one `tbl` a vector, for
+//! single blocks, chains and groups of one or two lanes, where it runs fewer instructions.
 
 use core::arch::aarch64::{vld1q_u32, vorrq_u32, vst1q_u32};
 
@@ -27,12 +10,8 @@ use crate::arch::aarch64::neon::{
     transpose, words, xor, V,
 };
 
-// SAFETY (every `#[inline(always)]` helper): only ever inlined into the `#[target_feature(enable
-// = "neon")]` entry points below, which the caller may only run on a CPU with NEON; pointers
-// are the callers' to keep valid, as each says.
-
-// ---------------------------------------------------------------------------------------------
-// Transposed: four lanes.
+// SAFETY (every `#[inline(always)]` helper): only inlined into the NEON entry points below;
+// pointers are the callers' to keep valid, as each says.
 
 /// The seven rounds on four lanes' states.
 #[inline(always)]
@@ -48,8 +27,7 @@ unsafe fn rounds4(v: &mut [V; 16], m: &[V; 16]) {
     }
 }
 
-/// The initial states of four lanes: chaining values `h`, then the IV, counters, block lengths
-/// and flags.
+/// The initial states of four lanes.
 #[inline(always)]
 unsafe fn state4(h: &[V; 8], counter: [V; 2], block_len: V, flags: V) -> [V; 16] {
     unsafe {
@@ -84,9 +62,7 @@ struct Lanes4 {
     last_block_len: [u8; 4],
 }
 
-/// Hashes `blocks` blocks in each lane of `group` (flags `flags` on every block, the lane's
-/// `flags_start` on the first and `flags_end` on the last, whose length is the lane's
-/// `last_block_len`) and writes the lanes' chaining values to `out` (32 writable bytes each).
+/// Hashes `blocks` blocks in each lane of `group` into `out` (32 writable bytes a lane).
 #[inline(always)]
 unsafe fn hash_group(group: &Lanes4, blocks: usize, flags: u8, out: [*mut u8; 4]) {
     unsafe {
@@ -94,8 +70,7 @@ unsafe fn hash_group(group: &Lanes4, blocks: usize, flags: u8, out: [*mut u8; 4]
         let lo = load_transposed4(group.cvs.map(|cv| cv.cast()));
         let hi = load_transposed4(group.cvs.map(|cv| cv.add(4).cast()));
         let mut h = [lo[0], lo[1], lo[2], lo[3], hi[0], hi[1], hi[2], hi[3]];
-        // Block length and flags of a block, by whether it is the first (1) and the last (2):
-        // one load each rather than selects in every block.
+        // Indexed by first (1) and last (2), so each block loads them rather than selecting.
         let flags = splat(u32::from(flags));
         let flags_start = words(group.flags_start.map(u32::from));
         let flags_end = words(group.flags_end.map(u32::from));
@@ -125,8 +100,7 @@ unsafe fn hash_group(group: &Lanes4, blocks: usize, flags: u8, out: [*mut u8; 4]
     }
 }
 
-/// The root outputs of `block` under `cv` at counters `counter` to `counter + 3`, 64 bytes
-/// each, one after the other.
+/// The root outputs of `block` under `cv` at counters `counter` to `counter + 3`.
 #[inline(always)]
 unsafe fn xof_group(
     cv: &[u32; 8],
@@ -168,14 +142,10 @@ unsafe fn xof_group(
     }
 }
 
-// ---------------------------------------------------------------------------------------------
-// Rows: one lane.
-
 /// The `tbl` indices of each round's message vectors in rows.
 const ROW_MESSAGE: [[[u8; 16]; 4]; 7] = row_message(&MSG_SCHEDULE);
 
-/// The state after the seven rounds of one lane, as rows [a, b, c, d], from the chaining value
-/// halves `cv` and row d (counter, block length, flags).
+/// The rows [a, b, c, d] after the seven rounds of one lane.
 #[inline(always)]
 unsafe fn rounds_rows(cv: [V; 2], block: &[u8; BLOCK_LEN], row_d: V) -> [V; 4] {
     unsafe {
@@ -233,8 +203,7 @@ unsafe fn hash_lane_rows(group: &Lanes4, l: usize, blocks: usize, flags: u8) -> 
     }
 }
 
-/// Hashes the first `n` (1 to 4) lanes of `group` into `out[..n]`: one or two lanes in rows,
-/// more in a four-lane pass (with the last lane repeated in the unused ones).
+/// Hashes the first `n` (1 to 4) lanes of `group` into `out[..n]`.
 #[inline(always)]
 unsafe fn hash_up_to_4(
     group: &mut Lanes4,
@@ -264,9 +233,6 @@ unsafe fn hash_up_to_4(
         hash_group(group, blocks, flags, dst);
     }
 }
-
-// ---------------------------------------------------------------------------------------------
-// Entry points.
 
 impl Lanes4 {
     /// The lanes of `run` (at most four).
@@ -314,7 +280,7 @@ impl Lanes4 {
 /// Hashes the 0 to 4 lanes of `run` into `out`.
 ///
 /// # Safety
-/// NEON must be enabled in the caller; `run` is whole lanes and `out` holds one value a lane.
+/// NEON is enabled in the caller; `run` is whole lanes and `out` holds one value a lane.
 #[inline(always)]
 unsafe fn hash_run(run: &Run<'_>, out: &mut [[u8; 32]]) {
     let n = run.len();
@@ -330,11 +296,6 @@ pub(crate) struct Neon;
 impl Kernels for Neon {
     const DEGREE: usize = 4;
 
-    /// Compresses `blocks` into `cv`, one after another, each with `block_len`, `counter` and
-    /// `flags`, the first with `flags_start` too; the semantics of `portable::compress_in_place`.
-    ///
-    /// # Safety
-    /// The CPU must support NEON.
     #[target_feature(enable = "neon")]
     unsafe fn compress_in_place(
         cv: &mut [u32; 8],
@@ -357,15 +318,9 @@ impl Kernels for Neon {
         }
     }
 
-    /// Hashes the 0 to 4 lanes of `group`, lane `i` into `out[i]`: one or two in rows, three or
-    /// four in a four-lane pass.
-    ///
-    /// # Safety
-    /// The CPU must support NEON; the group and `out` are as `Kernels::hash_many` requires.
     #[target_feature(enable = "neon")]
     unsafe fn hash_many(group: Group<'_, '_>, out: &mut [[u8; 32]]) {
-        // SAFETY (each call): NEON is enabled here; the group is whole lanes, at most four (one
-        // run of four chunks as `ChunkRuns`), and `out` holds a value for each.
+        // SAFETY (each call): NEON; the group is at most four whole lanes, `out` one per lane.
         match group {
             Group::Lanes {
                 lanes,
@@ -386,11 +341,6 @@ impl Kernels for Neon {
         }
     }
 
-    /// Fills `out` (whole blocks) with the root outputs of `block` under `cv` at counters
-    /// `counter`, `counter + 1`, ...; the semantics of `portable::xof_many`.
-    ///
-    /// # Safety
-    /// The CPU must support NEON.
     #[target_feature(enable = "neon")]
     unsafe fn xof_many(
         cv: &[u32; 8],

@@ -1,29 +1,12 @@
-//! What the x86-64 SIMD kernels of BLAKE3 share, written once for SSE4.1 (`__m128i`), AVX2
-//! (`__m256i`) and AVX-512 (`__m512i`, and the two narrower vectors again with `vprord`).
+//! What the x86-64 SIMD kernels of BLAKE3 share, written once over the vector type and the
+//! [`Rotate`] strategy:
+//! - transposed ([`hash_group`], [`xof_group`]): a state word of every lane per vector, fastest
+//!   when the lanes fill the vector;
+//! - rows ([`compress_rows_in_place`], [`xof_rows`], [`hash_rows`]): a lane's state as four rows
+//!   in a 128-bit lane, a few states interleaved, for single blocks and small groups.
 //!
-//! The compression function comes in two shapes:
-//!
-//! - Transposed, many independent lanes at once ([`hash_group`], [`xof_group`]): vector `v[i]`
-//!   holds state word `i` of every lane, so each G is plain vertical arithmetic and needs no
-//!   shuffles. Generic over [`LaneWords`]: 4, 8 or 16 lanes. The fastest per block when the lanes
-//!   fill the vector, but a pass costs the same with fewer lanes.
-//! - Row-vectorised ([`compress_rows_in_place`], [`xof_rows`], [`hash_rows`]): the 16 state words
-//!   of a lane are four rows in a 128-bit lane of a vector, so one `__m128i`, `__m256i` or
-//!   `__m512i` holds one, two or four independent lanes. The column step runs the four column G
-//!   functions at once; rotating rows `a`, `c` and `d` turns the diagonals into columns for the
-//!   diagonal step. The message words are kept in the order the two steps consume them and are
-//!   permuted between rounds with shuffles and blends. Generic
-//!   over [`RowWords`]; a few states are interleaved so that their dependency chains overlap.
-//!   This is the path of single blocks and of groups too small for the transposed kernels.
-//!
-//! Both are generic over the [`Rotate`] strategy too: `arch::x86`'s `Shuffles` builds G's
-//! rotations from byte shuffles and shift-or, `Ror` from the one-instruction AVX-512VL rotate.
-//!
-//! Everything here is `#[inline(always)]` without `#[target_feature]`: it is only ever compiled
-//! inlined into a backend's `#[target_feature]` entry points (closures are kept trivial for the
-//! same reason: one that is not inlined would be compiled without the features). That is why each
-//! function is `unsafe`: calling one is sound only from code compiled with the features of its
-//! vector type and rotation strategy, on a CPU that has them.
+//! Everything is `unsafe` and `#[inline(always)]`, only compiled into a backend's
+//! `#[target_feature]` entry points (closures stay trivial for the same reason).
 
 use core::arch::x86_64::*;
 
@@ -31,24 +14,18 @@ use super::kernels::{block_words, Group, Lane, Run, BLOCK_LEN, CHUNK_LEN, IV, MS
 use crate::arch::x86::sse41::{load128, store128};
 use crate::arch::x86::{pick, Ror, Shuffles, WordRotations};
 
-/// The word rotations of the row rounds: `WORDS_RIGHT` moves word `j - 1` into word `j`,
-/// `WORDS_LEFT` word `j + 1`, `WORDS_SWAP` word `j + 2`; diagonalising applies right, left and
-/// swap to rows a, c and d, and undoing it left, right and swap. Named once for the Rust row
-/// functions and the AVX2 assembly.
+/// The word rotations of the row rounds, for the Rust row functions and the AVX2 assembly.
 pub(super) const WORDS_RIGHT: i32 = pick(3, 0, 1, 2);
 pub(super) const WORDS_LEFT: i32 = pick(1, 2, 3, 0);
 pub(super) const WORDS_SWAP: i32 = pick(2, 3, 0, 1);
 
-/// The `shufps` picks of [`permute_row_message`]'s four rows, for the Rust row functions and the
-/// AVX2 assembly.
+/// The `shufps` picks of [`permute_row_message`]'s rows, also for the AVX2 assembly.
 pub(super) const NEXT_A: i32 = pick(2, 3, 3, 2);
 pub(super) const NEXT_B: i32 = pick(3, 2, 0, 3);
 pub(super) const NEXT_C: i32 = pick(0, 1, 3, 1);
 pub(super) const NEXT_D: i32 = pick(1, 2, 2, 0);
 
-/// `asm!` of the rounds of row states in assembly (AVX2): the template, the
-/// shuffle immediates above as `left`, `right`, `swap` and `next_a`-`next_d`, then the
-/// caller's own operands.
+/// `asm!` of the row rounds (AVX2) with the shuffle immediates above as operands.
 macro_rules! asm_row_consts {
     ($($template:expr),+; $($operands:tt)*) => {
         core::arch::asm!(
@@ -66,9 +43,7 @@ macro_rules! asm_row_consts {
 }
 pub(super) use asm_row_consts;
 
-/// Calls `$then!` with the message schedule of the seven rounds as literals, which the
-/// assembly text of the scalar chain (`avx512::compress_scalar`) needs; checked against
-/// [`MSG_SCHEDULE`] below.
+/// Calls `$then!` with the message schedule as literals, for `avx512::compress_scalar`.
 macro_rules! with_schedule {
     ($then:ident) => {
         $then!(
@@ -103,15 +78,10 @@ const _: () = {
     }
 };
 
-/// G's rotations of a vector `V` ([`WordRotations`]), with the rounds of the row form that a
-/// strategy may write its own way.
-///
-/// Every function requires the CPU features of its implementation: that is the safety contract
-/// of each `unsafe fn` below.
+/// G's rotations of a vector `V`, and the row rounds a strategy may write its own way; each
+/// `unsafe fn` requires the CPU features of its implementation.
 pub(super) trait Rotate<V>: WordRotations<V> {
-    /// The seven rounds of two interleaved row states (see [`rounds_rows`]): LLVM's schedule
-    /// of the row functions, unless a strategy writes its own (AVX2's `Shuffles`, in
-    /// assembly).
+    /// The seven rounds of two interleaved row states (see [`rounds_rows`]).
     #[inline(always)]
     unsafe fn rounds_two_row_states(rows: &mut [[V; 4]; 2], m: [RowMessage<V>; 2])
     where
@@ -123,28 +93,20 @@ pub(super) trait Rotate<V>: WordRotations<V> {
     }
 }
 
-// The row form's rounds as LLVM schedules them; AVX2's `Shuffles` writes its own (avx2.rs).
 impl Rotate<__m128i> for Shuffles {}
 impl Rotate<__m128i> for Ror {}
 impl Rotate<__m256i> for Ror {}
 impl Rotate<__m512i> for Ror {}
 
-/// A vector of 32-bit words with one lane per element: what the transposed compression needs.
-///
-/// Every method requires the CPU feature of its implementation (SSE4.1 for `__m128i`, AVX2 for
-/// `__m256i`, AVX-512F for `__m512i`): that is the safety contract of each `unsafe fn` below; the
-/// pointer methods also need valid memory.
+/// A vector of 32-bit words, one lane per element, for the transposed compression; each
+/// `unsafe fn` requires its type's CPU feature, and the pointer methods valid memory.
 pub(super) trait LaneWords: Copy {
-    /// Lanes per vector.
     const LANES: usize;
-    /// Whether [`compress_group`] loads and transposes words 0-7 of each block's message
-    /// before the previous block's rounds, and words 8-15 just before the block's own.
+    /// Whether [`compress_group`] loads words 0-7 of each block before the previous block's rounds.
     const FIRST_HALF_AHEAD: bool = false;
-    /// How far ahead of the block it loads `load_block` prefetches each lane's input, in bytes;
-    /// 0 for none.
+    /// How far ahead `load_block` prefetches each lane's input, in bytes; 0 for none.
     const PREFETCH_AHEAD: usize = 0;
-    /// Prefetches the cache line at `src[i] + at` of every lane `i < LANES`, if the type
-    /// prefetches at all (`PREFETCH_AHEAD > 0`); never faults.
+    /// Prefetches the line at `src[i] + at` of every lane if `PREFETCH_AHEAD > 0`; never faults.
     #[inline(always)]
     unsafe fn prefetch(src: &[*const u8; 16], at: usize) {
         if Self::PREFETCH_AHEAD > 0 {
@@ -154,30 +116,20 @@ pub(super) trait LaneWords: Copy {
             }
         }
     }
-    /// Copies the 64 bytes at `src` to `dst`, which is 64-byte aligned, with non-temporal
-    /// stores: they write the line without first reading it into the cache.
+    /// Copies the 64 bytes at `src` to 64-byte aligned `dst` with non-temporal stores.
     unsafe fn stream_line(src: *const u8, dst: *mut u8);
-    /// Every lane set to `w`.
     unsafe fn splat(w: u32) -> Self;
-    /// Lane `i` set to `w[i]` for `i < LANES`.
     unsafe fn from_lanes(w: &[u32; 16]) -> Self;
-    /// Lane-wise wrapping addition.
     unsafe fn add(self, other: Self) -> Self;
-    /// Lane-wise exclusive or.
     unsafe fn xor(self, other: Self) -> Self;
-    /// Lane `i < LANES` reads `4 * W` little-endian bytes at `src[i] + at` (`W` is 8 or 16);
-    /// word `k` goes to vector `k`. The offset is separate so that the loads take it as an
-    /// addressing mode: stepping sixteen pointers from block to block costs instructions.
+    /// Lane `i < LANES` reads `4 * W` little-endian bytes at `src[i] + at`, word `k` to vector `k`;
+    /// the separate offset lets the loads use it as an addressing mode.
     unsafe fn load_transposed<const W: usize>(src: &[*const u8; 16], at: usize) -> [Self; W];
-    /// The inverse: lane `i < LANES` of the `W` vectors is written as `4 * W` bytes at `dst[i]`.
+    /// The inverse: lane `i < LANES` is written as `4 * W` bytes at `dst[i]`.
     unsafe fn store_transposed<const W: usize>(words: [Self; W], dst: &[*mut u8; 16]);
 }
 
-// ---------------------------------------------------------------------------------------------
-// Transposed compression, one lane per word.
-
-/// Four independent G functions, `cols[k] = [a, b, c, d]` with message words `x[k]`, `y[k]`,
-/// interleaved step by step so that the four dependency chains overlap.
+/// Four G functions on `cols[k] = [a, b, c, d]`, interleaved so their chains overlap.
 #[inline(always)]
 unsafe fn g4<V: LaneWords, R: Rotate<V>>(
     v: &mut [V; 16],
@@ -214,7 +166,6 @@ unsafe fn g4<V: LaneWords, R: Rotate<V>>(
     }
 }
 
-/// One round on transposed state `v` with transposed message `m`, `s` its schedule.
 #[inline(always)]
 unsafe fn round<V: LaneWords, R: Rotate<V>>(v: &mut [V; 16], m: &[V; 16], s: &[usize; 16]) {
     const COLUMNS: [[usize; 4]; 4] = [[0, 4, 8, 12], [1, 5, 9, 13], [2, 6, 10, 14], [3, 7, 11, 15]];
@@ -231,9 +182,7 @@ unsafe fn round<V: LaneWords, R: Rotate<V>>(v: &mut [V; 16], m: &[V; 16], s: &[u
     }
 }
 
-/// One block's transposed compression into chaining values `cv`: the state from `cv`, the IV,
-/// the counter words, `block_len` and `flags`, the rounds with message `m`, and the halves of
-/// the state combined into `cv`.
+/// One block's transposed compression into chaining values `cv`.
 #[inline(always)]
 unsafe fn compress_block<V: LaneWords, R: Rotate<V>>(
     cv: &mut [V; 8],
@@ -252,11 +201,10 @@ unsafe fn compress_block<V: LaneWords, R: Rotate<V>>(
     }
 }
 
-/// The seven rounds on transposed state `v` with transposed message `m`.
 #[inline(always)]
 unsafe fn rounds<V: LaneWords, R: Rotate<V>>(v: &mut [V; 16], m: &[V; 16]) {
-    // SAFETY: forwarded from the caller (see `LaneWords`, `Rotate`). Spelled out, not a loop, so
-    // that every message index is a constant.
+    // SAFETY: forwarded from the caller (see `LaneWords`, `Rotate`); spelled out so every message
+    // index is a constant.
     unsafe {
         round::<V, R>(v, m, &MSG_SCHEDULE[0]);
         round::<V, R>(v, m, &MSG_SCHEDULE[1]);
@@ -268,7 +216,6 @@ unsafe fn rounds<V: LaneWords, R: Rotate<V>>(v: &mut [V; 16], m: &[V; 16]) {
     }
 }
 
-/// The initial state from transposed chaining values and per-lane parameters.
 #[inline(always)]
 unsafe fn initial_state<V: LaneWords>(
     cv: &[V; 8],
@@ -299,9 +246,8 @@ unsafe fn initial_state<V: LaneWords>(
     }
 }
 
-/// A local that makes the function holding it align its stack frame to 64 bytes, as long as
-/// its address escapes (`black_box`), so that the transposed kernels' spills of wide registers
-/// never straddle two cache lines.
+/// A local that aligns its function's frame to 64 bytes once its address escapes, so that wide
+/// spills never straddle cache lines.
 #[repr(align(64))]
 struct StackAligned<T>(T);
 
@@ -312,8 +258,7 @@ static CARRIES: [u32; 32] = [
     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
 ];
 
-/// The transposed counters `first + step * i` of lanes `i` (`step` is 0 or 1), as low and high
-/// words, built from broadcasts and constants rather than gathered through memory.
+/// The transposed counters `first + step * i` of lanes `i` (`step` is 0 or 1), low and high.
 ///
 /// # Safety
 /// `V`'s feature must be enabled and present.
@@ -336,8 +281,7 @@ unsafe fn counter_words<V: LaneWords>(first: u64, step: u64) -> [V; 2] {
     }
 }
 
-/// Hashes the 1 to `V::LANES` lanes of `group` transposed, one lane per vector lane, lane `i`
-/// into `out[i]`.
+/// Hashes the 1 to `V::LANES` lanes of `group` transposed, lane `i` into `out[i]`.
 ///
 /// # Safety
 /// `V`'s and `R`'s features must be enabled and present; `group` has 1 to `V::LANES` whole lanes
@@ -361,16 +305,13 @@ pub(super) unsafe fn hash_transposed<V: LaneWords, R: Rotate<V>>(
     }
 }
 
-/// Hashes the 1 to `V::LANES` whole chunks `lanes` transposed, lane `i` into `out[i]`, as
-/// [`hash_transposed`] hashes them as [`Group::Lanes`], and copies lane `i`'s input to `dsts[i]`
-/// on the way: each block is copied just after it is loaded (see [`copy_block`]), so the input
-/// is read from memory once and the copy does not read its destination.
+/// [`hash_transposed`] for whole chunks, copying lane `i`'s input to `dsts[i]` as each block is
+/// loaded (see [`copy_block`]), so the input is read once.
 ///
 /// # Safety
-/// `V`'s and `R`'s features must be enabled and present; `lanes` has 1 to `V::LANES` lanes of
-/// one chunk each; for `i < lanes.len()`, `dsts[i]` is valid for writing a chunk, overlaps no
-/// input and lies at the same offset from a 64-byte boundary as `dsts[0]`; `out` holds at
-/// least as many values.
+/// `V`'s and `R`'s features must be enabled and present; `lanes` has 1 to `V::LANES` chunks;
+/// each `dsts[i]` is valid for writing a chunk, overlaps no input and lies at the same offset from
+/// a 64-byte boundary as `dsts[0]`; `out` holds at least as many values.
 #[inline(always)]
 pub(super) unsafe fn hash_transposed_copying<V: LaneWords, R: Rotate<V>>(
     lanes: &[Lane<'_>],
@@ -382,8 +323,7 @@ pub(super) unsafe fn hash_transposed_copying<V: LaneWords, R: Rotate<V>>(
     unsafe { hash_group::<V, R>(lanes, CHUNK_BLOCKS, flags, Some(*dsts), out) }
 }
 
-/// Hashes the 1 to `N * V::ROW_LANES` lanes of `group` in `N` interleaved row states, lane `i`
-/// into `out[i]` (at most four lanes: one run of four chunks).
+/// Hashes the 1 to `N * V::ROW_LANES` lanes of `group` in `N` interleaved row states.
 ///
 /// # Safety
 /// `V`'s and `R`'s features must be enabled and present; `group` has 1 to `N * V::ROW_LANES`
@@ -410,8 +350,7 @@ pub(super) unsafe fn hash_in_rows<V: RowWords, R: Rotate<V>, const N: usize>(
     }
 }
 
-/// Hashes 1 to `V::LANES` lanes at once: the transposed form of `portable::hash_lanes`. The
-/// vector slots beyond `lanes.len()` hash lane 0 again, and their results are dropped.
+/// The transposed form of `portable::hash_lanes`; unused slots hash lane 0 again.
 ///
 /// # Safety
 /// `V`'s and `R`'s features must be enabled and present; `1 <= lanes.len() <= V::LANES`,
@@ -431,12 +370,9 @@ unsafe fn hash_group<V: LaneWords, R: Rotate<V>>(
         *input = lanes.get(i).unwrap_or(&lanes[0]).input.as_ptr();
     }
     let lane0 = &lanes[0];
-    // A single block is the first and the last.
     let single = |lane: &Lane<'_>| if blocks == 1 { lane.flags_end } else { 0 };
-    // The lanes of a one-block group (parents, 64-byte messages of the batch API) usually
-    // differ only in their input: then every parameter vector is a broadcast built in
-    // registers, where a gather through memory would wait for store forwarding before the only
-    // block's first round. Longer groups amortise the gather and skip the check.
+    // A one-block group whose lanes differ only in input gets broadcast parameters, sparing a
+    // gather through memory before its only block.
     let step = lanes
         .get(1)
         .map_or(0, |l| l.counter.wrapping_sub(lane0.counter));
@@ -449,8 +385,8 @@ unsafe fn hash_group<V: LaneWords, R: Rotate<V>>(
                     == (lane0.flags_start, lane0.flags_end, lane0.last_block_len)
         });
 
-    // SAFETY: the features are enabled (our contract). Every chaining value read is the 32
-    // bytes of a lane's `cv`; the inputs hold `blocks` blocks and `out` `lanes.len()` values.
+    // SAFETY: the features are enabled; chaining values are 32 bytes, inputs hold `blocks` blocks
+    // and `out` `lanes.len()` values.
     unsafe {
         let params = if regular {
             GroupParams {
@@ -475,7 +411,6 @@ unsafe fn hash_group<V: LaneWords, R: Rotate<V>>(
                 len[i] = u32::from(lane.last_block_len);
             }
             GroupParams {
-                // Transposed with vector shuffles rather than word by word through memory.
                 cv: V::load_transposed::<8>(&cvs, 0),
                 counter: [V::from_lanes(&lo), V::from_lanes(&hi)],
                 first_flags: V::from_lanes(&first),
@@ -489,17 +424,9 @@ unsafe fn hash_group<V: LaneWords, R: Rotate<V>>(
     }
 }
 
-/// Hashes the four lanes of each of 1 to `V::LANES / 4` runs of whole chunks at once (see
-/// `kernels::hash_chunk_runs`), lane `i` of run `r` into `out[4 * r + i]`: as
-/// [`hash_run_group`]'s full group of chunks, every parameter but the counters a broadcast, and
-/// every lane's input at a constant offset from its run's, so that the block loop addresses the
-/// lanes from one register a run rather than from eight or sixteen pointers, which do not fit in
-/// registers beside the rest and are reloaded every block. Slots beyond the runs hash the first
-/// run again, and their results are dropped.
-///
-/// # Safety
-/// `V`'s and `R`'s features must be enabled and present; every run is four whole chunks, all
-/// with the first run's key and flags; `out` holds four values a run.
+/// Hashes the four lanes of each of 1 to `V::LANES / 4` runs of whole chunks (see
+/// `kernels::hash_chunk_runs`), lane `i` of run `r` into `out[4 * r + i]`, addressing every lane
+/// from its run's one register; slots beyond the runs repeat the first.
 #[inline(always)]
 unsafe fn hash_chunk_runs_group<V: LaneWords, R: Rotate<V>>(
     runs: &[Run<'_>],
@@ -509,8 +436,7 @@ unsafe fn hash_chunk_runs_group<V: LaneWords, R: Rotate<V>>(
     debug_assert!(n >= 1 && 4 * n <= V::LANES && out.len() >= 4 * n);
     let run0 = &runs[0];
     let mut starts = [run0.input.as_ptr(); 4];
-    // Lanes of one run count up from its counter; the words are written once a group (16
-    // blocks), where a store-forwarding stall costs little.
+    // Lanes of one run count up from its counter.
     let (mut lo, mut hi) = ([0u32; 16], [0u32; 16]);
     for (r, run) in runs.iter().enumerate() {
         debug_assert_eq!(run.input.len(), 4 * CHUNK_LEN);
@@ -533,7 +459,6 @@ unsafe fn hash_chunk_runs_group<V: LaneWords, R: Rotate<V>>(
             first_flags: V::splat(u32::from(run0.flags | run0.flags_start)),
             last_flags: V::splat(u32::from(run0.flags | run0.flags_end)),
             last_len: V::splat(BLOCK_LEN as u32),
-            // The batch API's runs: nothing to read ahead beyond them.
             prefetch_offset: 0,
             copy_to: None,
         };
@@ -541,20 +466,13 @@ unsafe fn hash_chunk_runs_group<V: LaneWords, R: Rotate<V>>(
     }
 }
 
-/// Hashes the 1 to `V::LANES` lanes of `run` at once, lane `i` into `out[i]`: every parameter
-/// vector is a broadcast (plus a constant for the counters), with none of [`hash_group`]'s
-/// per-lane setup. Slots beyond the last lane hash the first again, and their results are
-/// dropped.
-///
-/// # Safety
-/// `V`'s and `R`'s features must be enabled and present; `run` has 1 to `V::LANES` lanes and
-/// `out` holds at least as many values.
+/// Hashes the 1 to `V::LANES` lanes of `run`, every parameter a broadcast; unused slots repeat
+/// the first.
 #[inline(always)]
 unsafe fn hash_run_group<V: LaneWords, R: Rotate<V>>(run: Run<'_>, out: &mut [[u8; 32]]) {
     let lane_len = run.blocks * BLOCK_LEN;
     let n = run.len();
     debug_assert!(n >= 1 && n <= V::LANES && out.len() >= n && run.input.len() == n * lane_len);
-    // A single block is the first and the last.
     let single = if run.blocks == 1 { run.flags_end } else { 0 };
     // SAFETY: the features are enabled (our contract); each input is one lane of `run.input`.
     unsafe {
@@ -569,18 +487,11 @@ unsafe fn hash_run_group<V: LaneWords, R: Rotate<V>>(run: Run<'_>, out: &mut [[u
         };
         let base = run.input.as_ptr();
         if run.blocks == 1 && n == V::LANES {
-            // A full group of parents, the tree's usual one: a copy with the block count a
-            // constant, without the block loop, and with every input and output at a constant
-            // offset from the start of `run.input` and `out`, so that no pointer is selected,
-            // kept or reloaded.
+            // A full group of parents: constant block count and offsets, so no pointer is kept.
             let inputs = lane_inputs(base, BLOCK_LEN, V::LANES);
             compress_group::<V, R>(&inputs, 1, run.flags, params, &mut out[..V::LANES]);
         } else if V::LANES > 4 && run.blocks == CHUNK_BLOCKS && n == V::LANES {
-            // A full group of whole chunks, the bulk of a long input: the same with every
-            // lane's input at a constant offset from `run.input`, so that each load and
-            // prefetch addresses it from one register, rather than from eight or sixteen
-            // pointers that do not fit in registers beside the rest and are reloaded every
-            // block (four do fit: SSE4.1 takes the general loop).
+            // A full group of chunks: every load addresses its lane from one register.
             let inputs = lane_inputs(base, CHUNK_BLOCKS * BLOCK_LEN, V::LANES);
             compress_group::<V, R>(
                 &inputs,
@@ -596,8 +507,7 @@ unsafe fn hash_run_group<V: LaneWords, R: Rotate<V>>(run: Run<'_>, out: &mut [[u
     }
 }
 
-/// The input of each of `n` lanes of `lane_len` bytes from `base`, and `base` for the slots
-/// beyond them. Pointer arithmetic, not slicing: bounds checks that always pass.
+/// The input of each of `n` lanes from `base`, and `base` for the slots beyond them.
 #[inline(always)]
 fn lane_inputs(base: *const u8, lane_len: usize, n: usize) -> [*const u8; 16] {
     let mut inputs = [base; 16];
@@ -607,13 +517,10 @@ fn lane_inputs(base: *const u8, lane_len: usize, n: usize) -> [*const u8; 16] {
     inputs
 }
 
-/// Blocks in a chunk.
 const CHUNK_BLOCKS: usize = CHUNK_LEN / BLOCK_LEN;
 
-/// Every lane's parameters of a transposed group, one vector each: the starting chaining
-/// value, the counter, the flags of the first and of the last block, and the last block's
-/// length (a single block is the first and the last: its flags are in both); where the
-/// group prefetches, as in [`Run::prefetch_offset`]; and where it copies its input to.
+/// Every lane's parameters of a transposed group, one vector each, with where it prefetches
+/// and where it copies its input to.
 struct GroupParams<V> {
     cv: [V; 8],
     counter: [V; 2],
@@ -625,13 +532,8 @@ struct GroupParams<V> {
     copy_to: Option<[*mut u8; 16]>,
 }
 
-/// The transposed compression of `blocks` blocks of every lane, lane `i` reading its input at
-/// `inputs[i]`, the middle blocks with `flags`; the chaining values of the first `out.len()`
-/// lanes go to `out`, the other slots' are dropped.
-///
-/// # Safety
-/// `V`'s and `R`'s features must be enabled and present; `inputs[i]` holds `blocks` blocks for
-/// `i < V::LANES`, and `out.len() <= V::LANES`.
+/// The transposed compression of `blocks` blocks of every lane, chaining values of the first
+/// `out.len()` lanes to `out`.
 #[inline(always)]
 unsafe fn compress_group<V: LaneWords, R: Rotate<V>>(
     inputs: &[*const u8; 16],
@@ -640,9 +542,8 @@ unsafe fn compress_group<V: LaneWords, R: Rotate<V>>(
     params: GroupParams<V>,
     out: &mut [[u8; 32]],
 ) {
-    // SAFETY: the features are enabled (our contract). Every block read is the 64 bytes of
-    // block `j < blocks` of a lane. Every store goes to `out[i]` for `i < out.len()` or to
-    // `spare`.
+    // SAFETY: the features are enabled; every read is block `j < blocks` of a lane, every store
+    // goes to `out[i]` or `spare`.
     unsafe {
         let GroupParams {
             mut cv,
@@ -663,8 +564,7 @@ unsafe fn compress_group<V: LaneWords, R: Rotate<V>>(
                 .iter()
                 .all(|d| (*d as usize).wrapping_neg() % BLOCK_LEN == skew)
         }));
-        // Half the next block is loaded ahead where `FIRST_HALF_AHEAD` says so; a whole block,
-        // live beside the 32 vectors of state and message, makes LLVM spill in every round.
+        // Half the next block is loaded ahead where `FIRST_HALF_AHEAD` says so; a whole one spills.
         let mut next_first = [V::splat(0); 8];
         if V::FIRST_HALF_AHEAD && blocks > 0 {
             next_first = V::load_transposed::<8>(inputs, 0);
@@ -682,8 +582,7 @@ unsafe fn compress_group<V: LaneWords, R: Rotate<V>>(
             } else {
                 load_block::<V, R>(inputs, at, lane_len, prefetch_offset, None)
             };
-            // References, so that an implementation reading them from memory gets a selected
-            // address rather than a vector copied for each block.
+            // References, so an implementation reading from memory gets an address, not a copy.
             let block_flags = match j {
                 0 => &first_flags,
                 _ if is_last => &last_flags,
@@ -696,13 +595,11 @@ unsafe fn compress_group<V: LaneWords, R: Rotate<V>>(
             compress_block::<V, R>(&mut cv, &m, &counter, block_len, block_flags);
         }
         if copy_to.is_some() {
-            // Orders the non-temporal stores before whatever the caller does next, such as
-            // handing the copy to another thread.
+            // Orders the non-temporal stores before whatever the caller does next.
             _mm_sfence();
         }
 
-        // Escapes so that the frame, and with it every spill slot, is aligned.
-        // Never read, so left uninitialised: only its address and the stores count.
+        // Escapes so that the frame is aligned; never read, so left uninitialised.
         let mut spare = StackAligned(core::mem::MaybeUninit::<[[u8; 32]; 16]>::uninit());
         core::hint::black_box(&mut spare);
         let spare = spare.0.as_mut_ptr().cast::<[u8; 32]>();
@@ -717,19 +614,10 @@ unsafe fn compress_group<V: LaneWords, R: Rotate<V>>(
     }
 }
 
-/// The transposed block at offset `at` of every lane (each `lane_len` bytes), for
-/// [`compress_group`]. This prefetches `V::PREFETCH_AHEAD` bytes ahead within each lane; once
-/// that runs past a lane's end, into the lane after it, it prefetches the same offset in the
-/// group that follows instead, as if the lanes were one run of input
-/// (consecutive chunks, as the tree passes them). Otherwise the next call's first blocks, which
-/// no prefetch reaches, are misses that all its lanes wait on (perf at 16 MiB: a fifth of
-/// `hash_lanes`'s samples on its first block's loads). For other inputs the extra prefetch only
-/// costs bandwidth.
-///
-/// (Two copies of the block loop, so that only the last blocks check, were slower: code size.)
-///
-/// With `first`, words 0-7 loaded already ([`LaneWords::FIRST_HALF_AHEAD`]), only words 8-15
-/// are loaded.
+/// The transposed block at offset `at` of every lane, for [`compress_group`], prefetching
+/// `V::PREFETCH_AHEAD` bytes ahead, past a lane's end into the group that follows, whose first
+/// blocks no prefetch would otherwise reach. With `first`, only words 8-15 are loaded
+/// ([`LaneWords::FIRST_HALF_AHEAD`]).
 ///
 /// # Safety
 /// `V`'s feature must be enabled and present; lane `i` holds 64 bytes at `inputs[i] + at`.
@@ -750,11 +638,7 @@ unsafe fn load_block<V: LaneWords, R: Rotate<V>>(
                 (ahead + (V::LANES - 1) * lane_len).wrapping_add(prefetch_offset),
             );
         }
-        // One cache line of each lane's input a few blocks ahead (see `PREFETCH_AHEAD`), and
-        // with a `prefetch_offset` (which then takes the place of the group that follows,
-        // above) the line as far from that; a prefetch never faults, so running past a lane's
-        // end, or anywhere, is harmless. Its own line is still prefetched then, which helps
-        // the hasher's buffer, already in the L2 cache.
+        // A prefetch never faults, so running past a lane's end is harmless.
         V::prefetch(inputs, ahead);
         if prefetch_offset != 0 {
             V::prefetch(inputs, ahead.wrapping_add(prefetch_offset));
@@ -770,17 +654,9 @@ unsafe fn load_block<V: LaneWords, R: Rotate<V>>(
     }
 }
 
-/// Copies block `j` of each of the first `n` lanes (whole chunks) to the same offset from its
-/// destination, for [`compress_group`], which has just loaded it: the reads hit the L1 cache.
-/// The 64-byte lines of the destinations that lie wholly within their chunk are written with
-/// non-temporal stores, line by line as the blocks that hold them arrive. Destinations `skew`
-/// bytes short of a 64-byte boundary have their bytes before the first line and after the last
-/// (which share their lines with the neighbouring chunks) stored as usual at the end.
-///
-/// # Safety
-/// `V`'s feature must be enabled and present; for `i < n`, `inputs[i]` holds a chunk,
-/// `dsts[i]` is valid for writing one, overlaps no input and is `skew` bytes (less than 64)
-/// before a 64-byte boundary; `j < CHUNK_BLOCKS`.
+/// Copies block `j` of the first `n` lanes to their destinations, for [`compress_group`],
+/// streaming the lines wholly within the chunk and storing the `skew` edges, shared with the
+/// neighbouring chunks, at the end.
 #[inline(always)]
 unsafe fn copy_block<V: LaneWords>(
     inputs: &[*const u8; 16],
@@ -796,15 +672,13 @@ unsafe fn copy_block<V: LaneWords>(
     unsafe {
         let at = j * BLOCK_LEN;
         if skew == 0 || j > 0 {
-            // The line that this block completes.
             let line = if skew == 0 { at } else { at + skew - BLOCK_LEN };
             for (&src, &dst) in lanes.clone() {
                 V::stream_line(src.add(line), dst.add(line));
             }
         }
         if skew != 0 && j == CHUNK_BLOCKS - 1 {
-            // Only the bytes outside the streamed lines: a store into a line streamed before
-            // would fetch it back from memory.
+            // Only outside the streamed lines: a store into one would fetch it back from memory.
             let tail = CHUNK_LEN - BLOCK_LEN + skew;
             for (&src, &dst) in lanes {
                 core::ptr::copy_nonoverlapping(src, dst, skew);
@@ -824,11 +698,7 @@ pub(super) unsafe fn broadcast_block<V: LaneWords>(block: &[u8; BLOCK_LEN]) -> [
     unsafe { splat_words(&block_words(block)) }
 }
 
-/// Each of `words` broadcast to every lane. A loop, not `array::map`: a closure would be
-/// compiled without the caller's target features, and its intrinsics would become calls.
-///
-/// # Safety
-/// `V`'s feature must be enabled and present.
+/// Each of `words` broadcast to every lane; a loop, as a closure would lose the target features.
 #[inline(always)]
 unsafe fn splat_words<V: LaneWords, const N: usize>(words: &[u32; N]) -> [V; N] {
     // SAFETY: forwarded from the caller (see `LaneWords`).
@@ -841,12 +711,8 @@ unsafe fn splat_words<V: LaneWords, const N: usize>(words: &[u32; N]) -> [V; N] 
     }
 }
 
-/// Extended output for `V::LANES` consecutive blocks: `out` (`V::LANES * 64` bytes) gets the root
-/// compressions with counters `counter`, `counter + 1`, ... (wrapping). `m` is the message block
-/// with each word broadcast to every lane ([`broadcast_block`]).
-///
-/// # Safety
-/// `V`'s and `R`'s features must be enabled and present; `out.len() == V::LANES * BLOCK_LEN`.
+/// Extended output for `V::LANES` consecutive blocks (counters wrapping) into `out`, from `m`
+/// broadcast ([`broadcast_block`]).
 #[inline(always)]
 pub(super) unsafe fn xof_group<V: LaneWords, R: Rotate<V>>(
     cv: &[u32; 8],
@@ -857,8 +723,7 @@ pub(super) unsafe fn xof_group<V: LaneWords, R: Rotate<V>>(
     out: &mut [u8],
 ) {
     debug_assert_eq!(out.len(), V::LANES * BLOCK_LEN);
-    // SAFETY: the features are enabled and `out` holds `V::LANES` blocks (our contract); lane
-    // `i` writes its 64 bytes at `64 * i`.
+    // SAFETY: the features are enabled and `out` holds `V::LANES` blocks; lane `i` writes `64 * i`.
     unsafe {
         let cv_v = splat_words::<V, 8>(cv);
         let mut v = initial_state(
@@ -871,8 +736,7 @@ pub(super) unsafe fn xof_group<V: LaneWords, R: Rotate<V>>(
         let mut words = v;
         for i in 0..8 {
             words[i] = v[i].xor(v[i + 8]);
-            // The key words are read again rather than kept in `cv_v` through the rounds,
-            // where 8 more live vectors made LLVM spill.
+            // The key words are read again rather than kept live, which made LLVM spill.
             words[i + 8] = v[i + 8].xor(V::splat(crate::arch::opaque::reload(&cv[i])));
         }
         let base = out.as_mut_ptr();
@@ -884,15 +748,8 @@ pub(super) unsafe fn xof_group<V: LaneWords, R: Rotate<V>>(
     }
 }
 
-// ---------------------------------------------------------------------------------------------
-// Row-vectorised compression, one lane per 128-bit lane.
-
-/// A vector whose 128-bit lanes each hold one row (four state words) of an independent BLAKE3
-/// lane. Every operation the row form needs works within each 128-bit lane, so the code is
-/// written once for one, two and four of them.
-///
-/// The same safety rules as [`LaneWords`]; the pointer methods need valid memory for the first
-/// `ROW_LANES` pointers.
+/// A vector whose 128-bit lanes each hold one row of an independent BLAKE3 lane; the same
+/// safety rules as [`LaneWords`], for the first `ROW_LANES` pointers.
 pub(super) trait RowWords: LaneWords {
     /// BLAKE3 lanes per vector: one per 128-bit lane.
     const ROW_LANES: usize = Self::LANES / 4;
@@ -906,31 +763,25 @@ pub(super) trait RowWords: LaneWords {
     unsafe fn shuffle_words<const IMM: i32>(self) -> Self;
     /// `shufps` in each 128-bit lane: words `IMM` picks from `self` then from `other`.
     unsafe fn shuffle_pairs<const IMM: i32>(self, other: Self) -> Self;
-    /// `pblendw` in each 128-bit lane: 16-bit word `k` from `other` where bit `k` of `IMM` is
-    /// set.
+    /// `pblendw` in each 128-bit lane: 16-bit word `k` from `other` where bit `k` of `IMM` is set.
     unsafe fn blend_halfwords<const IMM: i32>(self, other: Self) -> Self;
     /// `punpckldq` in each 128-bit lane: words 0, 1 of `self` interleaved with those of `other`.
     unsafe fn unpack_lo(self, other: Self) -> Self;
-    /// `self`, through the `opaque` of the type's `arch::x86` module: LLVM keeps an
-    /// expression's order as written around it.
+    /// `self`, through `arch::x86`'s `opaque`: LLVM keeps the order as written around it.
     unsafe fn opaque(self) -> Self;
-    /// `self`, through [`RowWords::opaque`] where the type needs it to keep the row form's
-    /// message shuffles as written (see the `__m512i` implementation); otherwise `self`.
+    /// `self`, through [`RowWords::opaque`] where the type needs it (see `__m512i`'s).
     #[inline(always)]
     unsafe fn barrier(self) -> Self {
         self
     }
 }
 
-/// Half a G on all four columns (or diagonals) at once: adds message words `mx` and rotates by
-/// 16/12 in the first half, `my` and 8/7 in the second.
+/// Half a G on all four columns (or diagonals): `mx` and 16/12 first, `my` and 8/7 second.
 #[inline(always)]
 unsafe fn g_rows<V: RowWords, R: Rotate<V>>(rows: &mut [V; 4], mx: V, my: V) {
     // SAFETY: forwarded from the caller (see `RowWords`, `Rotate`).
     unsafe {
-        // `b` is the last value of the previous step: the message word goes in first, so that
-        // only one addition waits for `b`. `opaque` keeps LLVM from reassociating the sum (it
-        // put `a + b` first at the start of every round, or of every block).
+        // The message word goes in first so one addition waits for `b`; `opaque` keeps it so.
         let [a, b, c, d] = rows;
         *a = a.add(mx).opaque().add(*b);
         *d = R::rot16(d.xor(*a));
@@ -943,10 +794,8 @@ unsafe fn g_rows<V: RowWords, R: Rotate<V>>(rows: &mut [V; 4], mx: V, my: V) {
     }
 }
 
-/// The message words of one round in the order the two steps consume them, `[A, B, C', D']`:
-/// `A = (m0,m2,m4,m6)` and `B = (m1,m3,m5,m7)` for the column step; for the diagonal step
-/// `C = (m8,m10,m12,m14)` and `D = (m9,m11,m13,m15)` rotated by one word, `C' = (C3,C0,C1,C2)`,
-/// because the diagonal step runs diagonal `j - 1` in word `j` (see [`rounds_rows`]).
+/// One round's message in consumption order `[A, B, C', D']`: even then odd words of the first
+/// half, and of the second rotated by one word (`C'`, `D'`) for the diagonal step.
 pub(super) type RowMessage<V> = [V; 4];
 
 /// The first round's `RowMessage` from the block's four 16-byte rows in natural order.
@@ -965,35 +814,25 @@ unsafe fn row_message<V: RowWords>(natural: [V; 4]) -> RowMessage<V> {
     }
 }
 
-/// The next round's `RowMessage`: the BLAKE3 message permutation (`MSG_PERMUTATION`) expressed
-/// on the consumption order. The next round needs `A = (A1,B1,B3,A2)`, `B = (A3,C1,A0,D2)`,
-/// `C = (B0,C2,D0,D3)` and `D = (D1,B2,C3,C0)`; in terms of the rotated `C'` and `D'` that is
-/// `A = (A1,B1,B3,A2)`, `B = (A3,C'2,A0,D'3)`, `C' = (D'0,B0,C'3,D'1)`,
-/// `D' = (C'1,D'2,B2,C'0)`. Each is one `shuffle_pairs` of two vectors holding its words in the
-/// right halves, made by a blend or an unpack: half of the operations are blends, which (unlike
-/// shuffles) can run on more than one execution port on some CPUs.
+/// The next round's `RowMessage`: `MSG_PERMUTATION` on the consumption order, each row one
+/// `shuffle_pairs` of a blend or an unpack, blends running on more ports than shuffles.
 #[inline(always)]
 unsafe fn permute_row_message<V: RowWords>(m: &RowMessage<V>) -> RowMessage<V> {
     let [a, b, c, d] = *m;
-    // SAFETY: forwarded from the caller (see `RowWords`). A blend mask of `0x3 << 2k` takes
-    // word `k` from the second operand.
+    // SAFETY: forwarded from the caller (see `RowWords`).
     unsafe {
-        // (A0,B0,A1,B1) and (A0,A1,A2,B3).
         let next_a = a
             .unpack_lo(b)
             .barrier()
             .shuffle_pairs::<NEXT_A>(a.blend_halfwords::<0xC0>(b).barrier());
-        // (A0,A1,C'2,A3) and (A0,A1,A2,D'3).
         let next_b = a
             .blend_halfwords::<0x30>(c)
             .barrier()
             .shuffle_pairs::<NEXT_B>(a.blend_halfwords::<0xC0>(d).barrier());
-        // (D'0,B0,D'1,B1) and (C'0,D'1,C'2,C'3).
         let next_c = d
             .unpack_lo(b)
             .barrier()
             .shuffle_pairs::<NEXT_C>(c.blend_halfwords::<0x0C>(d).barrier());
-        // (C'0,C'1,D'2,C'3) and (C'0,B1,B2,B3).
         let next_d = c
             .blend_halfwords::<0x30>(d)
             .barrier()
@@ -1002,23 +841,16 @@ unsafe fn permute_row_message<V: RowWords>(m: &RowMessage<V>) -> RowMessage<V> {
     }
 }
 
-/// The seven rounds on `N` independent row states at once (the state rows of `rows[s]`, the
-/// message of `m[s]`, both consumed). The states are interleaved step by step so that their
-/// dependency chains overlap: one row state alone is a single long chain.
-///
-/// For the diagonal step, word `j` runs diagonal `j - 1`, which uses `b` of column `j`: rows
-/// `a`, `c` and `d` are rotated and row `b` is not. `b` is the last value each G step computes,
-/// so rotating it would put a shuffle on the critical path twice per round; the others are
-/// ready early and rotate while `b` is still being computed.
-///
-/// Two states go through [`Rotate::rounds_two_row_states`], which a strategy may write itself.
+/// The seven rounds on `N` interleaved row states, consumed, so their chains overlap. The
+/// diagonal step rotates rows `a`, `c` and `d`, not `b`, to keep shuffles off the critical path;
+/// two states go through [`Rotate::rounds_two_row_states`].
 #[inline(always)]
 unsafe fn rounds_rows<V: RowWords, R: Rotate<V>, const N: usize>(
     rows: &mut [[V; 4]; N],
     m: [RowMessage<V>; N],
 ) {
-    // SAFETY: forwarded from the caller (see `RowWords`, `Rotate`). With `N == 2` the casts
-    // are between identical types.
+    // SAFETY: forwarded from the caller (see `RowWords`, `Rotate`); with `N == 2` the casts are
+    // between identical types.
     unsafe {
         if N == 2 {
             let rows = &mut *rows.as_mut_ptr().cast::<[[V; 4]; 2]>();
@@ -1030,7 +862,6 @@ unsafe fn rounds_rows<V: RowWords, R: Rotate<V>, const N: usize>(
     }
 }
 
-/// [`rounds_rows`] from the row functions, for any number of states.
 #[inline(always)]
 unsafe fn interleaved_rounds_rows<V: RowWords, R: Rotate<V>, const N: usize>(
     rows: &mut [[V; 4]; N],
@@ -1065,9 +896,7 @@ unsafe fn interleaved_rounds_rows<V: RowWords, R: Rotate<V>, const N: usize>(
     }
 }
 
-/// The state rows after the seven rounds, every lane side by side: from the chaining value rows
-/// `cv` (words 0-3, 4-7), the block's natural rows and the last row `(counter low, counter high,
-/// block length, flags)`.
+/// The state rows after the seven rounds from chaining value rows `cv`, the block and row d.
 #[inline(always)]
 unsafe fn rounds_one_state<V: RowWords, R: Rotate<V>>(
     cv: [V; 2],
@@ -1082,10 +911,8 @@ unsafe fn rounds_one_state<V: RowWords, R: Rotate<V>>(
     }
 }
 
-/// Row-vectorised `compress_in_place`: compresses `blocks` into `cv`, one after another, each
-/// with `block_len`, `counter` and `flags`, the first with `flags_start` too. The chaining
-/// value stays in registers from block to block: stored after each block and loaded for the
-/// next, it put a store-to-load forwarding on the chain of latencies that a row compression is.
+/// Row-vectorised `compress_in_place`, the chaining value kept in registers between blocks to
+/// keep a store-to-load forward off the chain.
 ///
 /// # Safety
 /// `R`'s features (which include SSE4.1) must be enabled and present.
@@ -1098,8 +925,7 @@ pub(super) unsafe fn compress_rows_in_place<R: Rotate<__m128i>>(
     flags: u8,
     flags_start: u8,
 ) {
-    // SAFETY: forwarded from the caller; each load reads 16 bytes inside `cv` or a block, each
-    // store writes 16 bytes inside `cv`.
+    // SAFETY: forwarded from the caller; each load and store is 16 bytes inside `cv` or a block.
     unsafe {
         let mut cv_rows = [
             load128(cv.as_ptr().cast()),
@@ -1112,9 +938,7 @@ pub(super) unsafe fn compress_rows_in_place<R: Rotate<__m128i>>(
             for (i, row) in natural.iter_mut().enumerate() {
                 *row = load128(block[16 * i..].as_ptr());
             }
-            // Two 64-bit moves and an unpack: `_mm_setr_epi32` of the four words compiles to
-            // a move and two `pinsrd`, a longer chain that delays the first G, which needs this
-            // row after two additions.
+            // Two moves and an unpack, a shorter chain than `_mm_setr_epi32`'s inserts.
             let len_flags = u64::from(block_len) | (u64::from(block_flags) << 32);
             let last_row = _mm_unpacklo_epi64(counter_row, _mm_cvtsi64_si128(len_flags as i64));
             let r = rounds_one_state::<__m128i, R>(cv_rows, natural, last_row);
@@ -1126,8 +950,7 @@ pub(super) unsafe fn compress_rows_in_place<R: Rotate<__m128i>>(
     }
 }
 
-/// Extended output for `V::ROW_LANES` consecutive blocks in rows: `out` (`V::ROW_LANES * 64`
-/// bytes) gets the root compressions with counters `counter`, `counter + 1`, ... (wrapping).
+/// Extended output for `V::ROW_LANES` consecutive blocks in rows (counters wrapping).
 ///
 /// # Safety
 /// `V`'s and `R`'s features must be enabled and present; `out.len() == V::ROW_LANES *
@@ -1152,8 +975,8 @@ pub(super) unsafe fn xof_rows<V: RowWords, R: Rotate<V>>(
             flags.into(),
         ]);
     }
-    // SAFETY: the features are enabled (our contract); the loads read 16 bytes inside `cv` and
-    // `block`; block `q` of `out` gets its 64 bytes at `64 * q`.
+    // SAFETY: the features are enabled; loads are inside `cv` and `block`, block `q` of `out` at
+    // `64 * q`.
     unsafe {
         let cv = [
             V::broadcast_row(cv.as_ptr().cast()),
@@ -1181,14 +1004,11 @@ pub(super) unsafe fn xof_rows<V: RowWords, R: Rotate<V>>(
     }
 }
 
-/// Row 3 of a state whose lanes share every parameter but the input, the same in every 128-bit
-/// lane: `(counter low, counter high, block length, flags)`. Four broadcasts blended in
-/// registers (constants fold), rather than assembled lane by lane in a long chain of inserts and
-/// permutes, or stored word by word and reloaded, which would delay the block's first G.
+/// Row 3 of a state whose lanes share every parameter but the input, from broadcasts blended
+/// in registers, a shorter chain than inserts.
 #[inline(always)]
 unsafe fn shared_row3<V: RowWords>(counter: u64, block_len: u8, flags: u8) -> V {
-    // SAFETY: forwarded from the caller (see `RowWords`). A blend mask of `0x3 << 2k` takes word
-    // `k` from the second operand.
+    // SAFETY: forwarded from the caller (see `RowWords`).
     unsafe {
         V::splat(counter as u32)
             .blend_halfwords::<0x0C>(V::splat((counter >> 32) as u32))
@@ -1197,12 +1017,8 @@ unsafe fn shared_row3<V: RowWords>(counter: u64, block_len: u8, flags: u8) -> V 
     }
 }
 
-/// Hashes up to `N * V::ROW_LANES` lanes in the row form: `N` interleaved states of
-/// `V::ROW_LANES` lanes each. The chaining values stay in the state rows from block to block.
-/// Slots beyond `lanes.len()` repeat the last lane, and their result is dropped.
-///
-/// For a few lanes this beats the transposed kernel, which runs all its slots whatever the
-/// count and spills its 32 vectors of state and message.
+/// Hashes up to `N * V::ROW_LANES` lanes in `N` interleaved row states, faster than the
+/// transposed kernel for a few lanes; unused slots repeat the last lane.
 ///
 /// # Safety
 /// `V`'s and `R`'s features must be enabled and present; `1 <= lanes.len() <= N *
@@ -1219,8 +1035,7 @@ unsafe fn hash_rows<V: RowWords, R: Rotate<V>, const N: usize>(
     // The lane in 128-bit lane `q` of state `s`.
     let slot =
         |s: usize, q: usize| (s * V::ROW_LANES + q.min(V::ROW_LANES - 1)).min(lanes.len() - 1);
-    // Row 3 of each state for the first, a middle and the last block: counter low and high
-    // words, block length, flags, per 128-bit lane.
+    // Row 3 of each state for the first, a middle and the last block.
     let row3 = |s: usize, first: bool, last: bool| -> [u32; 16] {
         let mut words = [0u32; 16];
         for q in 0..V::ROW_LANES {
@@ -1246,8 +1061,7 @@ unsafe fn hash_rows<V: RowWords, R: Rotate<V>, const N: usize>(
         words
     };
     let single = blocks == 1;
-    // The lanes of a one-block group (parents of the batch API) usually share every parameter
-    // but the input: then the only row 3 is the same in every lane.
+    // A one-block group whose lanes share every parameter but the input has one row 3.
     let lane0 = &lanes[0];
     let shared = single
         && lanes.iter().all(|l| {
@@ -1259,8 +1073,7 @@ unsafe fn hash_rows<V: RowWords, R: Rotate<V>, const N: usize>(
                     lane0.last_block_len,
                 )
         });
-    // SAFETY: the features are enabled (our contract); each load reads 16 bytes inside a lane's
-    // `cv`; the inputs hold `blocks` blocks.
+    // SAFETY: the features are enabled; loads are inside a lane's `cv`, inputs `blocks` long.
     unsafe {
         let zero = V::splat(0);
         let mut params = RowParams {
@@ -1291,9 +1104,7 @@ unsafe fn hash_rows<V: RowWords, R: Rotate<V>, const N: usize>(
     }
 }
 
-/// Hashes the 1 to `N * V::ROW_LANES` lanes of `run` in `N` interleaved row states, lane `i`
-/// into `out[i]`: the row form of [`hash_run_group`], without building a [`Lane`] for each.
-/// Slots beyond the last lane repeat it, and their result is dropped.
+/// The row form of [`hash_run_group`], without a [`Lane`] for each; unused slots repeat the last.
 ///
 /// # Safety
 /// `V`'s and `R`'s features must be enabled and present; `run` has 1 to `N * V::ROW_LANES`
@@ -1307,7 +1118,6 @@ unsafe fn hash_run_rows<V: RowWords, R: Rotate<V>, const N: usize>(
     let n = run.len();
     debug_assert!(n >= 1 && n <= N * V::ROW_LANES && out.len() >= n);
     debug_assert_eq!(run.input.len(), n * lane_len);
-    // A single block is the first and the last.
     let single = if run.blocks == 1 { run.flags_end } else { 0 };
     let block_flags = [
         run.flags | run.flags_start | single,
@@ -1322,16 +1132,14 @@ unsafe fn hash_run_rows<V: RowWords, R: Rotate<V>, const N: usize>(
             *input = run.input.as_ptr().wrapping_add(lane_len * lane(s, q));
         }
     }
-    // SAFETY: the features are enabled (our contract); each load reads 16 bytes inside
-    // `run.key`; each input is one lane of `run.input`.
+    // SAFETY: the features are enabled; loads are inside `run.key`, inputs lanes of `run.input`.
     unsafe {
         let cv = [
             V::broadcast_row(run.key.as_ptr().cast()),
             V::broadcast_row(run.key[4..].as_ptr().cast()),
         ];
         let zero = V::splat(0);
-        // Row 3 of each state for the first, a middle and the last block, per 128-bit lane:
-        // counter low and high words, block length (every block is whole), flags.
+        // Row 3 of each state for the first, a middle and the last block.
         let mut row3 = [[zero; N]; 3];
         for (row3, &block_flags) in row3.iter_mut().zip(&block_flags) {
             if run.step == 0 {
@@ -1362,17 +1170,15 @@ unsafe fn hash_run_rows<V: RowWords, R: Rotate<V>, const N: usize>(
     }
 }
 
-/// Where `N` row states start: each one's inputs (one per 128-bit lane), chaining value rows
-/// (words 0-3, 4-7) and row 3 for the first, a middle and the last block (`row3[k][s]`).
+/// Where `N` row states start: inputs, chaining value rows and row 3 (`row3[k][s]`).
 struct RowParams<V, const N: usize> {
     inputs: [[*const u8; 4]; N],
     cv: [[V; 2]; N],
     row3: [[V; N]; 3],
 }
 
-/// The row-form compression of `blocks` blocks of `N` interleaved states; the chaining values
-/// stay in the state rows from block to block. The lane in 128-bit lane `q` of state `s` goes to
-/// `out[s * V::ROW_LANES + q]` if there is one, other slots' are dropped.
+/// The row-form compression of `blocks` blocks of `N` states; lane `q` of state `s` goes to
+/// `out[s * V::ROW_LANES + q]` if there is one.
 ///
 /// # Safety
 /// `V`'s and `R`'s features must be enabled and present; every input holds `blocks` blocks.
@@ -1387,9 +1193,8 @@ unsafe fn compress_rows<V: RowWords, R: Rotate<V>, const N: usize>(
         mut cv,
         row3: [first, middle, last],
     } = params;
-    // SAFETY: the features are enabled (our contract); each load reads 16 bytes inside block
-    // `j < blocks` of an input; `IV` has 32 bytes; each store writes 16 bytes inside `out[i]`
-    // or `spare`.
+    // SAFETY: the features are enabled; loads are inside blocks `j < blocks` and `IV`, stores
+    // inside `out[i]` or `spare`.
     unsafe {
         let iv = V::broadcast_row(IV.as_ptr().cast());
         let zero = V::splat(0);
@@ -1429,8 +1234,7 @@ unsafe fn compress_rows<V: RowWords, R: Rotate<V>, const N: usize>(
     }
 }
 
-/// SSE4.1's `xof_many`, also the tail of AVX2's: groups of four output blocks in `__m128i`, then
-/// single ones. `counter` is the counter of the first block of `out`.
+/// SSE4.1's `xof_many`, also AVX2's tail: groups of four blocks, then single ones.
 ///
 /// # Safety
 /// Only from code compiled with SSE4.1 on a CPU that has it; `out.len()` is a multiple of
@@ -1445,8 +1249,7 @@ pub(super) unsafe fn xof_many_128(
     out: &mut [u8],
 ) {
     const GROUP: usize = 4 * BLOCK_LEN;
-    // SAFETY: forwarded from the caller; each group slice is exactly 4 blocks, each single
-    // slice one.
+    // SAFETY: forwarded from the caller; each slice is 4 blocks or one.
     unsafe {
         let mut counter = counter;
         let mut groups = out.chunks_exact_mut(GROUP);

@@ -1,12 +1,5 @@
-//! BLAKE3 kernels for SSE4.1: the shared SIMD code of `simd` on `__m128i`, four lanes per vector
-//! in the transposed form and one in the row form, with the `Shuffles` rotations of
-//! `arch::x86`.
-//!
-//! Single blocks and groups of at most three lanes go through the row form, groups of four
-//! through the transposed one.
-//!
-//! The trait methods are `#[inline(always)]` without `#[target_feature]`: they are only ever
-//! compiled inlined into `#[target_feature]` entry points, which is why each is `unsafe`.
+//! BLAKE3 kernels for SSE4.1: `simd`'s shared code on `__m128i`, four lanes transposed or one in
+//! rows; the trait methods are only compiled inlined into `#[target_feature]` entry points.
 
 use core::arch::x86_64::*;
 
@@ -20,8 +13,7 @@ impl LaneWords for __m128i {
 
     #[inline(always)]
     unsafe fn stream_line(src: *const u8, dst: *mut u8) {
-        // SAFETY: SSE2; `src` holds 64 bytes and `dst`, 64-byte aligned, takes them (see the
-        // trait).
+        // SAFETY: SSE2; `src` holds 64 bytes and `dst` is 64-byte aligned (see the trait).
         unsafe {
             for quarter in (0..64).step_by(16) {
                 _mm_stream_si128(dst.add(quarter).cast(), load128(src.add(quarter)));
@@ -55,8 +47,7 @@ impl LaneWords for __m128i {
 
     #[inline(always)]
     unsafe fn load_transposed<const W: usize>(src: &[*const u8; 16], at: usize) -> [Self; W] {
-        // SAFETY: SSE2 (see the trait); the caller guarantees `4 * W` readable bytes at
-        // `src[i] + at` for the first four pointers.
+        // SAFETY: SSE2; the caller guarantees `4 * W` readable bytes at each `src[i] + at`.
         unsafe {
             let mut words = [_mm_setzero_si128(); W];
             for (quarter, group) in words.chunks_exact_mut(4).enumerate() {
@@ -144,11 +135,6 @@ pub(crate) struct Sse41;
 impl Kernels for Sse41 {
     const DEGREE: usize = 4;
 
-    /// Compresses `blocks` into `cv`, one after another: the SSE4.1 form of
-    /// `portable::compress_in_place`.
-    ///
-    /// # Safety
-    /// The CPU must support SSE4.1.
     #[target_feature(enable = "sse4.1")]
     unsafe fn compress_in_place(
         cv: &mut [u32; 8],
@@ -170,12 +156,7 @@ impl Kernels for Sse41 {
             )
         }
     }
-    /// Hashes the 1 to 4 whole chunks `lanes` and copies them to `dsts`: four transposed, each
-    /// block copied as it is loaded; fewer lanes are copied first, then hashed in rows.
-    ///
-    /// # Safety
-    /// The CPU must support SSE4.1; the arguments are as `Kernels::hash_many_copying`
-    /// requires.
+    /// Four lanes copy each block as it is loaded; fewer are copied first, then hashed in rows.
     #[target_feature(enable = "sse4.1")]
     unsafe fn hash_many_copying(
         lanes: &[Lane<'_>],
@@ -183,8 +164,7 @@ impl Kernels for Sse41 {
         dsts: &[*mut u8; 16],
         out: &mut [[u8; 32]],
     ) {
-        // SAFETY: the features are enabled here and present; each kernel gets a lane count it
-        // takes, and the rest is forwarded from the caller.
+        // SAFETY: SSE4.1 is present; each kernel gets a lane count it takes.
         unsafe {
             match lanes.len() {
                 4 => simd::hash_transposed_copying::<__m128i, Shuffles>(lanes, flags, dsts, out),
@@ -193,11 +173,6 @@ impl Kernels for Sse41 {
         }
     }
 
-    /// Hashes the 0 to 4 lanes of `group`, lane `i` into `out[i]`: four transposed, one to three
-    /// in rows, one interleaved state each.
-    ///
-    /// # Safety
-    /// The CPU must support SSE4.1; the group and `out` are as `Kernels::hash_many` requires.
     #[target_feature(enable = "sse4.1")]
     unsafe fn hash_many(group: Group<'_, '_>, out: &mut [[u8; 32]]) {
         // SAFETY: SSE4.1 is enabled here and present; each kernel gets a lane count it takes.
@@ -207,16 +182,11 @@ impl Kernels for Sse41 {
                 3 => simd::hash_in_rows::<__m128i, Shuffles, 3>(group, out),
                 2 => simd::hash_in_rows::<__m128i, Shuffles, 2>(group, out),
                 1 => simd::hash_in_rows::<__m128i, Shuffles, 1>(group, out),
-                // An empty group (the kernel tests pass one): nothing to hash.
                 _ => {}
             }
         }
     }
 
-    /// Extended output, four blocks at a time: the SSE4.1 form of `portable::xof_many`.
-    ///
-    /// # Safety
-    /// The CPU must support SSE4.1; `out.len()` must be a multiple of `BLOCK_LEN`.
     #[target_feature(enable = "sse4.1")]
     unsafe fn xof_many(
         cv: &[u32; 8],

@@ -1,10 +1,5 @@
-//! The general-register code the backends share: a matrix times the bits of an input one bit at
-//! a time (the portable backend's short inputs, the vector backends' last partial window), and
-//! the matrix product.
-//!
-//! One bit at a time, each bit costs one multiplication by x, a few XORs and a mask per row, with
-//! no tables and no data-dependent branches. The two rows of the running matrix are independent
-//! dependency chains.
+//! General-register code the backends share: a matrix times an input one bit at a time, with no
+//! tables and no data-dependent branches, for short inputs and partial windows; and the product.
 
 use super::gf127::{product_sum, Gf127, Left, Right};
 
@@ -14,8 +9,7 @@ const REDUCTION: u128 = (1 << 63) | 1;
 /// Multiplies the matrix `state` (row-major entries of degree below 127) by the matrix of every
 /// bit of `input`, in order, most significant bit of each byte first.
 pub(crate) fn mul_bits(state: &mut [u128; 4], input: &[u8]) {
-    // Inside the loop, entries are kept modulo x (x^127 + x^63 + 1) = x^128 + x^64 + x, as any
-    // 128-bit value: multiplying by x then folds the bit shifted out with two XORs and no mask.
+    // Entries are kept modulo x^128 + x^64 + x so multiplying by x needs no mask.
     let mut m = *state;
     for &byte in input {
         for shift in (0..8).rev() {
@@ -37,10 +31,9 @@ pub(crate) fn mul_bits(state: &mut [u128; 4], input: &[u8]) {
 
 /// The matrix product `a * b` (row-major entries below 2^127).
 pub(crate) fn mul_matrices(a: &[u128; 4], b: &[u128; 4]) -> [u128; 4] {
-    // Every entry of either factor is used in two products: split each once.
     let a = a.map(Left::new);
     let b = b.map(Right::new);
-    // Each entry is a sum of two products: add them unreduced and reduce once.
+    // Each entry sums two unreduced products and reduces once.
     let entry = |p: &Left, q: &Right, r: &Left, s: &Right| {
         let (lo, hi) = product_sum([(p, q), (r, s)]);
         Gf127::reduce(lo, hi).to_bits()

@@ -1,4 +1,4 @@
-//! The field GF(2^127) = GF(2)[x] / (x^127 + x^63 + 1) that the Tillich-Zémor hash works in.
+//! The field `GF(2^127) = GF(2)[x] / (x^127 + x^63 + 1)` that the Tillich-Zémor hash works in.
 
 use core::fmt;
 use core::ops::{Add, AddAssign, Mul, MulAssign};

@@ -1,6 +1,4 @@
-//! The portable backend: inputs from 2 KiB on go to the bit-sliced streams of `sliced.rs`, the
-//! rest (short inputs and what does not divide into equal streams) is applied one bit at a time
-//! (`bitwise.rs`).
+//! The portable backend: bit-sliced streams (`sliced.rs`) from 2 KiB, the rest bit by bit.
 
 use super::bitwise;
 use super::kernels::Kernels;
@@ -9,12 +7,10 @@ use super::sliced::{self, BLOCK, LANES};
 /// Plain Rust.
 pub(crate) struct Portable;
 
-/// The shortest stream worth slicing: below it, multiplying the 64 stream matrices costs more
-/// than the slicing saves.
+/// The shortest stream worth slicing, below which the 64 stream matrices cost more than it saves.
 const MIN_STREAM_LEN: usize = 4 * BLOCK;
 
-/// Multiplies the matrix `state` (row-major entries of degree below 127) by the matrix of every
-/// bit of `input`, in order, most significant bit of each byte first.
+/// Multiplies the matrix `state` by the matrix of every bit of `input`, most significant first.
 fn mul_bytes(state: &mut [u128; 4], input: &[u8]) {
     let mut stream_len = input.len() / LANES / BLOCK * BLOCK;
     if stream_len < MIN_STREAM_LEN {

@@ -1,31 +1,12 @@
-//! The bulk of the portable backend: 64 independent streams, bit-sliced.
+//! The bulk of the portable backend: 64 independent streams, bit-sliced, because plain integer
+//! code has no carry-less multiply.
 //!
-//! Plain integer code has no carry-less multiply, so multiplying the running hash by a window
-//! matrix costs as much as applying the window's bits one by one; what a bit costs is the shift by
-//! x and the XORs. This module makes the shift free and the XORs 128 times wider: the input is cut
-//! into 64 pieces of equal length (streams), and word `i` of an entry holds the coefficient of x^i
-//! of that entry for every stream, one stream per bit; the two rows of the matrices see the same
-//! bits, so a pair of words (one per row, a 128-bit vector) holds coefficient i of both rows.
-//!
-//! A row (u, v) is kept as (u, w) with w = u*x + v. Times A it becomes (w, w*x + u), times B
-//! (w, w*x + u + w): the sequence s = u, w, ... of a row follows s[t+2] = s[t+1]*x + s[t] +
-//! m[t] s[t+1], where bit s of the mask m[t] is stream s's bit t. Multiplying by x is a change of
-//! index, so one bit of every stream costs three vector operations per coefficient:
-//!
-//! s[t+2][i] = s[t+1][i-1] ^ s[t][i] ^ (m[t] & s[t+1][i]).
-//!
-//! Each pass over the coefficients applies `STEPS` bits (temporal blocking: step t at coefficient i
-//! needs only step t-1 at i-1 and i, so the words of all steps stay in registers and each
-//! coefficient is loaded and stored once per pass), and only to the coefficients the entries can
-//! have reached. The entries may grow by `STEPS` degrees per pass, into spare words, which are
-//! folded back with x^127 = x^63 + 1 after the pass. At the end the 64 stream matrices are
-//! transposed back and multiplied in order, which is why this only pays for inputs of some
-//! kilobytes.
-//!
-//! Three 128-bit operations per bit, coefficient and 64 streams is the floor of this method with
-//! SSE2: 136 coefficients (with the spare words) times 8 bits times 3 operations per 64
-//! bytes, on a core with three vector logic ports (the Xeon this was measured on), is 17 cycles
-//! per byte, where the bit-serial loop takes about 60.
+//! The input is cut into 64 equal streams; word `i` of an entry holds the coefficient of x^i for
+//! every stream (one stream per bit), so multiplying by x is a change of index. A row (u, v) is
+//! kept as (u, w = u*x + v), and one bit of every stream costs three operations per coefficient,
+//! `s[t+2][i] = s[t+1][i-1] ^ s[t][i] ^ (m[t] & s[t+1][i])`. Each pass applies `STEPS` bits with
+//! the words in registers; at the end the 64 stream matrices are transposed back and multiplied
+//! in order, which is why this pays only for inputs of some kilobytes.
 
 use super::bitwise::mul_matrices;
 
@@ -37,14 +18,10 @@ pub(crate) const BLOCK: usize = 8;
 const STEPS: usize = 8;
 /// Coefficients of a field element.
 const DEGREE: usize = 127;
-/// Words of a bit-sliced entry: the field element and the growth of one pass, rounded up to a
-/// multiple of `UNROLL`.
+/// Words of a bit-sliced entry: the field element and one pass's growth, rounded to `UNROLL`.
 const WIDTH: usize = (DEGREE + STEPS).next_multiple_of(UNROLL);
 
-/// The same coefficient of both rows' entry: word `r` is row r's (the two rows see the same
-/// input bits, so they share the masks). Two words side by side are what a 128-bit vector holds,
-/// and LLVM turns the word-wise operations below into SSE2 instructions on x86-64 (for generic
-/// aarch64 it keeps them in general registers, of which there are 31, as two scalar operations).
+/// The same coefficient of both rows' entry (they share the masks), sized for one 128-bit vector.
 #[derive(Clone, Copy, Default)]
 #[repr(C, align(16))]
 struct Pair([u64; 2]);
@@ -72,25 +49,20 @@ impl core::ops::BitAnd for Pair {
     }
 }
 
-/// One entry of the 64 stream matrices in both rows: word `i`, bit `s` of row r is the
-/// coefficient of x^i in stream s.
+/// One entry of the 64 stream matrices in both rows: word `i`, bit `s` is x^i in stream s.
 type Entry = [Pair; WIDTH];
 
-/// The product of the matrices of the 64 streams `input[s * stream_len..(s + 1) * stream_len]`,
-/// in order (row-major entries below 2^127).
-///
-/// `input.len()` must be `LANES * stream_len` and `stream_len` a multiple of `BLOCK`.
+/// The product, in order, of the matrices of the 64 streams of `input`, which must be
+/// `LANES * stream_len` bytes with `stream_len` a multiple of `BLOCK`.
 pub(crate) fn product(input: &[u8], stream_len: usize) -> [u128; 4] {
     debug_assert!(input.len() == LANES * stream_len && stream_len.is_multiple_of(BLOCK));
-    // Each row (u, v) is kept as (u, w) with w = u*x + v, starting from the identity: (1, x) in
-    // the first row, (0, 1) in the second.
+    // The identity as rows (u, w): (1, x) and (0, 1).
     let mut u: Entry = [Pair::default(); WIDTH];
     let mut w: Entry = [Pair::default(); WIDTH];
     u[0] = Pair([!0, 0]);
     w[1] = Pair([!0, 0]);
     w[0] = Pair([0, !0]);
-    // A bound on the entries' degree. They grow by at most one degree per bit: until they fill
-    // the field, a pass only needs the coefficients they can have reached by its end.
+    // Entries grow one degree per bit, so a pass touches only the coefficients reached.
     let mut degree = 1;
     for offset in (0..stream_len).step_by(BLOCK) {
         let mut bits = [0u64; LANES];
@@ -122,27 +94,18 @@ pub(crate) fn product(input: &[u8], stream_len: usize) -> [u128; 4] {
 /// Coefficients per iteration of `apply`'s loop.
 const UNROLL: usize = 8;
 
-/// Applies one bit of every stream per mask, in order, to both rows (u, w).
+/// Applies one bit of every stream per mask, in order, to both rows (u, w), whose lengths must
+/// be equal multiples of `UNROLL`.
 ///
-/// `u.len()` and `w.len()` must be equal multiples of `UNROLL`.
-///
-/// Not inlined: inside `product`, LLVM no longer turns the `Pair` operations into vector
-/// instructions (2.8x the instructions); a call per pass costs nothing next to the pass.
+/// Not inlined because inside `product` LLVM stops vectorizing the `Pair` operations.
 #[inline(never)]
 fn apply(u: &mut [Pair], w: &mut [Pair], masks: &[Pair; STEPS]) {
-    // The sequence s of a row: s[0] = u, s[1] = w, s[t + 2] = s[t + 1]*x + s[t] + m[t] s[t + 1]
-    // (row (u, v) times A or B is (w, w*x + u + m w)), so after each step (s[t+1], s[t+2]) is the
-    // row in the form (u, w).
-    //
     // carry[t] is s[t + 1] at the previous coefficient (zero below x^0).
     let mut carry = [Pair::default(); STEPS];
     let (u, _) = u.as_chunks_mut::<UNROLL>();
     let (w, _) = w.as_chunks_mut::<UNROLL>();
     for (u, w) in u.iter_mut().zip(w) {
-        // An empty barrier (no instruction): without it LLVM's loop vectorizer treats the carries
-        // as recurrences across coefficients and interleaves two coefficients per vector with
-        // shuffles, twice the instructions of one `Pair` per vector. Unrolling lets the carries
-        // stay in the same registers instead of moving down one each coefficient.
+        // An empty barrier that stops LLVM interleaving coefficients across vectors with shuffles.
         core::hint::black_box(());
         for k in 0..UNROLL {
             let (mut s0, mut s1) = (u[k], w[k]);
@@ -189,8 +152,7 @@ fn matrices(u: &Entry, w: &Entry) -> [[u128; 4]; LANES] {
 
 /// The transpose of a 64x64 bit matrix: bit c of word r of the result is bit r of word c.
 fn transpose(mut a: [u64; 64]) -> [u64; 64] {
-    // Swap the off-diagonal blocks of halves, then of quarters within them, and so on: at block
-    // size j, the high j bits of word k trade places with the low j bits of word k + j.
+    // Swap off-diagonal blocks of halves, then quarters, and so on.
     let mut j = 32;
     let mut mask: u64 = 0x0000_0000_FFFF_FFFF;
     while j != 0 {

@@ -1,5 +1,4 @@
-//! The SSE4.1 + PCLMULQDQ backend: one stream of 8-byte windows (see `window.rs`) in 128-bit
-//! registers, the code of `x86.rs`.
+//! The SSE4.1 + PCLMULQDQ backend: one stream of 8-byte windows (see `window.rs`).
 
 use super::kernels::Kernels;
 use super::x86;

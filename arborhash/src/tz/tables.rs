@@ -1,10 +1,6 @@
-//! Byte-window matrices, computed at compile time.
-//!
-//! One input byte is the product of eight bit matrices, A = [[x, 1], [1, 0]] for a 0 bit and
-//! B = [[x, x+1], [1, 1]] for a 1 bit, most significant bit first. Its entries are unreduced
-//! polynomials of small degree: the top row has degree at most 8 (9 bits), the bottom row at most
-//! 7 (8 bits). This module holds those matrices and the packed forms the carry-less-multiply
-//! kernels load.
+//! Byte-window matrices, computed at compile time: a byte is the product of eight bit matrices,
+//! A = [[x, 1], [1, 0]] for a 0 bit and B = [[x, x+1], [1, 1]] for a 1 bit, most significant first,
+//! with entries of degree at most 8 (top row) and 7 (bottom row).
 
 /// The window matrix of one byte: entries `[m00, m01, m10, m11]` as small polynomials (bit `i` is
 /// the coefficient of x^i), not reduced (none reaches degree 127).
@@ -25,14 +21,9 @@ pub(crate) const fn byte_matrix(byte: u8) -> [u32; 4] {
     [m00, m01, m10, m11]
 }
 
-/// Packed operands for multiplying two byte matrices, M(d0) * M(d1), with two carry-less
-/// multiplications of 64-bit words (see `X_SHIFTS` and `Y_SHIFTS`).
-///
-/// For the left byte d0, `x` holds its entries at bit offsets `X_SHIFTS`; for the right byte d1,
-/// `y[j]` holds column j at offsets `Y_SHIFTS`. The product x * y[j] then has the sums
-/// m00(d0)*m0j(d1) + m01(d0)*m1j(d1) (the product's top entry of column j, 17 bits) at bit 64 and
-/// m10(d0)*m0j(d1) + m11(d0)*m1j(d1) (its bottom entry, 16 bits) at bit 31; the other four partial
-/// products land on bits 14..30, 47..63 and 81..96, clear of both.
+/// Packed operands for M(d0) * M(d1) in two 64-bit carry-less multiplications: `x * y[j]` has
+/// column j's top entry (17 bits) at bit 64 and its bottom entry (16 bits) at bit 31, the other
+/// partial products clear of both.
 #[derive(Clone, Copy)]
 #[repr(C, align(16))]
 pub(crate) struct PairOperands {
