@@ -8,9 +8,9 @@
 //! Inside the crate the files are layered bottom-up, each using only those below it: the
 //! constants and the kernel trait (`kernels.rs`); the backends (`portable.rs`, `sse41.rs`,
 //! `avx2.rs`, `avx512.rs`, `scalar.rs`, `neon.rs`, with `simd.rs` shared by the x86 ones); the
-//! dispatch (`dispatch.rs`); the engine (`variant.rs`, `lanes.rs`, `hash.rs`, `params.rs`,
-//! `state.rs`, `parallel.rs`, `xof.rs`, `many.rs`); and the macros of the public facades
-//! (`api.rs`).
+//! dispatch (`dispatch.rs`); the engine (`variant.rs`, `lanes.rs`, `hash.rs`, then the one-shot
+//! core `oneshot.rs`, then `params.rs`, `state.rs`, `parallel.rs`, `xof.rs`, `many.rs`); and the
+//! macros of the public facades (`api.rs`).
 
 pub(crate) mod api;
 #[cfg(target_arch = "x86_64")]
@@ -26,6 +26,7 @@ mod lanes;
 pub mod many;
 #[cfg(target_arch = "aarch64")]
 mod neon;
+mod oneshot;
 pub mod parallel;
 pub(crate) mod params;
 pub(crate) mod portable;
