@@ -6,17 +6,16 @@ use super::kernels::{Kernels, Lane, LastNode};
 pub(crate) mod b {
     //! BLAKE2b kernels for AVX-512 (AVX-512F and AVX-512VL, with AVX2).
     //!
-    //! The AVX2 kernels of avx2.rs (single stream, one `__m256i` per row; four lanes per `__m256i`)
-    //! compiled again with [`Ror`]: AVX-512VL rotates the 64-bit words of a 128- or 256-bit vector
+    //! The kernels of the AVX2 backend (blake2/x86.rs: single stream, one `__m256i` per row; four
+    //! lanes per `__m256i`) compiled again with `arch::x86`'s `Ror`: AVX-512VL rotates the 64-bit words of a 128- or 256-bit vector
     //! in one instruction (`vprorq`), where AVX2 needs a byte shuffle, or two shifts and an OR for
     //! the rotation by 63. That shortens G's dependency chain, which bounds the single stream, and
     //! removes instructions from the lanes, which are bound by throughput.
 
-    use crate::blake2::avx2::b::{lanes_compress, rows_compress_blocks, rows_compress_final};
+    use crate::arch::x86::Ror;
     use crate::blake2::kernels::b::BLOCKBYTES;
     use crate::blake2::kernels::Lane;
-    use crate::blake2::simd::Rotate;
-    use core::arch::x86_64::*;
+    use crate::blake2::x86::b::{lanes_compress, rows_compress_blocks, rows_compress_final};
 
     /// Compresses each whole block of `blocks` (none final), adding `BLOCKBYTES` to `count` before
     /// each; the semantics of `portable::compress_blocks`.
@@ -56,56 +55,13 @@ pub(crate) mod b {
         // SAFETY: as above; the input lengths are the caller's contract.
         unsafe { lanes_compress::<Ror>(lanes, blocks, stride) }
     }
-
-    /// The rotations as AVX-512VL `vprorq`.
-    pub(in crate::blake2) struct Ror;
-
-    impl Rotate<__m128i> for Ror {
-        // SAFETY (every function): the caller guarantees AVX-512F and AVX-512VL.
-        #[inline(always)]
-        unsafe fn r1(x: __m128i) -> __m128i {
-            unsafe { _mm_ror_epi64::<32>(x) }
-        }
-        #[inline(always)]
-        unsafe fn r2(x: __m128i) -> __m128i {
-            unsafe { _mm_ror_epi64::<24>(x) }
-        }
-        #[inline(always)]
-        unsafe fn r3(x: __m128i) -> __m128i {
-            unsafe { _mm_ror_epi64::<16>(x) }
-        }
-        #[inline(always)]
-        unsafe fn r4(x: __m128i) -> __m128i {
-            unsafe { _mm_ror_epi64::<63>(x) }
-        }
-    }
-
-    impl Rotate<__m256i> for Ror {
-        // SAFETY (every function): the caller guarantees AVX-512F and AVX-512VL.
-        #[inline(always)]
-        unsafe fn r1(x: __m256i) -> __m256i {
-            unsafe { _mm256_ror_epi64::<32>(x) }
-        }
-        #[inline(always)]
-        unsafe fn r2(x: __m256i) -> __m256i {
-            unsafe { _mm256_ror_epi64::<24>(x) }
-        }
-        #[inline(always)]
-        unsafe fn r3(x: __m256i) -> __m256i {
-            unsafe { _mm256_ror_epi64::<16>(x) }
-        }
-        #[inline(always)]
-        unsafe fn r4(x: __m256i) -> __m256i {
-            unsafe { _mm256_ror_epi64::<63>(x) }
-        }
-    }
 }
 
 pub(crate) mod s {
     //! BLAKE2s kernels for AVX-512 (AVX-512F and AVX-512VL, with AVX2).
     //!
-    //! The kernels of sse41.rs and avx2.rs (single stream, one `__m128i` per row; eight lanes per
-    //! `__m256i`) compiled again with [`Ror`]: AVX-512VL rotates the 32-bit words of a 128- or 256-bit
+    //! The kernels of the SSE4.1 and AVX2 backends (blake2/x86.rs: single stream, one `__m128i` per
+    //! row; eight lanes per `__m256i`) compiled again with `arch::x86`'s `Ror`: AVX-512VL rotates the 32-bit words of a 128- or 256-bit
     //! vector in one instruction (`vprord`), where SSE/AVX2 need a byte shuffle, or two shifts and an
     //! OR for the rotations by 12 and 7. That shortens G's dependency chain, which bounds the single
     //! stream, and removes instructions from the lanes, which are bound by throughput.
@@ -114,11 +70,12 @@ pub(crate) mod s {
     //! AVX-512 CPUs ([`Inserts`], and [`Permutes`] for the final block); on AMD family 1Ah the
     //! single stream takes `scalar.rs` instead (the `avx512-scalar` route).
 
-    use crate::blake2::avx2::s::lanes_compress;
+    use crate::arch::x86::Ror;
     use crate::blake2::kernels::s::BLOCKBYTES;
     use crate::blake2::kernels::Lane;
-    use crate::blake2::simd::Rotate;
-    use crate::blake2::sse41::s::{rows_compress_blocks, rows_compress_final, Message};
+    use crate::blake2::x86::s::{
+        lanes_compress, rows_compress_blocks, rows_compress_final, Message,
+    };
     use core::arch::x86_64::*;
 
     /// Compresses each whole block of `blocks` (none final), adding `BLOCKBYTES` to `count` before
@@ -205,49 +162,6 @@ pub(crate) mod s {
                 let pick = _mm256_setr_epi32(high(i), high(j), high(k), high(l), 0, 0, 0, 0);
                 _mm256_castsi256_si128(_mm256_blendv_epi8(low_half, high_half, pick))
             }
-        }
-    }
-
-    /// The rotations as AVX-512VL `vprord`.
-    pub(in crate::blake2) struct Ror;
-
-    impl Rotate<__m128i> for Ror {
-        // SAFETY (every function): the caller guarantees AVX-512F and AVX-512VL.
-        #[inline(always)]
-        unsafe fn r1(x: __m128i) -> __m128i {
-            unsafe { _mm_ror_epi32::<16>(x) }
-        }
-        #[inline(always)]
-        unsafe fn r2(x: __m128i) -> __m128i {
-            unsafe { _mm_ror_epi32::<12>(x) }
-        }
-        #[inline(always)]
-        unsafe fn r3(x: __m128i) -> __m128i {
-            unsafe { _mm_ror_epi32::<8>(x) }
-        }
-        #[inline(always)]
-        unsafe fn r4(x: __m128i) -> __m128i {
-            unsafe { _mm_ror_epi32::<7>(x) }
-        }
-    }
-
-    impl Rotate<__m256i> for Ror {
-        // SAFETY (every function): the caller guarantees AVX-512F and AVX-512VL.
-        #[inline(always)]
-        unsafe fn r1(x: __m256i) -> __m256i {
-            unsafe { _mm256_ror_epi32::<16>(x) }
-        }
-        #[inline(always)]
-        unsafe fn r2(x: __m256i) -> __m256i {
-            unsafe { _mm256_ror_epi32::<12>(x) }
-        }
-        #[inline(always)]
-        unsafe fn r3(x: __m256i) -> __m256i {
-            unsafe { _mm256_ror_epi32::<8>(x) }
-        }
-        #[inline(always)]
-        unsafe fn r4(x: __m256i) -> __m256i {
-            unsafe { _mm256_ror_epi32::<7>(x) }
         }
     }
 }

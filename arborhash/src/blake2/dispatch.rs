@@ -11,7 +11,61 @@ pub(super) mod backends {
     pub(crate) use super::super::neon::Neon;
     pub(crate) use super::super::portable::Portable;
     #[cfg(target_arch = "x86_64")]
-    pub(crate) use super::super::{avx2::Avx2, avx512::Avx512, scalar::Avx512Scalar, sse41::Sse41};
+    pub(crate) use super::super::{avx2::Avx2, avx512::Avx512, sse41::Sse41};
+    #[cfg(target_arch = "x86_64")]
+    pub(crate) use super::Avx512Scalar;
+}
+
+/// The `avx512-scalar` route: one stream's chain of compressions in general-purpose registers
+/// (scalar.rs's assembly for BLAKE2s, the portable kernel for BLAKE2b), the lanes on AVX-512.
+#[cfg(target_arch = "x86_64")]
+pub(crate) struct Avx512Scalar;
+
+#[cfg(target_arch = "x86_64")]
+impl Kernels<u32> for Avx512Scalar {
+    const DEGREE: usize = <backends::Avx512 as Kernels<u32>>::DEGREE;
+
+    #[inline(always)]
+    unsafe fn compress_blocks(h: &mut [u32; 8], blocks: &[u8], count: &mut u128) {
+        super::scalar::compress_blocks(h, blocks, count)
+    }
+
+    #[inline(always)]
+    unsafe fn compress_final(h: &mut [u32; 8], block: &[u8; 64], count: u128, last_node: LastNode) {
+        super::scalar::compress_final(h, block, count, last_node.is_set())
+    }
+
+    #[inline(always)]
+    unsafe fn compress_lanes(lanes: &mut [Lane<'_, u32>], blocks: usize, stride: usize) {
+        // SAFETY: the caller's contract, for this route's AVX-512 lanes.
+        unsafe { <backends::Avx512 as Kernels<u32>>::compress_lanes(lanes, blocks, stride) }
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+impl Kernels<u64> for Avx512Scalar {
+    const DEGREE: usize = <backends::Avx512 as Kernels<u64>>::DEGREE;
+
+    #[inline(always)]
+    unsafe fn compress_blocks(h: &mut [u64; 8], blocks: &[u8], count: &mut u128) {
+        super::portable::compress_blocks(h, blocks, count)
+    }
+
+    #[inline(always)]
+    unsafe fn compress_final(
+        h: &mut [u64; 8],
+        block: &[u8; 128],
+        count: u128,
+        last_node: LastNode,
+    ) {
+        super::portable::compress_final(h, block, count, last_node)
+    }
+
+    #[inline(always)]
+    unsafe fn compress_lanes(lanes: &mut [Lane<'_, u64>], blocks: usize, stride: usize) {
+        // SAFETY: the caller's contract, for this route's AVX-512 lanes.
+        unsafe { <backends::Avx512 as Kernels<u64>>::compress_lanes(lanes, blocks, stride) }
+    }
 }
 
 /// The dispatched kernels of one word size: what the engine, generic over the variant, calls.

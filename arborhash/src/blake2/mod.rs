@@ -6,11 +6,13 @@
 //! method documented here is theirs.
 //!
 //! Inside the crate the files are layered bottom-up, each using only those below it: the
-//! constants and the kernel trait (`kernels.rs`); the backends (`portable.rs`, `sse41.rs`,
-//! `avx2.rs`, `avx512.rs`, `scalar.rs`, `neon.rs`, with `simd.rs` shared by the x86 ones); the
-//! dispatch (`dispatch.rs`); the engine (`variant.rs`, `lanes.rs`, `hash.rs`, `params.rs`,
-//! `state.rs`, `parallel.rs`, `xof.rs`, `many.rs`); and the macros of the public facades
-//! (`api.rs`).
+//! constants and the kernel trait (`kernels.rs`); what the x86 backends share (the lane driver
+//! `simd.rs`, then the kernels `x86.rs`); the backends (`portable.rs`, `sse41.rs`, `avx2.rs`,
+//! `avx512.rs`, `scalar.rs`, `neon.rs`), none importing another; the dispatch (`dispatch.rs`,
+//! which also composes the `avx512-scalar` route from `scalar.rs`, `portable.rs` and
+//! `avx512.rs`); the engine (`variant.rs`, `lanes.rs`, `hash.rs`, then the one-shot core
+//! `oneshot.rs`, then `params.rs`, `state.rs`, `parallel.rs`, `xof.rs`, `many.rs`); and the
+//! macros of the public facades (`api.rs`).
 
 pub(crate) mod api;
 #[cfg(target_arch = "x86_64")]
@@ -26,6 +28,7 @@ mod lanes;
 pub mod many;
 #[cfg(target_arch = "aarch64")]
 mod neon;
+mod oneshot;
 pub mod parallel;
 pub(crate) mod params;
 pub(crate) mod portable;
@@ -37,6 +40,8 @@ pub(crate) mod simd;
 mod sse41;
 mod state;
 pub(crate) mod variant;
+#[cfg(target_arch = "x86_64")]
+mod x86;
 pub mod xof;
 
 pub use hash::Hash;

@@ -4,7 +4,7 @@ use core::fmt;
 use core::marker::PhantomData;
 
 use super::kernels::{LastNode, Word};
-use super::state::{hash_all, State};
+use super::oneshot::hash_all;
 use super::variant::Variant;
 use super::Hash;
 use crate::bytes::wipe;
@@ -196,11 +196,6 @@ impl<V: Variant> Params<V> {
             self.last_node,
             self.block.digest_length,
         )
-    }
-
-    /// A `State` with these parameters, for hashing input incrementally.
-    pub fn to_state(&self) -> State<V> {
-        State::with_params(self)
     }
 
     /// The length of the final hash in bytes, from 1 to `OUTBYTES`. Also associated data:

@@ -20,10 +20,8 @@
 //! block's address at 248, blocks left at 256, the output pointer at 264, the saved `rsp`,
 //! `rbx`, `rbp` at 272, 280, 288.
 
-use super::avx512::Avx512;
 use super::kernels::s::{BLOCKBYTES, IV as IV_S};
-use super::kernels::{Kernels, Lane, LastNode, SIGMA};
-use super::portable;
+use super::kernels::SIGMA;
 
 /// The name of the register of state word `$i` (`q`: BLAKE2b's 64-bit names, `d`: BLAKE2s's
 /// 32-bit ones).
@@ -392,7 +390,7 @@ unsafe fn kernel(
 }
 
 /// See `Kernels::compress_blocks`.
-fn compress_blocks(h: &mut [u32; 8], blocks: &[u8], count: &mut u128) {
+pub(crate) fn compress_blocks(h: &mut [u32; 8], blocks: &[u8], count: &mut u128) {
     let n = blocks.len() / BLOCKBYTES;
     if n > 0 {
         // SAFETY: `blocks` holds `n >= 1` whole blocks.
@@ -402,57 +400,8 @@ fn compress_blocks(h: &mut [u32; 8], blocks: &[u8], count: &mut u128) {
 }
 
 /// See `Kernels::compress_final`.
-fn compress_final(h: &mut [u32; 8], block: &[u8; 64], count: u128, last_node: bool) {
+pub(crate) fn compress_final(h: &mut [u32; 8], block: &[u8; 64], count: u128, last_node: bool) {
     let f1 = if last_node { u32::MAX } else { 0 };
     // SAFETY: one whole block.
     unsafe { kernel(h, block.as_ptr(), 1, count, 0, u32::MAX, f1) };
-}
-
-/// The `avx512-scalar` route: one stream's chain of compressions in general-purpose registers
-/// (this file's assembly for BLAKE2s, the portable kernel for BLAKE2b), the lanes on AVX-512.
-pub(crate) struct Avx512Scalar;
-
-impl Kernels<u32> for Avx512Scalar {
-    const DEGREE: usize = <Avx512 as Kernels<u32>>::DEGREE;
-
-    #[inline(always)]
-    unsafe fn compress_blocks(h: &mut [u32; 8], blocks: &[u8], count: &mut u128) {
-        compress_blocks(h, blocks, count)
-    }
-
-    #[inline(always)]
-    unsafe fn compress_final(h: &mut [u32; 8], block: &[u8; 64], count: u128, last_node: LastNode) {
-        compress_final(h, block, count, last_node.is_set())
-    }
-
-    #[inline(always)]
-    unsafe fn compress_lanes(lanes: &mut [Lane<'_, u32>], blocks: usize, stride: usize) {
-        // SAFETY: the caller's contract, for this route's AVX-512 lanes.
-        unsafe { <Avx512 as Kernels<u32>>::compress_lanes(lanes, blocks, stride) }
-    }
-}
-
-impl Kernels<u64> for Avx512Scalar {
-    const DEGREE: usize = <Avx512 as Kernels<u64>>::DEGREE;
-
-    #[inline(always)]
-    unsafe fn compress_blocks(h: &mut [u64; 8], blocks: &[u8], count: &mut u128) {
-        portable::compress_blocks(h, blocks, count)
-    }
-
-    #[inline(always)]
-    unsafe fn compress_final(
-        h: &mut [u64; 8],
-        block: &[u8; 128],
-        count: u128,
-        last_node: LastNode,
-    ) {
-        portable::compress_final(h, block, count, last_node)
-    }
-
-    #[inline(always)]
-    unsafe fn compress_lanes(lanes: &mut [Lane<'_, u64>], blocks: usize, stride: usize) {
-        // SAFETY: the caller's contract, for this route's AVX-512 lanes.
-        unsafe { <Avx512 as Kernels<u64>>::compress_lanes(lanes, blocks, stride) }
-    }
 }

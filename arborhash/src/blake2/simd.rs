@@ -9,19 +9,60 @@
 //! is `#[inline(always)]`: it compiles into each backend's `#[target_feature]` function.
 
 use super::kernels::{Lane, Word, SIGMA};
+use crate::arch::x86::{QwordRotations, WordRotations};
 
-/// G's four rotations of each word of a vector `V`, right, in the order G applies them: R1..R4
+/// G's four rotations of each word `W` of a vector `V`, right, in the order G applies them: R1..R4
 /// of RFC 7693 (32, 24, 16, 63 for BLAKE2b; 16, 12, 8, 7 for BLAKE2s). The kernels are generic
-/// over them: each variant's `Shuffles` builds them from SSSE3/AVX2 shuffles and shifts, its
-/// `Ror` (avx512.rs) from the AVX-512VL rotate instructions.
+/// over them: `arch::x86`'s [`QwordRotations`] give BLAKE2b's and its [`WordRotations`]
+/// BLAKE2s's, with the shuffle or the AVX-512VL rotate instructions.
 ///
 /// Every function requires the CPU feature of its implementation: that is the safety contract of
 /// each `unsafe fn` below.
-pub(crate) trait Rotate<V> {
+pub(crate) trait Rotate<W, V> {
     unsafe fn r1(x: V) -> V;
     unsafe fn r2(x: V) -> V;
     unsafe fn r3(x: V) -> V;
     unsafe fn r4(x: V) -> V;
+}
+
+impl<V, R: QwordRotations<V>> Rotate<u64, V> for R {
+    // SAFETY (every function): the caller's contract is the rotation's.
+    #[inline(always)]
+    unsafe fn r1(x: V) -> V {
+        unsafe { R::rot32(x) }
+    }
+    #[inline(always)]
+    unsafe fn r2(x: V) -> V {
+        unsafe { R::rot24(x) }
+    }
+    #[inline(always)]
+    unsafe fn r3(x: V) -> V {
+        unsafe { R::rot16(x) }
+    }
+    #[inline(always)]
+    unsafe fn r4(x: V) -> V {
+        unsafe { R::rot63(x) }
+    }
+}
+
+impl<V, R: WordRotations<V>> Rotate<u32, V> for R {
+    // SAFETY (every function): the caller's contract is the rotation's.
+    #[inline(always)]
+    unsafe fn r1(x: V) -> V {
+        unsafe { R::rot16(x) }
+    }
+    #[inline(always)]
+    unsafe fn r2(x: V) -> V {
+        unsafe { R::rot12(x) }
+    }
+    #[inline(always)]
+    unsafe fn r3(x: V) -> V {
+        unsafe { R::rot8(x) }
+    }
+    #[inline(always)]
+    unsafe fn r4(x: V) -> V {
+        unsafe { R::rot7(x) }
+    }
 }
 
 /// A vector of `N` words `W`, one per lane, with what the transposed compression needs.
@@ -62,7 +103,7 @@ pub(crate) unsafe fn compress_group<B, V, R, const N: usize>(
 ) where
     B: Word,
     V: LaneWords<B, N>,
-    R: Rotate<V>,
+    R: Rotate<B, V>,
 {
     debug_assert!((1..=N).contains(&lanes.len()));
     if blocks == 0 {
@@ -166,7 +207,7 @@ pub(crate) unsafe fn compress_group<B, V, R, const N: usize>(
 unsafe fn lanes_round<W, V, R, const N: usize, const ROUND: usize>(v: &mut [V; 16], m: &[V; 16])
 where
     V: LaneWords<W, N>,
-    R: Rotate<V>,
+    R: Rotate<W, V>,
 {
     let w = |k: usize| m[SIGMA[ROUND][k] as usize];
     // SAFETY: the caller's contract.
@@ -190,7 +231,7 @@ where
 unsafe fn lanes_g<W, V, R, const N: usize>(v: &mut [V; 16], [a, b, c, d]: [usize; 4], x: V, y: V)
 where
     V: LaneWords<W, N>,
-    R: Rotate<V>,
+    R: Rotate<W, V>,
 {
     // SAFETY: the caller's contract.
     unsafe {

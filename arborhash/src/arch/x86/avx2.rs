@@ -2,8 +2,8 @@
 
 use core::arch::x86_64::*;
 
-use super::sse41::{load128, ROT16_MASK, ROT8_MASK};
-use super::{Shuffles, WordRotations};
+use super::sse41::{load128, ByteMask, ROT16_MASK, ROT8_MASK};
+use super::{QwordRotations, Shuffles, WordRotations};
 
 // 32-bit words
 
@@ -65,6 +65,45 @@ super::transpose4_fn!(
     _mm256_unpacklo_epi64,
     _mm256_unpackhi_epi64
 );
+
+// 64-bit words
+
+/// The byte shuffle rotating every 64-bit word right by 16 bits, reloaded as `sse41`'s: a static
+/// of its own rather than that one, so that a kernel using both widths keeps each mask's address
+/// apart as BLAKE2b's lanes were measured.
+static QWORD_ROT16_MASK: ByteMask = super::sse41::QWORD_ROT16;
+
+impl QwordRotations<__m256i> for Shuffles {
+    #[inline(always)]
+    unsafe fn rot32(x: __m256i) -> __m256i {
+        // SAFETY: AVX2; see the trait.
+        unsafe { _mm256_shuffle_epi32(x, 0b10_11_00_01) }
+    }
+
+    #[inline(always)]
+    unsafe fn rot24(x: __m256i) -> __m256i {
+        // SAFETY: AVX2; see the trait.
+        unsafe {
+            let mask = _mm256_setr_epi8(
+                3, 4, 5, 6, 7, 0, 1, 2, 11, 12, 13, 14, 15, 8, 9, 10, //
+                3, 4, 5, 6, 7, 0, 1, 2, 11, 12, 13, 14, 15, 8, 9, 10,
+            );
+            _mm256_shuffle_epi8(x, mask)
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn rot16(x: __m256i) -> __m256i {
+        // SAFETY: AVX2; see the trait.
+        unsafe { _mm256_shuffle_epi8(x, QWORD_ROT16_MASK.get()) }
+    }
+
+    #[inline(always)]
+    unsafe fn rot63(x: __m256i) -> __m256i {
+        // SAFETY: AVX2; see the trait.
+        unsafe { _mm256_or_si256(_mm256_add_epi64(x, x), _mm256_srli_epi64(x, 63)) }
+    }
+}
 
 /// `x`, through an empty `asm!` that takes and returns the vector in its register, which LLVM
 /// cannot see through, so that it keeps an expression's order as written; it emits no

@@ -3,7 +3,7 @@
 
 use core::arch::x86_64::*;
 
-use super::{pick, Ror, WordRotations};
+use super::{pick, QwordRotations, Ror, WordRotations};
 
 // 32-bit words
 
@@ -37,6 +37,38 @@ macro_rules! ror_rotations {
 ror_rotations!(__m128i, _mm_ror_epi32);
 ror_rotations!(__m256i, _mm256_ror_epi32);
 ror_rotations!(__m512i, _mm512_ror_epi32);
+
+// 64-bit words
+
+/// Rotations of `$t` by `vprorq` (`$ror`), every width the same instruction.
+macro_rules! qword_ror_rotations {
+    ($t:ty, $ror:ident) => {
+        impl QwordRotations<$t> for Ror {
+            #[inline(always)]
+            unsafe fn rot32(x: $t) -> $t {
+                // SAFETY: AVX-512F (+ VL below 512 bits); see the trait.
+                unsafe { $ror::<32>(x) }
+            }
+            #[inline(always)]
+            unsafe fn rot24(x: $t) -> $t {
+                // SAFETY: as `rot32`.
+                unsafe { $ror::<24>(x) }
+            }
+            #[inline(always)]
+            unsafe fn rot16(x: $t) -> $t {
+                // SAFETY: as `rot32`.
+                unsafe { $ror::<16>(x) }
+            }
+            #[inline(always)]
+            unsafe fn rot63(x: $t) -> $t {
+                // SAFETY: as `rot32`.
+                unsafe { $ror::<63>(x) }
+            }
+        }
+    };
+}
+qword_ror_rotations!(__m128i, _mm_ror_epi64);
+qword_ror_rotations!(__m256i, _mm256_ror_epi64);
 
 super::transpose4_fn!(
     transpose4_512,

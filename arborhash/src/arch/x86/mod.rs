@@ -1,9 +1,10 @@
 //! x86-64: SSE4.1 (128-bit vectors), AVX2 (256-bit) and AVX-512F with AVX-512VL (512-bit, and
 //! one-instruction rotations on all three widths).
 //!
-//! What every width shares is here: [`pick`], the [`WordRotations`] of BLAKE3 and BLAKE2s with
-//! its two ways of rotating ([`Shuffles`], implemented in `sse41` and `avx2`; [`Ror`], in
-//! `avx512`), and the 4x4 word transpose within 128-bit lanes (`transpose4_fn!`).
+//! What every width shares is here: [`pick`], the [`WordRotations`] of BLAKE3 and BLAKE2s and the
+//! [`QwordRotations`] of BLAKE2b with their two ways of rotating ([`Shuffles`], implemented in
+//! `sse41` and `avx2`; [`Ror`], in `avx512`), and the 4x4 word transpose within 128-bit lanes
+//! (`transpose4_fn!`).
 
 pub(crate) mod avx2;
 pub(crate) mod avx512;
@@ -29,12 +30,27 @@ pub(crate) trait WordRotations<V> {
     unsafe fn rot7(x: V) -> V;
 }
 
-/// Rotations without AVX-512: byte shuffles for 16 and 8 bits, shift-or for 12 and 7 (for
-/// `__m128i` in `sse41`, for `__m256i` in `avx2`).
+/// Rotations without AVX-512: for 32-bit words byte shuffles for 16 and 8 bits and shift-or for
+/// 12 and 7; for 64-bit words a word shuffle for 32, byte shuffles for 24 and 16 and add-or for
+/// 63 (for `__m128i` in `sse41`, for `__m256i` in `avx2`).
 pub(crate) enum Shuffles {}
 
-/// Rotations as one AVX-512VL `vprord` each, for every vector width (in `avx512`).
+/// Rotations as one AVX-512VL `vprord` or `vprorq` each, for every vector width (in `avx512`).
 pub(crate) enum Ror {}
+
+// 64-bit words
+
+/// The rotations right of every 64-bit word of a vector `V` by 32, 24, 16 and 63 bits (the G
+/// function of BLAKE2b), by one strategy: [`Shuffles`] or [`Ror`].
+///
+/// Every function requires the CPU features of its implementation: that is the safety contract
+/// of each `unsafe fn` below.
+pub(crate) trait QwordRotations<V> {
+    unsafe fn rot32(x: V) -> V;
+    unsafe fn rot24(x: V) -> V;
+    unsafe fn rot16(x: V) -> V;
+    unsafe fn rot63(x: V) -> V;
+}
 
 /// Defines `$name`, the 4x4 word transpose within each 128-bit lane of four vectors of type `$t`
 /// (word `j` of row `i` becomes word `i` of row `j`), from that type's unpack intrinsics.

@@ -2,7 +2,7 @@
 
 use core::arch::x86_64::*;
 
-use super::{Shuffles, WordRotations};
+use super::{QwordRotations, Shuffles, WordRotations};
 
 // 32-bit words
 
@@ -88,6 +88,67 @@ super::transpose4_fn!(
     _mm_unpacklo_epi64,
     _mm_unpackhi_epi64
 );
+
+// 64-bit words
+
+/// The byte shuffle rotating every 64-bit word right by 16 bits, reloaded where used: given the
+/// constant, LLVM rewrites this rotation as two word shuffles (`pshuflw` + `pshufhw`), doubling
+/// the latency of a step on BLAKE2b's G chain.
+pub(crate) const QWORD_ROT16: ByteMask = ByteMask([
+    2, 3, 4, 5, 6, 7, 0, 1, 10, 11, 12, 13, 14, 15, 8, 9, //
+    2, 3, 4, 5, 6, 7, 0, 1, 10, 11, 12, 13, 14, 15, 8, 9,
+]);
+static QWORD_ROT16_MASK: ByteMask = QWORD_ROT16;
+
+impl QwordRotations<__m128i> for Shuffles {
+    #[inline(always)]
+    unsafe fn rot32(x: __m128i) -> __m128i {
+        // SAFETY: SSE2; see the trait.
+        unsafe { _mm_shuffle_epi32(x, 0b10_11_00_01) }
+    }
+
+    #[inline(always)]
+    unsafe fn rot24(x: __m128i) -> __m128i {
+        // SAFETY: SSSE3; see the trait.
+        unsafe {
+            let mask = _mm_setr_epi8(3, 4, 5, 6, 7, 0, 1, 2, 11, 12, 13, 14, 15, 8, 9, 10);
+            _mm_shuffle_epi8(x, mask)
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn rot16(x: __m128i) -> __m128i {
+        // SAFETY: SSSE3; see the trait.
+        unsafe { _mm_shuffle_epi8(x, QWORD_ROT16_MASK.get()) }
+    }
+
+    #[inline(always)]
+    unsafe fn rot63(x: __m128i) -> __m128i {
+        // SAFETY: SSE2; see the trait.
+        unsafe { _mm_or_si128(_mm_add_epi64(x, x), _mm_srli_epi64(x, 63)) }
+    }
+}
+
+/// The 64-bit words (m[i], m[j]) as one vector, from `m` holding pairs (m[2k], m[2k+1]). With
+/// constant i and j this folds to one instruction (none when j = i + 1 with i even).
+///
+/// # Safety
+/// SSE4.1 is enabled and present.
+#[inline(always)]
+pub(crate) unsafe fn pair64(m: &[__m128i; 8], i: u8, j: u8) -> __m128i {
+    let (a, b) = (m[i as usize / 2], m[j as usize / 2]);
+    // SAFETY: our contract.
+    unsafe {
+        match (i % 2, j % 2) {
+            (0, 0) => _mm_unpacklo_epi64(a, b),
+            (1, 1) => _mm_unpackhi_epi64(a, b),
+            // Low qword of a, high qword of b (a itself when they are the same pair).
+            (0, _) => _mm_blend_epi16(a, b, 0xF0),
+            // High qword of a, then low qword of b.
+            _ => _mm_alignr_epi8(b, a, 8),
+        }
+    }
+}
 
 /// `x`, through an empty `asm!` that takes and returns the vector in its register, which LLVM
 /// cannot see through, so that it keeps an expression's order as written; it emits no
