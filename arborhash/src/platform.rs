@@ -1,13 +1,14 @@
 //! Choosing the SIMD backend.
 //!
 //! Every algorithm in this crate has a portable backend; on x86-64, SSE4.1, AVX2 and AVX-512
-//! backends; on AArch64, a NEON backend. The AVX-512 backend (AVX-512F with AVX-512VL) runs
+//! backends; on AArch64, a NEON backend; on WebAssembly built with `simd128`, a SIMD128 backend. The AVX-512 backend (AVX-512F with AVX-512VL) runs
 //! BLAKE3's 16-lane kernels and the AVX-512VL rotations; algorithms without a kernel of their own
 //! for it run their AVX2 kernels there. The best backend the CPU supports is detected once, at first use, and cached. Users and
 //! tests can override the choice:
 //!
-//! - the environment variable `ARBORHASH_BACKEND=portable|sse41|avx2|avx512|avx512-scalar|neon`,
-//!   read once at first use;
+//! - the environment variable
+//!   `ARBORHASH_BACKEND=portable|sse41|avx2|avx512|avx512-scalar|neon|simd128`, read once at
+//!   first use;
 //! - [`force_backend`], for the whole process;
 //! - [`with_backend`] (with `std`), for the calling thread during one closure, which is what the
 //!   tests use to exercise each backend while running in parallel.
@@ -15,7 +16,9 @@
 //! The Cargo features `pure` (portable only), `no_sse41`, `no_avx2` (which also excludes AVX-512)
 //! and `no_avx512` remove backends from the choice at compile time, as if the CPU lacked them.
 //! NEON is on by default on AArch64 (`pure` removes it too); the `neon` feature is accepted for
-//! the `blake3` crate's users and changes nothing.
+//! the `blake3` crate's users and changes nothing. WebAssembly has no run-time detection, so
+//! SIMD128 is available exactly when the build enables `target_feature = "simd128"` (and `pure`
+//! is off).
 //!
 //! Asking for a backend the CPU lacks never reaches its code: the request falls back to the best
 //! available backend, and [`selection`] reports both what was asked for and what is used.
@@ -53,17 +56,22 @@ pub enum Backend {
     /// AArch64 NEON (Advanced SIMD, 128-bit vectors); Tillich-Zémor also needs PMULL (the `aes`
     /// feature) for its vector code.
     Neon,
+    /// WebAssembly SIMD128 (128-bit vectors), present when the module is built with
+    /// `-C target-feature=+simd128`; Tillich-Zémor runs its portable kernels there, since
+    /// WebAssembly has no carry-less multiply.
+    Simd128,
 }
 
 impl Backend {
-    /// All backends: portable, then x86-64's slowest first, then AArch64's.
-    pub const ALL: [Backend; 6] = [
+    /// All backends: portable, then x86-64's slowest first, then AArch64's, then WebAssembly's.
+    pub const ALL: [Backend; 7] = [
         Backend::Portable,
         Backend::Sse41,
         Backend::Avx2,
         Backend::Avx512,
         Backend::Avx512Scalar,
         Backend::Neon,
+        Backend::Simd128,
     ];
 
     /// The name used by `ARBORHASH_BACKEND` and in reports.
@@ -75,6 +83,7 @@ impl Backend {
             Backend::Avx512 => "avx512",
             Backend::Avx512Scalar => "avx512-scalar",
             Backend::Neon => "neon",
+            Backend::Simd128 => "simd128",
         }
     }
 
@@ -98,6 +107,7 @@ impl Backend {
             Backend::Avx2 => avx2_detected(),
             Backend::Avx512 | Backend::Avx512Scalar => avx512_detected(),
             Backend::Neon => neon_detected(),
+            Backend::Simd128 => simd128_detected(),
         }
     }
 
@@ -108,6 +118,7 @@ impl Backend {
             3 => Backend::Avx512,
             4 => Backend::Avx512Scalar,
             5 => Backend::Neon,
+            6 => Backend::Simd128,
             _ => Backend::Portable,
         }
     }
@@ -178,6 +189,9 @@ fn cpu_has_neon() -> bool {
 fn cpu_has_neon() -> bool {
     false
 }
+fn cpu_has_simd128() -> bool {
+    cfg!(all(target_arch = "wasm32", target_feature = "simd128"))
+}
 #[cfg(not(target_arch = "x86_64"))]
 fn cpu_has_sse41() -> bool {
     false
@@ -198,6 +212,7 @@ const SSE41_ALLOWED: bool = !cfg!(any(feature = "pure", feature = "no_sse41"));
 const AVX2_ALLOWED: bool = !cfg!(any(feature = "pure", feature = "no_avx2"));
 const AVX512_ALLOWED: bool = AVX2_ALLOWED && !cfg!(feature = "no_avx512");
 const NEON_ALLOWED: bool = !cfg!(feature = "pure");
+const SIMD128_ALLOWED: bool = !cfg!(feature = "pure");
 
 fn sse41_detected() -> bool {
     SSE41_ALLOWED && cpu_has_sse41()
@@ -211,11 +226,16 @@ fn avx512_detected() -> bool {
 fn neon_detected() -> bool {
     NEON_ALLOWED && cpu_has_neon()
 }
+fn simd128_detected() -> bool {
+    SIMD128_ALLOWED && cpu_has_simd128()
+}
 
 /// The best backend the running CPU supports, ignoring any override.
 pub fn best_supported() -> Backend {
     if neon_detected() {
         Backend::Neon
+    } else if simd128_detected() {
+        Backend::Simd128
     } else if avx512_detected() {
         if vector_latency_doubled() {
             Backend::Avx512Scalar
@@ -241,7 +261,7 @@ fn clamp(requested: Backend) -> Backend {
 
 // Process-wide state, packed in one byte so that reading it is one relaxed load:
 // bit 7 set once initialised; bits 0-2 the active backend; bit 6 set if a backend was requested,
-// bits 3-5 the requested one. Three bits hold all six backends.
+// bits 3-5 the requested one. Three bits hold all seven backends.
 static GLOBAL: AtomicU8 = AtomicU8::new(0);
 const INIT: u8 = 0x80;
 const HAS_REQUEST: u8 = 0x40;
@@ -419,7 +439,7 @@ fn amd_family() -> Option<u32> {
 
 /// Runs `$body` with the type `$K` naming the kernels of `$p`'s backend for one algorithm: the
 /// module `$m` names each backend's unit type (`Portable`, `Sse41`, `Avx2`, `Avx512`,
-/// `Avx512Scalar`, `Neon`, where one backend may reuse another's type), and `$body`, compiled once
+/// `Avx512Scalar`, `Neon`, `Simd128`, where one backend may reuse another's type), and `$body`, compiled once
 /// per backend, calls that algorithm's kernel trait through `$K`. Each arm's type is the
 /// backend that the `Platform` proves the CPU has, which is what makes the kernels' `unsafe`
 /// calls in `$body` sound. A new backend is one arm here.
@@ -455,6 +475,11 @@ macro_rules! dispatch {
                 type $K = $($m)::+::Neon;
                 $body
             }
+            #[cfg(target_arch = "wasm32")]
+            $crate::platform::Backend::Simd128 => {
+                type $K = $($m)::+::Simd128;
+                $body
+            }
             #[cfg(not(target_arch = "x86_64"))]
             $crate::platform::Backend::Sse41
             | $crate::platform::Backend::Avx2
@@ -465,6 +490,10 @@ macro_rules! dispatch {
             #[cfg(not(target_arch = "aarch64"))]
             $crate::platform::Backend::Neon => {
                 unreachable!("the NEON backend is only selected on AArch64")
+            }
+            #[cfg(not(target_arch = "wasm32"))]
+            $crate::platform::Backend::Simd128 => {
+                unreachable!("the SIMD128 backend is only selected on WebAssembly")
             }
         }
     };

@@ -24,6 +24,7 @@ fn excluded() -> Vec<Backend> {
     }
     if cfg!(feature = "pure") {
         excluded.push(Backend::Neon);
+        excluded.push(Backend::Simd128);
     }
     excluded
 }
@@ -40,16 +41,21 @@ fn cpu_has(backend: Backend) -> bool {
                 && is_x86_feature_detected!("avx512vl")
                 && is_x86_feature_detected!("avx2")
         }
-        Backend::Neon => false,
+        Backend::Neon | Backend::Simd128 => false,
     };
     #[cfg(target_arch = "aarch64")]
     return match backend {
         Backend::Portable => true,
         Backend::Neon => std::arch::is_aarch64_feature_detected!("neon"),
-        Backend::Sse41 | Backend::Avx2 | Backend::Avx512 | Backend::Avx512Scalar => false,
+        Backend::Sse41
+        | Backend::Avx2
+        | Backend::Avx512
+        | Backend::Avx512Scalar
+        | Backend::Simd128 => false,
     };
     #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
-    return backend == Backend::Portable;
+    return backend == Backend::Portable
+        || (backend == Backend::Simd128 && cfg!(target_feature = "simd128"));
 }
 
 #[test]

@@ -398,7 +398,7 @@ pub unsafe extern "C" fn arborhash_tz_concat(hashes: *const u8, count: usize, ou
 }
 
 /// The name of the SIMD backend in use for the calling thread: "portable", "sse41", "avx2",
-/// "avx512", "avx512-scalar" or "neon" (a static string).
+/// "avx512", "avx512-scalar", "neon" or "simd128" (a static string).
 #[no_mangle]
 pub extern "C" fn arborhash_backend() -> *const c_char {
     let name: &CStr = match crate::ffi::guard(Backend::Portable, platform::backend) {
@@ -408,6 +408,7 @@ pub extern "C" fn arborhash_backend() -> *const c_char {
         Backend::Avx512 => c"avx512",
         Backend::Avx512Scalar => c"avx512-scalar",
         Backend::Neon => c"neon",
+        Backend::Simd128 => c"simd128",
     };
     name.as_ptr()
 }

@@ -10,6 +10,9 @@ pub(super) mod backends {
     #[cfg(target_arch = "aarch64")]
     pub(crate) use super::super::neon::Neon;
     pub(crate) use super::super::portable::Portable;
+    /// No kernels of its own yet: the portable ones.
+    #[cfg(target_arch = "wasm32")]
+    pub(crate) type Simd128 = Portable;
     #[cfg(target_arch = "x86_64")]
     pub(crate) use super::super::{avx2::Avx2, avx512::Avx512, sse41::Sse41};
     #[cfg(target_arch = "x86_64")]

@@ -20,6 +20,9 @@ pub(super) mod backends {
     pub(crate) type Avx512Scalar = Avx2;
     #[cfg(target_arch = "aarch64")]
     pub(crate) use super::super::neon::Neon;
+    /// WebAssembly has no carry-less multiply: the portable kernels.
+    #[cfg(target_arch = "wasm32")]
+    pub(crate) type Simd128 = Portable;
 }
 
 /// Multiplies `state` (entries below 2^127) on the right by the matrix of `input`.
