@@ -1,7 +1,7 @@
 //! Updating an outboard encoding after its content grew at the end.
 
 use super::encode::{leaf_cv, merge, write_subtree};
-use super::tree::{split_parent, Layout, Node};
+use super::tree::{split_parent, Layout, Node, Storage};
 use super::{outboard_size, Error, GroupLog, HEADER_LEN, PARENT_LEN};
 use crate::blake3::hazmat::ChainingValue;
 use crate::blake3::Hash;
@@ -41,7 +41,7 @@ pub fn append_outboard(
             format!("the content ({new_len} bytes) is shorter than the old outboard's ({old_len})"),
         )));
     }
-    let layout = Layout::new(group_log, true);
+    let layout = Layout::new(group_log, Storage::Outboard);
     let mut out = vec![0; outboard_size(new_len, group_log) as usize];
     out[..HEADER_LEN].copy_from_slice(&new_len.to_le_bytes());
     let update = Update {
@@ -79,7 +79,7 @@ impl Update<'_> {
             let at = self.old_offset(node) as usize;
             out.copy_from_slice(&self.old[at..at + out.len()]);
             let (left, right) = split_parent(out[..PARENT_LEN].try_into().unwrap());
-            return Ok(merge(&left, &right, node.root));
+            return Ok(merge(&left, &right, node.kind));
         }
         if self.layout.is_leaf(node.len)
             || (node.start >= self.stable && node.len <= READ_WHOLE_MAX)
@@ -91,13 +91,13 @@ impl Update<'_> {
                 _ => Error::Io(e),
             })?;
             if self.layout.is_leaf(node.len) {
-                return Ok(leaf_cv(&input, node.start, node.root));
+                return Ok(leaf_cv(&input, node.start, node.kind));
             }
             return Ok(write_subtree(
                 self.layout,
                 &input,
                 node.start,
-                node.root,
+                node.kind,
                 out,
             ));
         }
@@ -109,7 +109,7 @@ impl Update<'_> {
         let right_cv = self.build(content, &right, right_out)?;
         parent[..32].copy_from_slice(&left_cv);
         parent[32..].copy_from_slice(&right_cv);
-        Ok(merge(&left_cv, &right_cv, node.root))
+        Ok(merge(&left_cv, &right_cv, node.kind))
     }
 
     /// Where a complete subtree of the old content is in the old outboard: found by walking

@@ -3,7 +3,7 @@
 //! root hash.
 
 use super::encode::{write_subtree, BATCH_LEN, PARALLEL_MIN};
-use super::tree::{Layout, Node, Range, Walk};
+use super::tree::{Layout, Node, Range, Storage, Walk};
 use super::{encoded_size, Error, GroupLog, HEADER_LEN, PARENT_LEN};
 use crate::blake3::hazmat;
 use crate::blake3::Hash;
@@ -254,7 +254,7 @@ impl<R: Read, O: Read> Core<R, O> {
     }
 
     fn layout(&self) -> Layout {
-        Layout::new(self.group_log, self.outboard.is_some())
+        Layout::new(self.group_log, Storage::with_outboard(&self.outboard))
     }
 
     /// Keeps an error's verdict: after a failure the decoder only fails.
@@ -552,11 +552,11 @@ pub(super) fn verify_subtree(
     check: &mut Vec<u8>,
 ) -> Result<(), Error> {
     let outboard = Layout {
-        outboard: true,
+        storage: Storage::Outboard,
         ..layout
     };
     check.resize(parents.len(), 0);
-    let cv = write_subtree(outboard, content, node.start, node.root, check);
+    let cv = write_subtree(outboard, content, node.start, node.kind, check);
     if check[..] != *parents || Hash::from(cv) != node.cv {
         return Err(node.mismatch());
     }

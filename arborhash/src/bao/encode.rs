@@ -1,7 +1,7 @@
 //! Encoding: one-shot into memory (on all cores with the `rayon` feature), and the streaming
 //! [`Encoder`], which writes the tree in post-order and turns it into pre-order at the end.
 
-use super::tree::Layout;
+use super::tree::{Layout, NodeKind, Storage};
 use super::{encoded_size, outboard_size, GroupLog, HEADER_LEN, PARENT_LEN};
 use crate::blake3::hazmat::{self, ChainingValue, Mode};
 use crate::blake3::{self, Hash, CHUNK_LEN};
@@ -55,7 +55,12 @@ pub fn write_combined(
     }
     out.write_all(&outboard[..HEADER_LEN])?;
     let mut parents = &outboard[HEADER_LEN..];
-    interleave(Layout::new(group_log, false), content, &mut parents, out)
+    interleave(
+        Layout::new(group_log, Storage::Combined),
+        content,
+        &mut parents,
+        out,
+    )
 }
 
 /// Writes the subtree over `content` in pre-order, its parents taken from the front of `parents`.
@@ -79,13 +84,13 @@ fn interleave(
 /// Writes the combined encoding of `input` into `out` (for example a mapped file) and returns
 /// the hash. Panics unless `out` is [`encoded_size`] bytes.
 pub fn encode_into(input: &[u8], group_log: GroupLog, out: &mut [u8]) -> Hash {
-    encode_with_header(input, Layout::new(group_log, false), out)
+    encode_with_header(input, Layout::new(group_log, Storage::Combined), out)
 }
 
 /// Writes the outboard encoding of `input` into `out` and returns the hash. Panics unless `out`
 /// is [`outboard_size`] bytes.
 pub fn outboard_into(input: &[u8], group_log: GroupLog, out: &mut [u8]) -> Hash {
-    encode_with_header(input, Layout::new(group_log, true), out)
+    encode_with_header(input, Layout::new(group_log, Storage::Outboard), out)
 }
 
 /// Computes the outboard encoding of `input` and hands it to `write_at` piece by piece, each with
@@ -103,8 +108,15 @@ pub fn outboard_to<E: Send>(
     write_at: impl Fn(u64, &[u8]) -> Result<(), E> + Sync,
 ) -> Result<Hash, E> {
     write_at(0, &(input.len() as u64).to_le_bytes())?;
-    let layout = Layout::new(group_log, true);
-    let hash = outboard_pieces(layout, input, 0, true, HEADER_LEN as u64, &write_at)?;
+    let layout = Layout::new(group_log, Storage::Outboard);
+    let hash = outboard_pieces(
+        layout,
+        input,
+        0,
+        NodeKind::Root,
+        HEADER_LEN as u64,
+        &write_at,
+    )?;
     Ok(Hash::from(hash))
 }
 
@@ -114,14 +126,14 @@ fn outboard_pieces<E: Send>(
     layout: Layout,
     input: &[u8],
     start: u64,
-    root: bool,
+    kind: NodeKind,
     offset: u64,
     write_at: &(impl Fn(u64, &[u8]) -> Result<(), E> + Sync),
 ) -> Result<ChainingValue, E> {
     let len = input.len();
     if len <= OUTBOARD_PIECE_LEN || layout.is_leaf(len as u64) {
         let mut piece = vec![0; layout.subtree_size(len as u64) as usize];
-        let cv = write_subtree(layout, input, start, root, &mut piece);
+        let cv = write_subtree(layout, input, start, kind, &mut piece);
         if !piece.is_empty() {
             write_at(offset, &piece)?;
         }
@@ -133,20 +145,29 @@ fn outboard_pieces<E: Send>(
     let right_offset = left_offset + layout.subtree_size(left_len);
     let (left_cv, right_cv) = crate::threads::join(
         true,
-        || outboard_pieces(layout, left, start, false, left_offset, write_at),
+        || {
+            outboard_pieces(
+                layout,
+                left,
+                start,
+                NodeKind::NonRoot,
+                left_offset,
+                write_at,
+            )
+        },
         || {
             outboard_pieces(
                 layout,
                 right,
                 start + left_len,
-                false,
+                NodeKind::NonRoot,
                 right_offset,
                 write_at,
             )
         },
     );
     let mut parent = [0; PARENT_LEN];
-    let cv = write_parent(&mut parent, &left_cv?, &right_cv?, root);
+    let cv = write_parent(&mut parent, &left_cv?, &right_cv?, kind);
     write_at(offset, &parent)?;
     Ok(cv)
 }
@@ -160,7 +181,7 @@ fn encode_with_header(input: &[u8], layout: Layout, out: &mut [u8]) -> Hash {
     );
     let (header, tree) = out.split_at_mut(HEADER_LEN);
     header.copy_from_slice(&len.to_le_bytes());
-    Hash::from(write_subtree(layout, input, 0, true, tree))
+    Hash::from(write_subtree(layout, input, 0, NodeKind::Root, tree))
 }
 
 /// Writes the encoding of the subtree over `input` (starting `start` bytes into the whole
@@ -169,18 +190,18 @@ pub(crate) fn write_subtree(
     layout: Layout,
     input: &[u8],
     start: u64,
-    root: bool,
+    kind: NodeKind,
     out: &mut [u8],
 ) -> ChainingValue {
     let len = input.len();
     if layout.is_leaf(len as u64) {
-        if !layout.outboard {
+        if layout.storage == Storage::Combined {
             out.copy_from_slice(input);
         }
-        return leaf_cv(input, start, root);
+        return leaf_cv(input, start, kind);
     }
     if len <= BATCH_LEN {
-        let batch = Batch::new(layout, input, start, root);
+        let batch = Batch::new(layout, input, start, kind);
         batch.write(layout, input, batch.levels - 1, 0, out);
         return batch.top();
     }
@@ -190,10 +211,18 @@ pub(crate) fn write_subtree(
     let (left_out, right_out) = children.split_at_mut(layout.subtree_size(left_len) as usize);
     let (left_cv, right_cv) = crate::threads::join(
         len >= PARALLEL_MIN,
-        || write_subtree(layout, left, start, false, left_out),
-        || write_subtree(layout, right, start + left_len, false, right_out),
+        || write_subtree(layout, left, start, NodeKind::NonRoot, left_out),
+        || {
+            write_subtree(
+                layout,
+                right,
+                start + left_len,
+                NodeKind::NonRoot,
+                right_out,
+            )
+        },
     );
-    write_parent(parent, &left_cv, &right_cv, root)
+    write_parent(parent, &left_cv, &right_cv, kind)
 }
 
 /// Stores a parent node and returns its chaining value (or the hash).
@@ -201,15 +230,15 @@ fn write_parent(
     out: &mut [u8],
     left: &ChainingValue,
     right: &ChainingValue,
-    root: bool,
+    kind: NodeKind,
 ) -> ChainingValue {
     out[..32].copy_from_slice(left);
     out[32..PARENT_LEN].copy_from_slice(right);
-    merge(left, right, root)
+    merge(left, right, kind)
 }
 
-pub(crate) fn merge(left: &ChainingValue, right: &ChainingValue, root: bool) -> ChainingValue {
-    if root {
+pub(crate) fn merge(left: &ChainingValue, right: &ChainingValue, kind: NodeKind) -> ChainingValue {
+    if kind == NodeKind::Root {
         *hazmat::merge_subtrees_root(left, right, Mode::Hash).as_bytes()
     } else {
         hazmat::merge_subtrees_non_root(left, right, Mode::Hash)
@@ -218,11 +247,11 @@ pub(crate) fn merge(left: &ChainingValue, right: &ChainingValue, root: bool) -> 
 
 /// The level of the tree above `below` (two values or more) into the front of `above`: each
 /// pair's parent, in wide kernel calls, and an odd last value risen alone (a left-balanced
-/// tree's); the parent of just two is the root with `root`.
-pub(crate) fn parent_level(below: &[ChainingValue], root: bool, above: &mut [ChainingValue]) {
+/// tree's); the parent of just two is of `kind`.
+pub(crate) fn parent_level(below: &[ChainingValue], kind: NodeKind, above: &mut [ChainingValue]) {
     let pairs = below.len() / 2;
     if below.len() == 2 {
-        above[0] = merge(&below[0], &below[1], root);
+        above[0] = merge(&below[0], &below[1], kind);
     } else {
         hazmat::parent_chaining_values(below[..2 * pairs].as_flattened(), &mut above[..pairs]);
         if !below.len().is_multiple_of(2) {
@@ -232,8 +261,8 @@ pub(crate) fn parent_level(below: &[ChainingValue], root: bool, above: &mut [Cha
 }
 
 /// The chaining value of one leaf, or the hash if it is the root.
-pub(crate) fn leaf_cv(group: &[u8], start: u64, root: bool) -> ChainingValue {
-    if root {
+pub(crate) fn leaf_cv(group: &[u8], start: u64, kind: NodeKind) -> ChainingValue {
+    if kind == NodeKind::Root {
         *blake3::hash(group).as_bytes()
     } else {
         hazmat::hash_subtree(Mode::Hash, start, group).expect("a group is a valid subtree")
@@ -261,9 +290,9 @@ struct Batch {
 }
 
 impl Batch {
-    /// The tree over `input`, which starts `start` bytes into the whole input; with `root`,
-    /// the top node is finalised as the root.
-    fn new(layout: Layout, input: &[u8], start: u64, root: bool) -> Batch {
+    /// The tree over `input`, which starts `start` bytes into the whole input, its top node of
+    /// `kind`.
+    fn new(layout: Layout, input: &[u8], start: u64, kind: NodeKind) -> Batch {
         let group_len = layout.group_len as usize;
         let (unit, leaf_level) = if group_len >= 16 * CHUNK_LEN {
             (group_len, 0)
@@ -289,12 +318,12 @@ impl Batch {
             }
         } else {
             for (i, group) in input[..whole * unit].chunks(unit).enumerate() {
-                batch.cvs[i] = leaf_cv(group, start + (i * unit) as u64, false);
+                batch.cvs[i] = leaf_cv(group, start + (i * unit) as u64, NodeKind::NonRoot);
             }
         }
         if whole < count {
             let offset = whole * unit;
-            batch.cvs[whole] = leaf_cv(&input[offset..], start + offset as u64, false);
+            batch.cvs[whole] = leaf_cv(&input[offset..], start + offset as u64, NodeKind::NonRoot);
         }
         while batch.counts[batch.levels - 1] > 1 {
             let k = batch.levels;
@@ -302,7 +331,7 @@ impl Batch {
                 .cvs
                 .split_at_mut(batch.starts[k - 1] + batch.counts[k - 1]);
             let below = &below[batch.starts[k - 1]..];
-            parent_level(below, root, above);
+            parent_level(below, kind, above);
             batch.starts[k] = batch.starts[k - 1] + batch.counts[k - 1];
             batch.counts[k] = below.len().div_ceil(2);
             batch.levels += 1;
@@ -328,7 +357,7 @@ impl Batch {
     /// Writes the subtree of node `i` of `level` in pre-order; `input` is the batch's input.
     fn write(&self, layout: Layout, input: &[u8], level: usize, i: usize, out: &mut [u8]) {
         if level == self.leaf_level {
-            if !layout.outboard {
+            if layout.storage == Storage::Combined {
                 let from = i * (self.unit << level);
                 out.copy_from_slice(&input[from..from + out.len()]);
             }
@@ -352,7 +381,7 @@ impl Batch {
 /// each, on several threads if large.
 fn batches(layout: Layout, input: &[u8], start: u64, piece: usize) -> Vec<Batch> {
     if input.len() <= piece {
-        return vec![Batch::new(layout, input, start, false)];
+        return vec![Batch::new(layout, input, start, NodeKind::NonRoot)];
     }
     let half = input.len().div_ceil(piece) / 2 * piece;
     let (left, right) = input.split_at(half);
@@ -386,12 +415,12 @@ pub struct Encoder<F: Read + Write + Seek> {
 impl<F: Read + Write + Seek> Encoder<F> {
     /// An encoder of the combined encoding into `file`.
     pub fn new(file: F, group_log: GroupLog) -> io::Result<Encoder<F>> {
-        Self::with_layout(file, Layout::new(group_log, false))
+        Self::with_layout(file, Layout::new(group_log, Storage::Combined))
     }
 
     /// An encoder of the outboard encoding into `file`.
     pub fn new_outboard(file: F, group_log: GroupLog) -> io::Result<Encoder<F>> {
-        Self::with_layout(file, Layout::new(group_log, true))
+        Self::with_layout(file, Layout::new(group_log, Storage::Outboard))
     }
 
     fn with_layout(mut file: F, layout: Layout) -> io::Result<Encoder<F>> {
@@ -422,7 +451,7 @@ impl<F: Read + Write + Seek> Encoder<F> {
         let leaves = batches.iter().flat_map(|batch| batch.leaves());
         let mut out = Vec::with_capacity(input.len() + input.len() / group_len * PARENT_LEN);
         for (cv, group) in leaves.zip(input.chunks(group_len)) {
-            if !self.layout.outboard {
+            if self.layout.storage == Storage::Combined {
                 out.extend_from_slice(group);
             }
             self.stack.push(*cv);
@@ -434,7 +463,7 @@ impl<F: Read + Write + Seek> Encoder<F> {
                 let left = self.stack.pop().expect("two subtrees");
                 out.extend_from_slice(&left);
                 out.extend_from_slice(&right);
-                self.stack.push(merge(&left, &right, false));
+                self.stack.push(merge(&left, &right, NodeKind::NonRoot));
                 done /= 2;
             }
         }
@@ -452,20 +481,20 @@ impl<F: Read + Write + Seek> Encoder<F> {
             self.write_leaves(full)?;
         }
         let start = self.leaves * self.layout.group_len;
-        let mut right = leaf_cv(last, start, self.stack.is_empty());
+        let mut right = leaf_cv(last, start, NodeKind::root_if(self.stack.is_empty()));
         let mut out = Vec::new();
-        if !self.layout.outboard {
+        if self.layout.storage == Storage::Combined {
             out.extend_from_slice(last);
         }
         while let Some(left) = self.stack.pop() {
             out.extend_from_slice(&left);
             out.extend_from_slice(&right);
-            right = merge(&left, &right, self.stack.is_empty());
+            right = merge(&left, &right, NodeKind::root_if(self.stack.is_empty()));
         }
         self.file.write_all(&out)?;
         let end = self.file.stream_position()?;
         let tree_start = self.origin + HEADER_LEN as u64;
-        if self.layout.outboard {
+        if self.layout.storage == Storage::Outboard {
             // The outboard is small: reorder it in memory.
             let mut tree = vec![0; (end - tree_start) as usize];
             self.file.seek(SeekFrom::Start(tree_start))?;

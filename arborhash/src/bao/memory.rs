@@ -3,7 +3,7 @@
 
 use super::decode::{read_split, verify_subtree};
 use super::encode::{leaf_cv, parent_level};
-use super::tree::{Layout, Node};
+use super::tree::{Layout, Node, NodeKind, Storage};
 use super::{encoded_size, outboard_size, Error, GroupLog, HEADER_LEN, PARENT_LEN};
 use crate::blake3::hazmat::{self, ChainingValue};
 use crate::blake3::{Hash, CHUNK_LEN};
@@ -20,7 +20,7 @@ const SUBTREE_MAX: u64 = 256 * 1024;
 /// Large encodings are verified on all cores with the `rayon` feature. As for [`decode_into`],
 /// `encoded` must not change during the call.
 pub fn decode(encoded: &[u8], hash: &Hash, group_log: GroupLog) -> Result<Vec<u8>, Error> {
-    let len = checked_len(encoded, group_log, false)?;
+    let len = checked_len(encoded, group_log, Storage::Combined)?;
     // The size check bounds `len` by `encoded.len()`.
     let mut out = vec![0; len as usize];
     decode_into(encoded, hash, group_log, &mut out)?;
@@ -45,7 +45,7 @@ pub fn decode_into(
     group_log: GroupLog,
     out: &mut [u8],
 ) -> Result<(), Error> {
-    let len = checked_len(encoded, group_log, false)?;
+    let len = checked_len(encoded, group_log, Storage::Combined)?;
     if out.len() as u64 != len {
         return Err(Error::Io(io::Error::new(
             io::ErrorKind::InvalidInput,
@@ -55,7 +55,7 @@ pub fn decode_into(
             ),
         )));
     }
-    let layout = Layout::new(group_log, false);
+    let layout = Layout::new(group_log, Storage::Combined);
     let target = Target::Copy(out);
     verify_node(
         layout,
@@ -77,7 +77,7 @@ pub fn verify_outboard(
     hash: &Hash,
     group_log: GroupLog,
 ) -> Result<(), Error> {
-    let len = checked_len(outboard, group_log, true)?;
+    let len = checked_len(outboard, group_log, Storage::Outboard)?;
     if (content.len() as u64) < len {
         return Err(Error::Truncated {
             content_offset: content.len() as u64,
@@ -86,7 +86,7 @@ pub fn verify_outboard(
     if content.len() as u64 > len {
         return Err(Error::TrailingData);
     }
-    let layout = Layout::new(group_log, true);
+    let layout = Layout::new(group_log, Storage::Outboard);
     let target = Target::Check(content);
     verify_node(
         layout,
@@ -119,12 +119,12 @@ impl<'a> Target<'a> {
 }
 
 /// The header's length, once the encoding's size has been checked to be exactly its size.
-fn checked_len(encoded: &[u8], group_log: GroupLog, outboard: bool) -> Result<u64, Error> {
+fn checked_len(encoded: &[u8], group_log: GroupLog, storage: Storage) -> Result<u64, Error> {
     let Some(header) = encoded.first_chunk::<HEADER_LEN>() else {
         return Err(Error::Truncated { content_offset: 0 });
     };
     let len = u64::from_le_bytes(*header);
-    let size = if outboard {
+    let size = if storage == Storage::Outboard {
         outboard_size(len, group_log)
     } else {
         encoded_size(len, group_log).ok_or(Error::LengthOverflow)?
@@ -134,7 +134,7 @@ fn checked_len(encoded: &[u8], group_log: GroupLog, outboard: bool) -> Result<u6
         return Err(Error::TrailingData);
     }
     if have < size {
-        let layout = Layout::new(group_log, outboard);
+        let layout = Layout::new(group_log, storage);
         return Err(truncated_at(layout, len, have - HEADER_LEN as u64));
     }
     Ok(len)
@@ -155,7 +155,9 @@ fn truncated_at(layout: Layout, len: u64, have: u64) -> Error {
 fn verify_node(layout: Layout, node: Node, encoded: &[u8], target: Target) -> Result<(), Error> {
     if layout.is_leaf(node.len) || node.len <= SUBTREE_MAX {
         return match target {
-            Target::Copy(out) if !node.root => verify_copying(layout, &node, encoded, out),
+            Target::Copy(out) if node.kind == NodeKind::NonRoot => {
+                verify_copying(layout, &node, encoded, out)
+            }
             Target::Copy(out) => {
                 let parents_len = (layout.leaves(node.len) - 1) as usize * PARENT_LEN;
                 let mut parents = vec![0; parents_len];
@@ -213,12 +215,12 @@ fn verify_copying(
     hazmat::chunk_chaining_values_copying(&chunks, first_chunk, out_chunks, &mut levels[0]);
     if !tail.is_empty() {
         out_tail.copy_from_slice(tail);
-        levels[0][chunks.len()] = leaf_cv(tail, node.start + whole as u64, false);
+        levels[0][chunks.len()] = leaf_cv(tail, node.start + whole as u64, NodeKind::NonRoot);
     }
     while levels[levels.len() - 1].len() > 1 {
         let below = &levels[levels.len() - 1];
         let mut above = vec![[0u8; 32]; below.len().div_ceil(2)];
-        parent_level(below, false, &mut above);
+        parent_level(below, NodeKind::NonRoot, &mut above);
         levels.push(above);
     }
     let top = levels.len() - 1;

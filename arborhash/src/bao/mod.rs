@@ -117,7 +117,7 @@ impl Default for GroupLog {
 
 /// The size of the combined encoding of `content_len` bytes, or `None` if beyond `u64`.
 pub fn encoded_size(content_len: u64, group_log: GroupLog) -> Option<u64> {
-    tree::Layout::new(group_log, false)
+    tree::Layout::new(group_log, tree::Storage::Combined)
         .subtree_size(content_len)
         .checked_add(HEADER_LEN as u64)
 }
@@ -125,7 +125,8 @@ pub fn encoded_size(content_len: u64, group_log: GroupLog) -> Option<u64> {
 /// The size of the outboard encoding of `content_len` bytes.
 pub fn outboard_size(content_len: u64, group_log: GroupLog) -> u64 {
     // At most 2^54 parents of 64 bytes: no overflow.
-    tree::Layout::new(group_log, true).subtree_size(content_len) + HEADER_LEN as u64
+    tree::Layout::new(group_log, tree::Storage::Outboard).subtree_size(content_len)
+        + HEADER_LEN as u64
 }
 
 /// The Bao hash of `input`: its BLAKE3 hash, the same for every group size.

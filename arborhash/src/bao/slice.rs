@@ -1,6 +1,6 @@
 //! Extracting a slice from a combined or outboard encoding.
 
-use super::tree::{Layout, Node, Range, Walk};
+use super::tree::{Layout, Node, Range, Storage, Walk};
 use super::{encoded_size, Error, GroupLog, HEADER_LEN, PARENT_LEN};
 use crate::blake3::Hash;
 use std::io::{self, Read, Seek, SeekFrom};
@@ -75,7 +75,7 @@ impl<R: Read + Seek, O: Read + Seek> SliceExtractor<R, O> {
             if encoded_size(len, self.group_log).is_none() {
                 return Err(Error::LengthOverflow);
             }
-            let layout = Layout::new(self.group_log, self.outboard.is_some());
+            let layout = Layout::new(self.group_log, Storage::with_outboard(&self.outboard));
             let range = Range::slice(self.start, self.count, len);
             let root = Node::root(len, &Hash::from([0; 32]));
             self.state = Some((input_base, outboard_base, Walk::new(layout, range, root)));

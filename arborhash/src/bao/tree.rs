@@ -4,18 +4,55 @@ use super::{Error, GroupLog, PARENT_LEN};
 use crate::blake3::hazmat::{self, ChainingValue, Mode};
 use crate::blake3::Hash;
 
+/// Where an encoding keeps the content: between its parents, or elsewhere.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Storage {
+    /// The leaves are stored inline, after the parents above them.
+    Combined,
+    /// Only the header and the parents are stored; the content is kept apart.
+    Outboard,
+}
+
+impl Storage {
+    /// The storage of a reader given its separate outboard stream, if it has one.
+    pub fn with_outboard<O>(outboard: &Option<O>) -> Storage {
+        match outboard {
+            Some(_) => Storage::Outboard,
+            None => Storage::Combined,
+        }
+    }
+}
+
+/// Whether a node is finalised as the root (its value is the hash) or not (a chaining value).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum NodeKind {
+    Root,
+    NonRoot,
+}
+
+impl NodeKind {
+    /// The root if `is_root` holds, otherwise a node below it.
+    pub fn root_if(is_root: bool) -> NodeKind {
+        if is_root {
+            NodeKind::Root
+        } else {
+            NodeKind::NonRoot
+        }
+    }
+}
+
 /// Sizes of the nodes of one encoding: combined (leaves inline) or outboard.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Layout {
     pub group_len: u64,
-    pub outboard: bool,
+    pub storage: Storage,
 }
 
 impl Layout {
-    pub fn new(group_log: GroupLog, outboard: bool) -> Layout {
+    pub fn new(group_log: GroupLog, storage: Storage) -> Layout {
         Layout {
             group_len: group_log.group_len(),
-            outboard,
+            storage,
         }
     }
 
@@ -32,7 +69,7 @@ impl Layout {
     /// Bytes of the encoding of a subtree over `len` bytes, without the header (saturating).
     pub fn subtree_size(&self, len: u64) -> u64 {
         let parents = (self.leaves(len) - 1) * PARENT_LEN as u64;
-        if self.outboard {
+        if self.storage == Storage::Outboard {
             parents
         } else {
             parents.saturating_add(len)
@@ -41,7 +78,7 @@ impl Layout {
 
     /// Bytes of a leaf over `len` bytes in this encoding.
     pub fn leaf_size(&self, len: u64) -> u64 {
-        if self.outboard {
+        if self.storage == Storage::Outboard {
             0
         } else {
             len
@@ -60,7 +97,7 @@ pub(crate) struct Node {
     /// Offset in the encoding, after the header.
     pub offset: u64,
     pub cv: ChainingValue,
-    pub root: bool,
+    pub kind: NodeKind,
 }
 
 impl Node {
@@ -70,7 +107,7 @@ impl Node {
             len,
             offset: 0,
             cv: *hash.as_bytes(),
-            root: true,
+            kind: NodeKind::Root,
         }
     }
 
@@ -91,14 +128,14 @@ impl Node {
             len: left_len,
             offset: self.offset + PARENT_LEN as u64,
             cv: left_cv,
-            root: false,
+            kind: NodeKind::NonRoot,
         };
         let right = Node {
             start: self.start + left_len,
             len: self.len - left_len,
             offset: left.offset + layout.subtree_size(left_len),
             cv: right_cv,
-            root: false,
+            kind: NodeKind::NonRoot,
         };
         (left, right)
     }
@@ -110,7 +147,7 @@ impl Node {
         parent: &[u8; PARENT_LEN],
     ) -> Result<(Node, Node), Error> {
         let (left, right) = split_parent(parent);
-        let ok = if self.root {
+        let ok = if self.kind == NodeKind::Root {
             hazmat::merge_subtrees_root(&left, &right, Mode::Hash) == self.cv
         } else {
             Hash::from(hazmat::merge_subtrees_non_root(&left, &right, Mode::Hash)) == self.cv
@@ -184,7 +221,7 @@ impl Range {
     }
 
     pub fn selects(&self, node: &Node) -> bool {
-        node.root || (node.start < self.end && self.start < node.end())
+        node.kind == NodeKind::Root || (node.start < self.end && self.start < node.end())
     }
 }
 
