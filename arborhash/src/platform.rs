@@ -1,10 +1,11 @@
 //! Choosing the SIMD backend.
 //!
 //! Every algorithm in this crate has a portable backend; on x86-64, SSE4.1, AVX2 and AVX-512
-//! backends; on AArch64, a NEON backend; on WebAssembly built with `simd128`, a SIMD128 backend. The AVX-512 backend (AVX-512F with AVX-512VL) runs
-//! BLAKE3's 16-lane kernels and the AVX-512VL rotations; algorithms without a kernel of their own
-//! for it run their AVX2 kernels there. The best backend the CPU supports is detected once, at first use, and cached. Users and
-//! tests can override the choice:
+//! backends; on AArch64, a NEON backend; on WebAssembly built with `simd128`, a SIMD128 backend.
+//! The AVX-512 backend (AVX-512F with AVX-512VL) runs BLAKE3's 16-lane kernels and the AVX-512VL
+//! rotations; algorithms without a kernel of their own for it run their AVX2 kernels there. The
+//! best backend the CPU supports is detected once, at first use, and cached. Users and tests can
+//! override the choice:
 //!
 //! - the environment variable
 //!   `ARBORHASH_BACKEND=portable|sse41|avx2|avx512|avx512-scalar|neon|simd128`, read once at
@@ -439,10 +440,10 @@ fn amd_family() -> Option<u32> {
 
 /// Runs `$body` with the type `$K` naming the kernels of `$p`'s backend for one algorithm: the
 /// module `$m` names each backend's unit type (`Portable`, `Sse41`, `Avx2`, `Avx512`,
-/// `Avx512Scalar`, `Neon`, `Simd128`, where one backend may reuse another's type), and `$body`, compiled once
-/// per backend, calls that algorithm's kernel trait through `$K`. Each arm's type is the
-/// backend that the `Platform` proves the CPU has, which is what makes the kernels' `unsafe`
-/// calls in `$body` sound. A new backend is one arm here.
+/// `Avx512Scalar`, `Neon`, `Simd128`, where one backend may reuse another's type), and `$body`,
+/// compiled once per backend, calls that algorithm's kernel trait through `$K`. Each arm's type
+/// is the backend that the `Platform` proves the CPU has, which is what makes the kernels'
+/// `unsafe` calls in `$body` sound. A new backend is one arm here.
 macro_rules! dispatch {
     ($p:expr, $($m:ident)::+, |$K:ident| $body:expr) => {
         match $crate::platform::Platform::backend($p) {
