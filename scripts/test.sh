@@ -10,9 +10,10 @@ source scripts/features.sh
 echo "== setup: what the tests need (scripts/setup.sh)"
 ./scripts/setup.sh
 
-echo "== rust: fmt, clippy"
+echo "== rust: fmt, clippy, doc"
 cargo fmt --all --check
 cargo clippy --workspace --all-targets --all-features -- -D warnings
+RUSTDOCFLAGS="-D warnings" cargo doc -q -p arborhash --no-deps --all-features
 
 echo "== rust: no_std core builds; non-x86 targets build"
 cargo build -p arborhash --no-default-features
