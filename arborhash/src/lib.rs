@@ -155,6 +155,7 @@ pub mod platform;
 
 pub use bytes::{HexError, HexString};
 pub use platform::Backend;
+pub use threads::Threads;
 
 #[cfg(feature = "std")]
 pub mod bao;

@@ -17,7 +17,7 @@
 //!
 //! [`Hasher::update_mmap`]: crate::blake3::Hasher::update_mmap
 
-use crate::threads::join;
+use crate::threads::{join, Threads};
 use std::io::{self, Read};
 
 /// Bytes filled and hashed at a time: a power of two, so that BLAKE3's tree is split where it
@@ -26,8 +26,8 @@ pub const PIECE: usize = 16 << 20;
 
 /// Feeds `data` to `update` in pieces of [`PIECE`] bytes, the page tables of each piece filled
 /// first (Linux's `MADV_POPULATE_READ`; elsewhere, and on kernels before 5.14, the pages fault in
-/// as they are read, as without this). With `parallel` (and the `rayon` feature) the next piece is
-/// filled on another thread of rayon's pool while `update` hashes this one. `data` is typically
+/// as they are read, as without this). With [`Threads::Pool`] (and the `rayon` feature) the next piece
+/// is filled on another thread of rayon's pool while `update` hashes this one. `data` is typically
 /// a memory-mapped file: see the [module documentation](self) for the risks.
 ///
 /// Why: a page fault in the middle of the hash kernels costs them far more than the fault itself.
@@ -35,7 +35,8 @@ pub const PIECE: usize = 16 << 20;
 /// on one thread and on two. Filling the whole file up
 /// front (`MAP_POPULATE`) would do as well on a file in the cache, but reads all of a cold file
 /// before hashing any of it, twice over for a file larger than memory.
-pub fn update_in_pieces(data: &[u8], parallel: bool, mut update: impl FnMut(&[u8]) + Send) {
+pub fn update_in_pieces(data: &[u8], threads: Threads, mut update: impl FnMut(&[u8]) + Send) {
+    let parallel = threads == Threads::Pool;
     let pieces: Vec<&[u8]> = data.chunks(PIECE).collect();
     if let Some(first) = pieces.first() {
         populate(first);
@@ -66,14 +67,26 @@ pub fn populate_all(data: &[u8]) {
 }
 
 /// Reads `reader` to its end and feeds what it reads to `update` in pieces of [`PIECE`] bytes
-/// (the last may be shorter); with `parallel` (and the `rayon` feature) the next piece is read on
-/// another thread while `update` hashes this one. Returns the number of bytes read. Unlike a
-/// mapping, a file that changes meanwhile cannot crash the process.
+/// (the last may be shorter); with [`Threads::Pool`] (and the `rayon` feature) the next piece is
+/// read on another thread while `update` hashes this one. Returns the number of bytes read.
+/// Unlike a mapping, a file that changes meanwhile cannot crash the process.
+///
+/// ```
+/// use arborhash::{blake3, mmap, Threads};
+/// let data = vec![1u8; mmap::PIECE + 1000];
+/// let mut hasher = blake3::Hasher::new();
+/// let read = mmap::read_in_pieces(&data[..], Threads::Pool, |piece| {
+///     hasher.update(piece);
+/// })?;
+/// assert_eq!((read, hasher.finalize()), (data.len() as u64, blake3::hash(&data)));
+/// # Ok::<(), std::io::Error>(())
+/// ```
 pub fn read_in_pieces(
     mut reader: impl Read + Send,
-    parallel: bool,
+    threads: Threads,
     mut update: impl FnMut(&[u8]) + Send,
 ) -> io::Result<u64> {
+    let parallel = threads == Threads::Pool;
     let mut this = Vec::with_capacity(PIECE);
     let mut next = Vec::with_capacity(PIECE);
     let mut total = fill(&mut reader, &mut this)? as u64;
@@ -120,22 +133,25 @@ mod tests {
     fn pieces_hash_as_one_shot() {
         let data: Vec<u8> = (0..2 * PIECE + 1000).map(|i| (i % 251) as u8).collect();
         let expected = blake3::hash(&data);
-        for parallel in [false, true] {
+        for threads in [Threads::Caller, Threads::Pool] {
             let mut hasher = blake3::Hasher::new();
-            update_in_pieces(&data, parallel, |piece| {
+            update_in_pieces(&data, threads, |piece| {
                 hasher.update(piece);
             });
             assert_eq!(hasher.finalize(), expected);
             let mut hasher = blake3::Hasher::new();
-            let read = read_in_pieces(&data[..], parallel, |piece| {
+            let read = read_in_pieces(&data[..], threads, |piece| {
                 hasher.update(piece);
             })
             .unwrap();
             assert_eq!((read, hasher.finalize()), (data.len() as u64, expected));
         }
         let mut calls = 0;
-        assert_eq!(read_in_pieces(&[][..], true, |_| calls += 1).unwrap(), 0);
-        update_in_pieces(&[], true, |_| calls += 1);
+        assert_eq!(
+            read_in_pieces(&[][..], Threads::Pool, |_| calls += 1).unwrap(),
+            0
+        );
+        update_in_pieces(&[], Threads::Pool, |_| calls += 1);
         assert_eq!(calls, 0);
     }
 

@@ -3,6 +3,26 @@
 //! file's next piece filled while this one is hashed (`mmap`), and a Bao decoder's next piece
 //! read while this one is verified.
 
+/// Where a large input is hashed: on the calling thread, or spread over rayon's thread pool
+/// (with the `rayon` feature; without it, `Pool` also stays on the calling thread).
+///
+/// ```
+/// use arborhash::{mmap, Threads};
+/// let data = vec![7u8; 100_000];
+/// let mut hasher = arborhash::blake3::Hasher::new();
+/// mmap::update_in_pieces(&data, Threads::Caller, |piece| {
+///     hasher.update(piece);
+/// });
+/// assert_eq!(hasher.finalize(), arborhash::blake3::hash(&data));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Threads {
+    /// Everything on the calling thread.
+    Caller,
+    /// Work spread over rayon's global pool where it pays.
+    Pool,
+}
+
 /// Runs `a` and `b`, on two threads with `parallel`, and returns both results.
 #[cfg(feature = "rayon")]
 pub(crate) fn join<A, B, RA, RB>(parallel: bool, a: A, b: B) -> (RA, RB)

@@ -3,6 +3,7 @@
 
 use arborhash::bao::{self, Decoder, GroupLog, SliceDecoder, SliceExtractor};
 use arborhash::blake3::{Hash, Hasher};
+use arborhash::Threads;
 use clap::{Args, Subcommand};
 use std::ffi::{OsStr, OsString};
 use std::fs::{File, Metadata};
@@ -375,7 +376,7 @@ fn hash(files: &[OsString]) -> Result<(), Failure> {
             open_file(path).and_then(|(file, metadata)| match Input::map(file, &metadata) {
                 Ok(content) => {
                     // In pieces whose page tables are filled ahead of the hashing.
-                    arborhash::mmap::update_in_pieces(content.bytes(), true, |piece| {
+                    arborhash::mmap::update_in_pieces(content.bytes(), Threads::Pool, |piece| {
                         hasher.update_rayon(piece);
                     });
                     content.check(path)

@@ -5,6 +5,7 @@
 use super::progress::Progress;
 use crate::mapped::{changed_error, Mapped};
 use arbor::algorithm::{Digest, Spec};
+use arborhash::Threads;
 use std::fs::{File, Metadata};
 use std::io::{self, Read};
 use std::path::Path;
@@ -247,7 +248,12 @@ fn hash_mapped(spec: &Spec, map: &Mapped, progress: &Progress) -> Digest {
     let mut hasher = spec.hasher();
     // In pieces whose page tables are filled ahead of the hashing (see
     // `arborhash::mmap::update_in_pieces`); each piece also moves the progress bar.
-    arborhash::mmap::update_in_pieces(map.bytes(), multithreaded, |piece| {
+    let threads = if multithreaded {
+        Threads::Pool
+    } else {
+        Threads::Caller
+    };
+    arborhash::mmap::update_in_pieces(map.bytes(), threads, |piece| {
         if multithreaded {
             hasher.update_parallel(piece);
         } else {

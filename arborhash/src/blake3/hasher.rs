@@ -278,8 +278,7 @@ impl Hasher {
             // Rust invariant depends on the contents.
             let map = unsafe { memmap2::Mmap::map(&file)? };
             let p = Platform::current();
-            let parallel = threads == Threads::Pool;
-            crate::mmap::update_in_pieces(&map, parallel, |piece| {
+            crate::mmap::update_in_pieces(&map, threads, |piece| {
                 self.update_with(p, piece, threads)
             });
         } else {

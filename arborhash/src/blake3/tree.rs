@@ -24,6 +24,7 @@ use super::kernels::{
 };
 use crate::platform::Platform;
 use crate::threads::join;
+pub(crate) use crate::threads::Threads;
 
 /// Bytes in the default output.
 pub(crate) const OUT_LEN: usize = 32;
@@ -48,15 +49,6 @@ const PARALLEL_TASK: usize = 128 * 1024;
 /// The deepest a CV stack can get: one entry per bit of a 2^64-byte input's chunk count, plus
 /// one not yet merged.
 const MAX_DEPTH: usize = 54 + 1;
-
-/// Where a large input's subtrees are hashed: the rayon variants spread them over rayon's pool,
-/// everything else stays on the calling thread.
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Threads {
-    Caller,
-    #[cfg_attr(not(feature = "rayon"), allow(dead_code))]
-    Pool,
-}
 
 /// A chaining value as little-endian bytes, the form `hash_lanes` writes and parents read.
 pub(crate) type CvBytes = [u8; 32];
