@@ -84,16 +84,24 @@ impl fmt::Display for Error {
     }
 }
 
-/// Parses `args` (without the program name) against `options`. With `posix` (glibc's
-/// `POSIXLY_CORRECT`), the first operand ends the options.
-pub fn parse(options: &[Opt], args: &[OsString], posix: bool) -> Result<Vec<Arg>, Error> {
+/// Where options may appear among operands, in glibc's terms.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Order {
+    /// Options anywhere (glibc's default): `b2sum f -b` sees `-b`.
+    Permute,
+    /// The first operand ends the options, as under `POSIXLY_CORRECT`.
+    RequireOrder,
+}
+
+/// Parses `args` (without the program name) against `options`, in `order`.
+pub fn parse(options: &[Opt], args: &[OsString], order: Order) -> Result<Vec<Arg>, Error> {
     let mut parsed = Vec::new();
     let mut rest = args.iter();
     let mut only_operands = false;
     while let Some(arg) = rest.next() {
         let bytes = arg.as_encoded_bytes();
         if only_operands || bytes == b"-" || !bytes.starts_with(b"-") {
-            only_operands |= posix;
+            only_operands |= order == Order::RequireOrder;
             parsed.push(Arg::Operand(arg.clone()));
         } else if bytes == b"--" {
             only_operands = true;
@@ -182,7 +190,7 @@ mod tests {
     }
 
     fn run(list: &[&str]) -> Result<Vec<Arg>, Error> {
-        parse(OPTIONS, &args(list), false)
+        parse(OPTIONS, &args(list), Order::Permute)
     }
 
     #[test]
@@ -205,7 +213,7 @@ mod tests {
                 Arg::Operand("-b".into()),
             ]
         );
-        let posix = parse(OPTIONS, &args(&["f", "-b"]), true).unwrap();
+        let posix = parse(OPTIONS, &args(&["f", "-b"]), Order::RequireOrder).unwrap();
         assert_eq!(
             posix,
             vec![Arg::Operand("f".into()), Arg::Operand("-b".into())]

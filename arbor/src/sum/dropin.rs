@@ -181,8 +181,12 @@ pub fn b2sum(args: Vec<OsString>) -> ExitCode {
         }
         ExitCode::FAILURE
     };
-    let posix = std::env::var_os("POSIXLY_CORRECT").is_some();
-    let parsed = match getopt::parse(B2SUM_OPTIONS, &args[args.len().min(1)..], posix) {
+    let order = if std::env::var_os("POSIXLY_CORRECT").is_some() {
+        getopt::Order::RequireOrder
+    } else {
+        getopt::Order::Permute
+    };
+    let parsed = match getopt::parse(B2SUM_OPTIONS, &args[args.len().min(1)..], order) {
         Ok(parsed) => parsed,
         Err(e) => return usage_error(&e.to_string()),
     };
