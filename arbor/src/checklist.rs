@@ -96,7 +96,7 @@ impl std::error::Error for ParseError {}
 pub fn parse_line(line: &[u8], default: Algorithm, dialect: Dialect) -> Result<Line, ParseError> {
     let line = trim_line_end(line);
     match dialect {
-        Dialect::Arbor => parse_arbor(line, default, false),
+        Dialect::Arbor => parse_arbor(line, default, Framing::Line),
         Dialect::B3sum => parse_b3sum(line),
         Dialect::Coreutils => parse_coreutils(line),
     }
@@ -112,17 +112,25 @@ fn trim_line_end(mut line: &[u8]) -> &[u8] {
 /// Parses one NUL-terminated record of a list written by `arbor sum -z` (without its NUL): a
 /// line in `arbor`'s format whose name is taken as it is, with no escapes and no line end.
 pub fn parse_record(record: &[u8], default: Algorithm) -> Result<Line, ParseError> {
-    parse_arbor(record, default, true)
+    parse_arbor(record, default, Framing::NulRecord)
 }
 
-fn parse_arbor(line: &[u8], default: Algorithm, raw: bool) -> Result<Line, ParseError> {
+/// How an `arbor` list separates its entries, which decides whether names can be escaped.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Framing {
+    /// One entry a line: a name with a newline or backslash is escaped, marked by a leading `\`.
+    Line,
+    /// NUL-terminated records (`arbor sum -z`): names as they are.
+    NulRecord,
+}
+
+fn parse_arbor(line: &[u8], default: Algorithm, framing: Framing) -> Result<Line, ParseError> {
     if line.is_empty() || line[0] == b'#' {
         return Ok(Line::Ignored);
     }
-    let (escaped, body) = if raw {
-        (false, line)
-    } else {
-        strip_escape_mark(line)
+    let (escaped, body) = match framing {
+        Framing::NulRecord => (false, line),
+        Framing::Line => strip_escape_mark(line),
     };
     let token_end = body
         .iter()
