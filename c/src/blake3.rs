@@ -7,6 +7,7 @@
 use core::ffi::{c_char, c_void, CStr};
 
 use arborhash::blake3::KEY_LEN;
+use arborhash::Threads;
 
 use crate::blake3_state::State;
 use crate::ffi::{self, guard, input, output};
@@ -158,7 +159,7 @@ pub unsafe extern "C" fn blake3_hasher_update(
     // SAFETY: the caller's promises.
     unsafe {
         with_mut(self_, |hasher| {
-            hasher.update(ffi::input(input, input_len)?, false);
+            hasher.update(ffi::input(input, input_len)?, Threads::Caller);
             Some(())
         })
     }
@@ -259,7 +260,7 @@ pub unsafe extern "C" fn arborhash_blake3_hasher_update_threaded(
     // SAFETY: the caller's promises.
     unsafe {
         with_mut(self_, |hasher| {
-            hasher.update(ffi::input(input, input_len)?, true);
+            hasher.update(ffi::input(input, input_len)?, Threads::Pool);
             result = ffi::OK;
             Some(())
         })

@@ -9,6 +9,7 @@ use core::mem::MaybeUninit;
 
 use arborhash::blake3::hazmat::{self, HasherExt};
 use arborhash::blake3::{self, Hash, Hasher, KEY_LEN, OUT_LEN};
+use arborhash::Threads;
 
 /// The longest message gathered for hashing in one call.
 const SHORT_LEN: usize = 16 * 1024;
@@ -82,8 +83,8 @@ impl State {
         State::Long(Hasher::new_from_context_key(&key))
     }
 
-    /// Adds input; on several threads for long inputs if `threaded`.
-    pub fn update(&mut self, input: &[u8], threaded: bool) {
+    /// Adds input; spread over rayon's pool for long inputs with `Threads::Pool`.
+    pub fn update(&mut self, input: &[u8], threads: Threads) {
         if let State::Short(short) = self {
             if input.len() <= SHORT_LEN - short.len {
                 short.push(input);
@@ -92,11 +93,10 @@ impl State {
             *self = State::Long(short.to_hasher());
         }
         if let State::Long(hasher) = self {
-            if threaded {
-                hasher.update_rayon(input);
-            } else {
-                hasher.update(input);
-            }
+            match threads {
+                Threads::Pool => hasher.update_rayon(input),
+                Threads::Caller => hasher.update(input),
+            };
         }
     }
 
