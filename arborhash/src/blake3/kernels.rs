@@ -51,10 +51,6 @@ pub(crate) const MSG_PERMUTATION: [usize; 16] =
 
 /// `MSG_SCHEDULE[r][i]` is the index in the original block of message word `i` in round `r`
 /// (what the vector kernels index their message with).
-#[cfg_attr(
-    not(any(target_arch = "x86_64", target_arch = "aarch64")),
-    allow(dead_code)
-)]
 pub(crate) const MSG_SCHEDULE: [[usize; 16]; 7] = {
     let mut schedule = [[0; 16]; 7];
     let mut i = 0;

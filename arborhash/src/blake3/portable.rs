@@ -1,9 +1,7 @@
 //! BLAKE3 in plain Rust: the fallback backend and the kernel every other backend is checked
 //! against.
 
-use super::kernels::{
-    block_words, Group, Kernels, Lane, BLOCK_LEN, EMPTY_LANE, IV, MSG_PERMUTATION,
-};
+use super::kernels::{block_words, Group, Kernels, Lane, BLOCK_LEN, EMPTY_LANE, IV, MSG_SCHEDULE};
 
 #[inline(always)]
 fn g(v: &mut [u32; 16], a: usize, b: usize, c: usize, d: usize, x: u32, y: u32) {
@@ -17,7 +15,24 @@ fn g(v: &mut [u32; 16], a: usize, b: usize, c: usize, d: usize, x: u32, y: u32) 
     v[b] = (v[b] ^ v[c]).rotate_right(7);
 }
 
-/// The full 16-word state after the seven rounds, before the feed-forward.
+/// One round: the columns, then the diagonals, with the message words in `schedule`'s order.
+#[inline(always)]
+fn round(v: &mut [u32; 16], m: &[u32; 16], schedule: &[usize; 16]) {
+    let w = |i: usize| m[schedule[i]];
+    g(v, 0, 4, 8, 12, w(0), w(1));
+    g(v, 1, 5, 9, 13, w(2), w(3));
+    g(v, 2, 6, 10, 14, w(4), w(5));
+    g(v, 3, 7, 11, 15, w(6), w(7));
+    g(v, 0, 5, 10, 15, w(8), w(9));
+    g(v, 1, 6, 11, 12, w(10), w(11));
+    g(v, 2, 7, 8, 13, w(12), w(13));
+    g(v, 3, 4, 9, 14, w(14), w(15));
+}
+
+/// The full 16-word state after the seven rounds, before the feed-forward. The rounds are
+/// written out with constant message indices, rather than a loop that permutes the words, so
+/// that no word is moved between rounds (where no SIMD backend applies, WebAssembly's portable
+/// build among them, this is the whole cost).
 #[inline(always)]
 fn rounds(
     cv: &[u32; 8],
@@ -26,7 +41,7 @@ fn rounds(
     counter: u64,
     flags: u8,
 ) -> [u32; 16] {
-    let mut m = block_words(block);
+    let m = block_words(block);
     let mut v = [
         cv[0],
         cv[1],
@@ -45,23 +60,13 @@ fn rounds(
         block_len as u32,
         flags as u32,
     ];
-    for round in 0..7 {
-        g(&mut v, 0, 4, 8, 12, m[0], m[1]);
-        g(&mut v, 1, 5, 9, 13, m[2], m[3]);
-        g(&mut v, 2, 6, 10, 14, m[4], m[5]);
-        g(&mut v, 3, 7, 11, 15, m[6], m[7]);
-        g(&mut v, 0, 5, 10, 15, m[8], m[9]);
-        g(&mut v, 1, 6, 11, 12, m[10], m[11]);
-        g(&mut v, 2, 7, 8, 13, m[12], m[13]);
-        g(&mut v, 3, 4, 9, 14, m[14], m[15]);
-        if round < 6 {
-            // A loop rather than `array::map`, which a 16-unit build may leave a call.
-            let prev = m;
-            for (w, &i) in m.iter_mut().zip(&MSG_PERMUTATION) {
-                *w = prev[i];
-            }
-        }
-    }
+    round(&mut v, &m, &MSG_SCHEDULE[0]);
+    round(&mut v, &m, &MSG_SCHEDULE[1]);
+    round(&mut v, &m, &MSG_SCHEDULE[2]);
+    round(&mut v, &m, &MSG_SCHEDULE[3]);
+    round(&mut v, &m, &MSG_SCHEDULE[4]);
+    round(&mut v, &m, &MSG_SCHEDULE[5]);
+    round(&mut v, &m, &MSG_SCHEDULE[6]);
     v
 }
 
