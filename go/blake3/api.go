@@ -144,9 +144,15 @@ func sumBlock(data []byte, out *[BlockSize]byte) {
 func chunkRoot(data []byte, key *[8]uint32, flags uint32, out *[BlockSize]byte) {
 	cv := *key
 	last, start := chunkHead(&cv, data, 0, flags)
+	flags |= start | flagChunkEnd | flagRoot
+	if len(last) == BlockSize {
+		// A full last block is compressed in place, without the copy.
+		compress(&cv, (*[BlockSize]byte)(last), 0, BlockSize, flags, out)
+		return
+	}
 	var block [BlockSize]byte
 	copy(block[:], last)
-	compress(&cv, &block, 0, uint32(len(last)), flags|start|flagChunkEnd|flagRoot, out)
+	compress(&cv, &block, 0, uint32(len(last)), flags, out)
 }
 
 // sumOutput sets o to the root output of a message longer than one chunk,

@@ -8698,13 +8698,16 @@ hashManyAVX512x4_notlast:
 	RET
 
 // func hashManyAVX512x16(inputs *[16]*byte, blocks uint64, key *[8]uint32, ctrLo *[16]uint32, ctrHi *[16]uint32, flags uint32, flagsStart uint32, flagsEnd uint32, out *[16][8]uint32)
-// Requires: AVX, AVX512F
+// Requires: AVX, AVX512F, CMOV, MMX+
 TEXT ·hashManyAVX512x16(SB), $2240-64
 	LEAQ         (SP), DI
 	ADDQ         $0x3f, DI
 	ANDQ         $-64, DI
 	MOVQ         inputs+0(FP), R8
 	XORQ         R9, R9
+	MOVQ         blocks+8(FP), R14
+	SHLQ         $0x06, R14
+	IMUL3Q       $0x0f, R14, R11
 	MOVQ         blocks+8(FP), BX
 	MOVQ         key+16(FP), AX
 	MOVL         (AX), CX
@@ -8763,38 +8766,58 @@ hashManyAVX512x16_block:
 	ORL  SI, DX
 
 hashManyAVX512x16_notlast:
+	LEAQ          64(R9), R12
+	LEAQ          (R12)(R11*1), R13
+	CMPQ          R12, R14
+	CMOVQCC       R13, R12
 	MOVQ          (R8), R10
 	VMOVDQU32     (R10)(R9*1), Z0
+	PREFETCHT0    (R10)(R12*1)
 	MOVQ          8(R8), R10
 	VMOVDQU32     (R10)(R9*1), Z1
+	PREFETCHT0    (R10)(R12*1)
 	MOVQ          16(R8), R10
 	VMOVDQU32     (R10)(R9*1), Z2
+	PREFETCHT0    (R10)(R12*1)
 	MOVQ          24(R8), R10
 	VMOVDQU32     (R10)(R9*1), Z3
+	PREFETCHT0    (R10)(R12*1)
 	MOVQ          32(R8), R10
 	VMOVDQU32     (R10)(R9*1), Z4
+	PREFETCHT0    (R10)(R12*1)
 	MOVQ          40(R8), R10
 	VMOVDQU32     (R10)(R9*1), Z5
+	PREFETCHT0    (R10)(R12*1)
 	MOVQ          48(R8), R10
 	VMOVDQU32     (R10)(R9*1), Z6
+	PREFETCHT0    (R10)(R12*1)
 	MOVQ          56(R8), R10
 	VMOVDQU32     (R10)(R9*1), Z7
+	PREFETCHT0    (R10)(R12*1)
 	MOVQ          64(R8), R10
 	VMOVDQU32     (R10)(R9*1), Z8
+	PREFETCHT0    (R10)(R12*1)
 	MOVQ          72(R8), R10
 	VMOVDQU32     (R10)(R9*1), Z9
+	PREFETCHT0    (R10)(R12*1)
 	MOVQ          80(R8), R10
 	VMOVDQU32     (R10)(R9*1), Z10
+	PREFETCHT0    (R10)(R12*1)
 	MOVQ          88(R8), R10
 	VMOVDQU32     (R10)(R9*1), Z11
+	PREFETCHT0    (R10)(R12*1)
 	MOVQ          96(R8), R10
 	VMOVDQU32     (R10)(R9*1), Z12
+	PREFETCHT0    (R10)(R12*1)
 	MOVQ          104(R8), R10
 	VMOVDQU32     (R10)(R9*1), Z13
+	PREFETCHT0    (R10)(R12*1)
 	MOVQ          112(R8), R10
 	VMOVDQU32     (R10)(R9*1), Z14
+	PREFETCHT0    (R10)(R12*1)
 	MOVQ          120(R8), R10
 	VMOVDQU32     (R10)(R9*1), Z15
+	PREFETCHT0    (R10)(R12*1)
 	VPUNPCKLDQ    Z1, Z0, Z16
 	VPUNPCKHDQ    Z1, Z0, Z17
 	VPUNPCKLDQ    Z3, Z2, Z18
