@@ -1,12 +1,10 @@
 //! BLAKE3 on WebAssembly SIMD128: four lanes transposed ([`hash4`], [`xof4`]), a state word per
-//! vector. A single chain of blocks runs the portable compression: one lane has no four-way
-//! parallelism to give the vectors.
+//! vector; and one state in rows ([`compress_rows`]) for single blocks and chains.
 
 use super::kernels::{block_words, Group, Kernels, Lane, BLOCK_LEN, EMPTY_LANE, IV, MSG_SCHEDULE};
-use super::portable;
 use crate::arch::wasm32::simd128::{
-    load_blocks4, load_transposed4, or, round4, splat, store, store_transposed4, transpose, words,
-    xor, V,
+    load, load_blocks4, load_rows_message, load_transposed4, or, round4, round_rows, shuffle,
+    splat, store, store_transposed4, transpose, words, xor, V,
 };
 
 /// The seven rounds on four lanes' states, written out so that every message index is a
@@ -169,6 +167,55 @@ fn xof4(
     out
 }
 
+/// The next round's message vectors in rows (see `round_rows`) from this round's: BLAKE3's
+/// message permutation, the same every round, as seven shuffles.
+#[inline(always)]
+fn permute_rows_message([x0, y0, x1, y1]: [V; 4]) -> [V; 4] {
+    // Word i of the next round is word MSG_PERMUTATION[i] of this one; this round's words are
+    // x0 = [0, 2, 4, 6], y0 = [1, 3, 5, 7], x1 = [8, 10, 12, 14], y1 = [9, 11, 13, 15].
+    [
+        shuffle::<1, 5, 7, 2>(x0, y0),
+        shuffle::<0, 1, 2, 6>(shuffle::<3, 5, 0, 0>(x0, x1), y1),
+        shuffle::<0, 1, 4, 7>(shuffle::<0, 6, 0, 0>(y0, x1), y1),
+        shuffle::<0, 1, 7, 4>(shuffle::<1, 6, 0, 0>(y1, y0), x1),
+    ]
+}
+
+/// The rows [a, b, c, d] after the seven rounds of one state, from chaining value `cv` on
+/// `block`.
+#[inline(always)]
+fn compress_rows(
+    cv: [V; 2],
+    block: &[u8; BLOCK_LEN],
+    counter: u64,
+    block_len: u8,
+    flags: u8,
+) -> [V; 4] {
+    // SAFETY: `block` is 64 readable bytes.
+    let mut m = unsafe { load_rows_message(block.as_ptr()) };
+    let d = words([
+        counter as u32,
+        (counter >> 32) as u32,
+        u32::from(block_len),
+        u32::from(flags),
+    ]);
+    let mut rows = [cv[0], cv[1], words(IV[..4].try_into().unwrap()), d];
+    for r in 0..7 {
+        round_rows(&mut rows, &m);
+        if r < 6 {
+            m = permute_rows_message(m);
+        }
+    }
+    rows
+}
+
+/// A chaining value as rows a and b.
+#[inline(always)]
+fn load_cv(cv: &[u32; 8]) -> [V; 2] {
+    // SAFETY: the chaining value is 32 readable bytes.
+    [0, 4].map(|w| unsafe { load(cv[w..].as_ptr().cast()) })
+}
+
 /// The SIMD128 backend's [`Kernels`].
 pub(crate) struct Simd128;
 
@@ -184,7 +231,17 @@ impl Kernels for Simd128 {
         flags: u8,
         flags_start: u8,
     ) {
-        portable::compress_in_place(cv, blocks, block_len, counter, flags, flags_start)
+        let mut h = load_cv(cv);
+        let mut block_flags = flags | flags_start;
+        for block in blocks {
+            let [a, b, c, d] = compress_rows(h, block, counter, block_len, block_flags);
+            h = [xor(a, c), xor(b, d)];
+            block_flags = flags;
+        }
+        for (w, row) in [0, 4].into_iter().zip(h) {
+            // SAFETY: the chaining value is 32 writable bytes.
+            unsafe { store(cv[w..].as_mut_ptr().cast(), row) };
+        }
     }
 
     #[target_feature(enable = "simd128")]
@@ -208,10 +265,22 @@ impl Kernels for Simd128 {
         out: &mut [u8],
     ) {
         let mut counter = counter;
-        for group in out.chunks_mut(4 * BLOCK_LEN) {
-            let n = group.len();
-            group.copy_from_slice(&xof4(cv, block, block_len, counter, flags)[..n]);
+        let mut groups = out.chunks_exact_mut(4 * BLOCK_LEN);
+        for group in groups.by_ref() {
+            group.copy_from_slice(&xof4(cv, block, block_len, counter, flags));
             counter = counter.wrapping_add(4);
+        }
+        let h = load_cv(cv);
+        for out in groups.into_remainder().chunks_exact_mut(BLOCK_LEN) {
+            let [a, b, c, d] = compress_rows(h, block, counter, block_len, flags);
+            for (q, row) in [xor(a, c), xor(b, d), xor(c, h[0]), xor(d, h[1])]
+                .into_iter()
+                .enumerate()
+            {
+                // SAFETY: `out` is one block, 64 writable bytes.
+                unsafe { store(out[16 * q..].as_mut_ptr(), row) };
+            }
+            counter = counter.wrapping_add(1);
         }
     }
 }

@@ -1,6 +1,7 @@
 //! WebAssembly SIMD128 pieces shared by the BLAKE3 and BLAKE2s kernels, whose G is the same
-//! function on 32-bit words (rotations 16, 12, 8, 7): vector arithmetic, G on four columns of
-//! four lanes at once, the 4x4 transpose, and loads of four lanes' blocks transposed.
+//! function on 32-bit words (rotations 16, 12, 8, 7): vector arithmetic, the 4x4 transpose, loads
+//! of four lanes' blocks transposed, and the two shapes of rounds (four lanes transposed, and one
+//! state in rows).
 //!
 //! WebAssembly has no run-time feature detection: this module is compiled only into a module
 //! built with `-C target-feature=+simd128`, which an engine without SIMD128 refuses to load
@@ -146,4 +147,58 @@ pub(crate) unsafe fn load_blocks4(inputs: &[*const u8; 4], offset: usize) -> [V;
         m[4 * q..4 * q + 4].copy_from_slice(&t);
     }
     m
+}
+
+/// G of BLAKE2s and BLAKE3 on the four columns of one state in rows.
+#[inline(always)]
+fn g_rows(a: &mut V, b: &mut V, c: &mut V, d: &mut V, x: V, y: V) {
+    *a = add(add(*a, *b), x);
+    *d = rot16(xor(*d, *a));
+    *c = add(*c, *d);
+    *b = rot12(xor(*b, *c));
+    *a = add(add(*a, *b), y);
+    *d = rot8(xor(*d, *a));
+    *c = add(*c, *d);
+    *b = rot7(xor(*b, *c));
+}
+
+/// One round of BLAKE2s or BLAKE3 on one state in rows `[a, b, c, d]` (four words each), with
+/// the message vectors `m`: the column step's first and second words ([s0, s2, s4, s6],
+/// [s1, s3, s5, s7]), then the diagonal step's ([s8, s10, s12, s14], [s9, s11, s13, s15]).
+/// Rotating rows b, c and d by one, two and three words lines the diagonals up as columns.
+#[inline(always)]
+pub(crate) fn round_rows(rows: &mut [V; 4], m: &[V; 4]) {
+    let [mut a, mut b, mut c, mut d] = *rows;
+    g_rows(&mut a, &mut b, &mut c, &mut d, m[0], m[1]);
+    b = i32x4_shuffle::<1, 2, 3, 0>(b, b);
+    c = i32x4_shuffle::<2, 3, 0, 1>(c, c);
+    d = i32x4_shuffle::<3, 0, 1, 2>(d, d);
+    g_rows(&mut a, &mut b, &mut c, &mut d, m[2], m[3]);
+    b = i32x4_shuffle::<3, 0, 1, 2>(b, b);
+    c = i32x4_shuffle::<2, 3, 0, 1>(c, c);
+    d = i32x4_shuffle::<1, 2, 3, 0>(d, d);
+    *rows = [a, b, c, d];
+}
+
+/// The 64-byte block at `block` as [`round_rows`]'s message vectors in the block's own order:
+/// the even and the odd words of each half. `block` must be readable for 64 bytes.
+#[inline(always)]
+pub(crate) unsafe fn load_rows_message(block: *const u8) -> [V; 4] {
+    // SAFETY: the caller's block is readable for 64 bytes, so at 16 * q for 16.
+    let [b0, b1, b2, b3] = [0, 1, 2, 3].map(|q| unsafe { load(block.add(16 * q)) });
+    [
+        i32x4_shuffle::<0, 2, 4, 6>(b0, b1),
+        i32x4_shuffle::<1, 3, 5, 7>(b0, b1),
+        i32x4_shuffle::<0, 2, 4, 6>(b2, b3),
+        i32x4_shuffle::<1, 3, 5, 7>(b2, b3),
+    ]
+}
+
+/// Words picked from two vectors: `I` < 4 from `a`, the others from `b` (`I - 4`).
+#[inline(always)]
+pub(crate) fn shuffle<const I0: usize, const I1: usize, const I2: usize, const I3: usize>(
+    a: V,
+    b: V,
+) -> V {
+    i32x4_shuffle::<I0, I1, I2, I3>(a, b)
 }
