@@ -52,6 +52,11 @@ echo "== rust: the features limiting the backends, one build each"
 ./scripts/test-arm.sh
 # --- end AArch64
 
+# --- WebAssembly (issue 38): the library's tests for wasm32-wasip1 under node:wasi, with and
+# without SIMD128.
+./scripts/test-wasm.sh
+# --- end WebAssembly
+
 # --- go (scripts/test-go.sh) ---
 if [ -d go ]; then
   ./scripts/test-go.sh

@@ -36,6 +36,8 @@ pub(crate) mod portable;
 pub(crate) mod scalar;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod simd;
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+mod simd128;
 #[cfg(target_arch = "x86_64")]
 mod sse41;
 mod state;

@@ -18,8 +18,11 @@ pub(super) mod backends {
     #[cfg(target_arch = "aarch64")]
     pub(crate) use super::super::neon::Neon;
     pub(crate) use super::super::portable::Portable;
-    /// No kernels of its own yet: the portable ones.
-    #[cfg(target_arch = "wasm32")]
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    pub(crate) use super::super::simd128::Simd128;
+    /// A module built without SIMD128 never selects it: the portable kernels, so that it
+    /// holds no SIMD instruction an engine without them would refuse.
+    #[cfg(all(target_arch = "wasm32", not(target_feature = "simd128")))]
     pub(crate) type Simd128 = Portable;
     #[cfg(target_arch = "x86_64")]
     pub(crate) use super::super::{

@@ -33,6 +33,8 @@ mod output;
 mod portable;
 #[cfg(target_arch = "x86_64")]
 mod simd;
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+mod simd128;
 #[cfg(target_arch = "x86_64")]
 mod sse41;
 #[cfg(feature = "traits-preview")]
