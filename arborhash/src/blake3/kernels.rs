@@ -131,13 +131,6 @@ pub(crate) struct Run<'a> {
     pub flags: u8,
     pub flags_start: u8,
     pub flags_end: u8,
-    /// Where the kernels that prefetch (AVX2, AVX-512) also read ahead, as a wrapping distance
-    /// from the input; 0 for nothing more than the input. The incremental hasher hashes its
-    /// buffer, in the cache already, and points this at the caller's input that will refill
-    /// it, so that a long input arrives from memory while the buffer is hashed rather than
-    /// while it is copied. (Only the x86 kernels read it.)
-    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
-    pub prefetch_offset: usize,
 }
 
 impl<'a> Run<'a> {
