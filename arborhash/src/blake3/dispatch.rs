@@ -86,7 +86,6 @@ pub(crate) fn hash_lanes(
 /// little beside the hashing.
 /// Panics if `out` is shorter than `lanes`, a lane's input is not one chunk, or `dst` is not
 /// one chunk per lane.
-#[cfg_attr(not(feature = "std"), allow(dead_code))] // Bao's decoder is the caller.
 pub(crate) fn hash_chunks_copying(
     p: Platform,
     lanes: &[Lane<'_>],

@@ -273,7 +273,6 @@ pub(crate) trait Kernels {
     /// # Safety
     /// As `hash_many`; besides, for `i < lanes.len()`, `dsts[i]` is valid for writing a chunk,
     /// overlaps no input and lies at the same offset from a 64-byte boundary as `dsts[0]`.
-    #[cfg_attr(not(feature = "std"), allow(dead_code))] // Bao's decoder is the caller.
     unsafe fn hash_many_copying(
         lanes: &[Lane<'_>],
         flags: u8,
@@ -300,7 +299,6 @@ pub(crate) trait Kernels {
 ///
 /// # Safety
 /// As [`Kernels::hash_many_copying`].
-#[cfg_attr(not(feature = "std"), allow(dead_code))] // Bao's decoder is the caller.
 pub(crate) unsafe fn copy_then_hash<K: Kernels + ?Sized>(
     lanes: &[Lane<'_>],
     flags: u8,
