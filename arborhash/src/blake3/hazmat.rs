@@ -51,11 +51,11 @@ use core::fmt;
 use super::dispatch::{hash_chunks_copying, hash_run};
 use super::hash::Hash;
 use super::hasher::Hasher;
-use super::kernels::CHUNK_LEN;
 use super::kernels::{Lane, BLOCK_LEN, CHUNK_END, CHUNK_START, EMPTY_LANE};
 use super::output::OutputReader;
 use super::tree::{chunk_output, context_key, hash_all, left_len, parent_output, Params, KEY_LEN};
 use super::tree::{chunk_run, parent_run};
+use super::CHUNK_LEN;
 use crate::platform::Platform;
 
 /// A non-root hash of a chunk or subtree.
