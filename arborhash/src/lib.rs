@@ -128,7 +128,11 @@
 //!   every write through the checked path, so its small writes are slower than a plain hasher's.
 //! - **More in `hazmat`:** [`hash_subtree`](blake3::hazmat::hash_subtree) (a subtree in one call,
 //!   on the wide kernels, with a [`SubtreeError`](blake3::hazmat::SubtreeError) instead of a
-//!   panic) and [`single_chunk_root`](blake3::hazmat::single_chunk_root).
+//!   panic), [`single_chunk_root`](blake3::hazmat::single_chunk_root), and the chaining values
+//!   of many chunks or parents in one call
+//!   ([`chunk_chaining_values`](blake3::hazmat::chunk_chaining_values),
+//!   [`chunk_chaining_values_copying`](blake3::hazmat::chunk_chaining_values_copying),
+//!   [`parent_chaining_values`](blake3::hazmat::parent_chaining_values)), which Bao uses.
 //! - **The crate's hidden modules** `guts` (deprecated) and `platform` (benchmarks only) have no
 //!   counterpart; [`platform`] here is the public choice of backend (`ARBORHASH_BACKEND`,
 //!   [`platform::force_backend`], [`platform::with_backend`]).

@@ -253,7 +253,11 @@ pub(crate) fn parent_level(below: &[ChainingValue], kind: NodeKind, above: &mut 
     if below.len() == 2 {
         above[0] = merge(&below[0], &below[1], kind);
     } else {
-        hazmat::parent_chaining_values(below[..2 * pairs].as_flattened(), &mut above[..pairs]);
+        hazmat::parent_chaining_values(
+            Mode::Hash,
+            below[..2 * pairs].as_flattened(),
+            &mut above[..pairs],
+        );
         if !below.len().is_multiple_of(2) {
             above[pairs] = below[2 * pairs];
         }
@@ -314,7 +318,12 @@ impl Batch {
             if whole > 0 {
                 let first_chunk = start / CHUNK_LEN as u64;
                 let (chunks, _) = input.split_at(whole * CHUNK_LEN);
-                hazmat::chunk_chaining_values(chunks, first_chunk, &mut batch.cvs[..whole]);
+                hazmat::chunk_chaining_values(
+                    Mode::Hash,
+                    first_chunk,
+                    chunks,
+                    &mut batch.cvs[..whole],
+                );
             }
         } else {
             for (i, group) in input[..whole * unit].chunks(unit).enumerate() {

@@ -5,7 +5,7 @@ use super::decode::{read_split, verify_subtree};
 use super::encode::{leaf_cv, parent_level};
 use super::tree::{Layout, Node, NodeKind, Storage};
 use super::{encoded_size, outboard_size, Error, GroupLog, HEADER_LEN, PARENT_LEN};
-use crate::blake3::hazmat::{self, ChainingValue};
+use crate::blake3::hazmat::{self, ChainingValue, Mode};
 use crate::blake3::{Hash, CHUNK_LEN};
 use std::io;
 
@@ -212,7 +212,13 @@ fn verify_copying(
         chunks.len() + usize::from(!tail.is_empty())
     ]];
     let (out_chunks, out_tail) = out.split_at_mut(whole);
-    hazmat::chunk_chaining_values_copying(&chunks, first_chunk, out_chunks, &mut levels[0]);
+    hazmat::chunk_chaining_values_copying(
+        Mode::Hash,
+        first_chunk,
+        &chunks,
+        out_chunks,
+        &mut levels[0],
+    );
     if !tail.is_empty() {
         out_tail.copy_from_slice(tail);
         levels[0][chunks.len()] = leaf_cv(tail, node.start + whole as u64, NodeKind::NonRoot);

@@ -17,8 +17,8 @@ use core::mem::MaybeUninit;
 use super::dispatch;
 use super::kernels::CHUNK_LEN;
 use super::tree::{
-    chunk_cvs_prefetching, hash_all, prev_power_of_two, reduce_to_wide, CvBytes, CvStack, Output,
-    Params, Threads, WIDE,
+    chunk_cvs, hash_all, prev_power_of_two, reduce_to_wide, CvBytes, CvStack, Output, Params,
+    Threads, WIDE,
 };
 use crate::platform::Platform;
 
@@ -84,11 +84,6 @@ impl Buffer {
         // SAFETY: `push` and `append_small` initialised `bytes[..len]`; `MaybeUninit<u8>`
         // has the layout of `u8`.
         unsafe { core::slice::from_raw_parts(self.bytes.as_ptr().cast::<u8>(), self.len) }
-    }
-
-    /// Where the bytes start, for the kernels' prefetch offset.
-    pub(crate) fn start(&self) -> *const u8 {
-        self.bytes.as_ptr().cast()
     }
 
     /// Room for more bytes.
@@ -242,19 +237,6 @@ impl BufferedTree {
 
     /// Hashes whole chunks, as [`CvStack::push_chunks`] does.
     pub(crate) fn push_chunks(&mut self, p: Platform, input: &[u8], threads: Threads) {
-        self.push_chunks_prefetching(p, input, threads, 0);
-    }
-
-    /// [`BufferedTree::push_chunks`]; where `input` is [`WIDE`] chunks held back as lanes (a
-    /// full [`Buffer`]), the kernels prefetch at `prefetch_offset` from it (see
-    /// [`Run::prefetch_offset`](super::kernels::Run)).
-    pub(crate) fn push_chunks_prefetching(
-        &mut self,
-        p: Platform,
-        input: &[u8],
-        threads: Threads,
-        prefetch_offset: usize,
-    ) {
         debug_assert_eq!(input.len() % CHUNK_LEN, 0);
         if input.len() == WIDE * CHUNK_LEN
             && (self.pending[0].len > 0 || self.chunks().is_multiple_of(PENDING as u64))
@@ -262,7 +244,7 @@ impl BufferedTree {
             let mut cvs = [[0u8; 32]; WIDE];
             let counter = self.first_chunk() + self.chunks();
             let params = self.params();
-            chunk_cvs_prefetching(p, input, counter, params, prefetch_offset, &mut cvs);
+            chunk_cvs(p, input, counter, params, &mut cvs);
             if self.pending[0].append(&cvs) {
                 self.push_full_chunk_cvs(p);
             }

@@ -89,7 +89,6 @@ pub(crate) fn hash_lanes(
 /// little beside the hashing.
 /// Panics if `out` is shorter than `lanes`, a lane's input is not one chunk, or `dst` is not
 /// one chunk per lane.
-#[cfg_attr(not(feature = "std"), allow(dead_code))] // Bao's decoder is the caller.
 pub(crate) fn hash_chunks_copying(
     p: Platform,
     lanes: &[Lane<'_>],
@@ -160,8 +159,7 @@ fn hash_run_with<K: Kernels>(run: Run<'_>, out: &mut [[u8; 32]]) {
 /// 1), all with the first run's key and flags (their counters may differ); lane `i` of run `r`
 /// goes to `out[4 * r + i]`. Backends wider than four lanes take several runs to a group, where
 /// [`hash_run`] would take each alone, and build no [`Lane`] for each chunk as [`hash_lanes`]
-/// needs. The runs' `prefetch_offset` is not read: the batch API has nothing beyond its runs to
-/// read ahead.
+/// needs.
 /// Panics if a run is not four whole chunks or `out` is too short.
 #[inline]
 pub(crate) fn hash_chunk_runs(p: Platform, runs: &[Run<'_>], out: &mut [[u8; 32]]) {
@@ -186,47 +184,12 @@ pub(crate) fn hash_chunk_runs(p: Platform, runs: &[Run<'_>], out: &mut [[u8; 32]
                 hash_run_with::<K>(*run, out);
             }
         } else {
-            for (k, (group, out)) in runs
-                .chunks(per_group)
-                .zip(out.chunks_mut(K::DEGREE))
-                .enumerate()
-            {
-                #[cfg(target_arch = "x86_64")]
-                prefetch_run_starts(
-                    group,
-                    runs.get(per_group * (k + 1)..).unwrap_or_default(),
-                    K::DEGREE,
-                );
-                #[cfg(not(target_arch = "x86_64"))]
-                let _ = k;
+            for (group, out) in runs.chunks(per_group).zip(out.chunks_mut(K::DEGREE)) {
                 // SAFETY: see the module documentation; at most `DEGREE / 4` runs of 4 chunks.
                 unsafe { K::hash_many(Group::ChunkRuns(group), out) };
             }
         }
     })
-}
-
-/// Before a group of chunk runs is hashed, prefetches the first blocks of each chunk of the
-/// next group's runs (`next`, paired with the group's `runs`) that the wide kernels' own
-/// prefetch misses: they read ahead within each of their `lanes` lanes and into the lane
-/// `lanes` chunks on, where a tree's next group is, and a batch's when its messages lie back to
-/// back; other messages may be anywhere, and their first blocks are misses every lane waits on.
-#[cfg(target_arch = "x86_64")]
-#[inline(always)]
-fn prefetch_run_starts(runs: &[Run<'_>], next: &[Run<'_>], lanes: usize) {
-    use core::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-    for (run, next) in runs.iter().zip(next) {
-        let followed = (run.input.as_ptr() as usize).wrapping_add(lanes * CHUNK_LEN);
-        if next.input.as_ptr() as usize == followed {
-            continue;
-        }
-        for chunk in next.input.chunks_exact(CHUNK_LEN) {
-            for line in chunk[..4 * BLOCK_LEN].chunks_exact(BLOCK_LEN) {
-                // SAFETY: SSE, part of x86-64; a prefetch never faults.
-                unsafe { _mm_prefetch::<_MM_HINT_T0>(line.as_ptr().cast()) };
-            }
-        }
-    }
 }
 
 /// Copies `src` to `dst`, of the same length, more than a block, as whole blocks and a last

@@ -131,13 +131,8 @@ impl Hasher {
             if input.is_empty() {
                 return;
             }
-            // The buffer is full and more input follows, so none of it is the last chunk. Its
-            // next contents most likely follow `input` in the caller's memory: while it is
-            // hashed the kernels prefetch those too, which the copy would otherwise wait for
-            // when the input is not in the cache (see `Run::prefetch_offset`).
-            let next = (input.as_ptr() as usize).wrapping_sub(self.buf.start() as usize);
-            self.tree
-                .push_chunks_prefetching(p, self.buf.filled(), Threads::Caller, next);
+            // The buffer is full and more input follows, so none of it is the last chunk.
+            self.tree.push_chunks(p, self.buf.filled(), Threads::Caller);
             self.buf.set_len(0);
         }
         if input.len() >= BUF_LEN {

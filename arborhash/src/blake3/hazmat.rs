@@ -2,7 +2,10 @@
 //! their chaining values into the hash of the whole, with the API of the `blake3` crate's
 //! `hazmat` module ([`HasherExt`], the `merge_subtrees_*` functions, [`max_subtree_len`],
 //! [`left_subtree_len`], [`hash_derive_key_context`]), plus one-shot subtrees on the wide
-//! kernels ([`hash_subtree`]) and roots of single-chunk inputs ([`single_chunk_root`]).
+//! kernels ([`hash_subtree`]), roots of single-chunk inputs ([`single_chunk_root`]), and the
+//! chaining values of many chunks or parents at once, for trees that keep every node's value
+//! (Bao's): [`chunk_chaining_values`], [`chunk_chaining_values_copying`] and
+//! [`parent_chaining_values`].
 //!
 //! # Which subtrees are valid
 //!
@@ -45,15 +48,12 @@
 
 use core::fmt;
 
-#[cfg(feature = "std")]
 use super::dispatch::{hash_chunks_copying, hash_run};
 use super::hash::Hash;
 use super::hasher::Hasher;
-#[cfg(feature = "std")]
 use super::kernels::{Lane, BLOCK_LEN, CHUNK_END, CHUNK_START, EMPTY_LANE};
 use super::output::OutputReader;
 use super::tree::{chunk_output, context_key, hash_all, left_len, parent_output, Params, KEY_LEN};
-#[cfg(feature = "std")]
 use super::tree::{chunk_run, parent_run};
 use super::CHUNK_LEN;
 use crate::platform::Platform;
@@ -290,24 +290,64 @@ pub fn single_chunk_root(mode: Mode<'_>, input: &[u8]) -> Result<OutputReader, S
     Ok(OutputReader::new(chunk_output(p, input, 0, mode.params())))
 }
 
-/// The chaining values of the whole chunks `input` (a multiple of [`CHUNK_LEN`]), the first with
-/// index `first_chunk`, one per chunk into `out`, in wide kernel calls: Bao's outboard stores
-/// every chunk's value, which [`hash_subtree`] merges away.
-#[cfg(feature = "std")]
-pub(crate) fn chunk_chaining_values(input: &[u8], first_chunk: u64, out: &mut [ChainingValue]) {
-    let key = Params::HASH.key;
-    let run = chunk_run(input, &key, first_chunk, Params::HASH.flags);
+/// The chaining values of the whole chunks `chunks` (a multiple of [`CHUNK_LEN`] bytes), the
+/// first with chunk index `first_chunk`, one per chunk into `out`, none of them a root: what a
+/// tree that keeps every chunk's value (Bao's outboard) needs, in the wide kernel calls that
+/// [`hash_subtree`] makes.
+///
+/// ```
+/// use arborhash::blake3::{self, hazmat::{self, Mode}, CHUNK_LEN};
+///
+/// let input = vec![0xA5; 4 * CHUNK_LEN];
+/// let mut chunks = [[0; 32]; 4];
+/// hazmat::chunk_chaining_values(Mode::Hash, 0, &input, &mut chunks);
+/// let second = hazmat::hash_subtree(Mode::Hash, CHUNK_LEN as u64, &input[CHUNK_LEN..2 * CHUNK_LEN]);
+/// assert_eq!(second, Ok(chunks[1]));
+/// // The two parents above them, then the root.
+/// let mut parents = [[0; 32]; 2];
+/// hazmat::parent_chaining_values(Mode::Hash, chunks.as_flattened(), &mut parents);
+/// let root = hazmat::merge_subtrees_root(&parents[0], &parents[1], Mode::Hash);
+/// assert_eq!(root, blake3::hash(&input));
+/// ```
+///
+/// # Panics
+/// If `chunks` is not whole chunks or `out` has fewer values than `chunks` has chunks.
+pub fn chunk_chaining_values(
+    mode: Mode<'_>,
+    first_chunk: u64,
+    chunks: &[u8],
+    out: &mut [ChainingValue],
+) {
+    assert_eq!(chunks.len() % CHUNK_LEN, 0, "whole chunks");
+    let params = mode.params();
+    let run = chunk_run(chunks, &params.key, first_chunk, params.flags);
     hash_run(Platform::current(), run, out);
 }
 
 /// [`chunk_chaining_values`] of `chunks`, which may lie anywhere (Bao's leaves between their
-/// parents), the first with index `first_chunk`; chunk `i` is copied to
-/// `dst[i * CHUNK_LEN..]` as it is hashed, for a decoder that reads each byte of its input
-/// once. Panics unless `dst` holds every chunk and `out` has a value for each.
-#[cfg(feature = "std")]
-pub(crate) fn chunk_chaining_values_copying(
-    chunks: &[&[u8; CHUNK_LEN]],
+/// parents), the first with chunk index `first_chunk`, chunk `i` also copied to
+/// `dst[i * CHUNK_LEN..]` as it is hashed: each chunk is read once, and the wide backends write
+/// the copy with non-temporal stores, which leave the caches to the input.
+///
+/// ```
+/// use arborhash::blake3::{hazmat::{self, Mode}, CHUNK_LEN};
+///
+/// let input = vec![0x5A; 3 * CHUNK_LEN];
+/// let chunks: Vec<&[u8; CHUNK_LEN]> =
+///     input.chunks_exact(CHUNK_LEN).map(|c| c.try_into().unwrap()).collect();
+/// let (mut copy, mut cvs) = (vec![0; 3 * CHUNK_LEN], [[0; 32]; 3]);
+/// hazmat::chunk_chaining_values_copying(Mode::Hash, 7, &chunks, &mut copy, &mut cvs);
+/// let mut expected = [[0; 32]; 3];
+/// hazmat::chunk_chaining_values(Mode::Hash, 7, &input, &mut expected);
+/// assert_eq!((copy, cvs), (input, expected));
+/// ```
+///
+/// # Panics
+/// If `dst` is not `chunks.len()` chunks or `out` has fewer values than `chunks`.
+pub fn chunk_chaining_values_copying(
+    mode: Mode<'_>,
     first_chunk: u64,
+    chunks: &[&[u8; CHUNK_LEN]],
     dst: &mut [u8],
     out: &mut [ChainingValue],
 ) {
@@ -317,7 +357,7 @@ pub(crate) fn chunk_chaining_values_copying(
         "one chunk of copy per chunk"
     );
     let p = Platform::current();
-    let Params { key, flags } = Params::HASH;
+    let Params { key, flags } = mode.params();
     let mut lanes = [EMPTY_LANE; 16];
     let groups = chunks.chunks(16).zip(dst.chunks_mut(16 * CHUNK_LEN));
     for (g, ((group, dst), out)) in groups.zip(out.chunks_mut(16)).enumerate() {
@@ -325,7 +365,7 @@ pub(crate) fn chunk_chaining_values_copying(
             *lane = Lane {
                 input: &chunk[..],
                 cv: key,
-                counter: first_chunk + (16 * g + i) as u64,
+                counter: first_chunk.wrapping_add((16 * g + i) as u64),
                 flags_start: CHUNK_START,
                 flags_end: CHUNK_END,
                 last_block_len: BLOCK_LEN as u8,
@@ -335,11 +375,16 @@ pub(crate) fn chunk_chaining_values_copying(
     }
 }
 
-/// The non-root chaining values of the parent nodes `pairs` (64 bytes each: two children's
-/// values), one per node into `out`, in wide kernel calls: Bao's outboard stores every level.
-#[cfg(feature = "std")]
-pub(crate) fn parent_chaining_values(pairs: &[u8], out: &mut [ChainingValue]) {
-    let key = Params::HASH.key;
-    let run = parent_run(pairs, &key, Params::HASH.flags);
+/// The chaining values of the parent nodes `pairs` (64 bytes each: the left and the right
+/// child's chaining value), one per node into `out`, none of them the root (see
+/// [`merge_subtrees_root`] for that): a tree's level at a time, in wide kernel calls. See
+/// [`chunk_chaining_values`] for an example.
+///
+/// # Panics
+/// If `pairs` is not whole pairs or `out` has fewer values than `pairs` has pairs.
+pub fn parent_chaining_values(mode: Mode<'_>, pairs: &[u8], out: &mut [ChainingValue]) {
+    assert_eq!(pairs.len() % (2 * 32), 0, "whole pairs of chaining values");
+    let params = mode.params();
+    let run = parent_run(pairs, &params.key, params.flags);
     hash_run(Platform::current(), run, out);
 }

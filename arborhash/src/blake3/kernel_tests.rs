@@ -224,7 +224,6 @@ fn check_hash_run(k: &Tested) {
                 flags: rng.gen(),
                 flags_start: if parents { 0 } else { rng.gen() },
                 flags_end: if parents { 0 } else { rng.gen() },
-                prefetch_offset: rng.gen(),
             };
             let lanes: Vec<Lane<'_>> = run
                 .input
@@ -276,7 +275,6 @@ fn check_hash_chunk_runs(k: &Tested) {
                     flags,
                     flags_start,
                     flags_end,
-                    prefetch_offset: 0,
                 }
             })
             .collect();

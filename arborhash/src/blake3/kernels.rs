@@ -127,13 +127,6 @@ pub(crate) struct Run<'a> {
     pub flags: u8,
     pub flags_start: u8,
     pub flags_end: u8,
-    /// Where the kernels that prefetch (AVX2, AVX-512) also read ahead, as a wrapping distance
-    /// from the input; 0 for nothing more than the input. The incremental hasher hashes its
-    /// buffer, in the cache already, and points this at the caller's input that will refill
-    /// it, so that a long input arrives from memory while the buffer is hashed rather than
-    /// while it is copied. (Only the x86 kernels read it.)
-    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
-    pub prefetch_offset: usize,
 }
 
 impl<'a> Run<'a> {
@@ -276,7 +269,6 @@ pub(crate) trait Kernels {
     /// # Safety
     /// As `hash_many`; besides, for `i < lanes.len()`, `dsts[i]` is valid for writing a chunk,
     /// overlaps no input and lies at the same offset from a 64-byte boundary as `dsts[0]`.
-    #[cfg_attr(not(feature = "std"), allow(dead_code))] // Bao's decoder is the caller.
     unsafe fn hash_many_copying(
         lanes: &[Lane<'_>],
         flags: u8,
@@ -303,7 +295,6 @@ pub(crate) trait Kernels {
 ///
 /// # Safety
 /// As [`Kernels::hash_many_copying`].
-#[cfg_attr(not(feature = "std"), allow(dead_code))] // Bao's decoder is the caller.
 pub(crate) unsafe fn copy_then_hash<K: Kernels + ?Sized>(
     lanes: &[Lane<'_>],
     flags: u8,

@@ -395,7 +395,6 @@ unsafe fn hash_group<V: LaneWords, R: Rotate<V>>(
                 first_flags: V::splat(u32::from(flags | lane0.flags_start | single(lane0))),
                 last_flags: V::splat(u32::from(flags | lane0.flags_end)),
                 last_len: V::splat(u32::from(lane0.last_block_len)),
-                prefetch_offset: 0,
                 copy_to,
             }
         } else {
@@ -416,7 +415,6 @@ unsafe fn hash_group<V: LaneWords, R: Rotate<V>>(
                 first_flags: V::from_lanes(&first),
                 last_flags: V::from_lanes(&last),
                 last_len: V::from_lanes(&len),
-                prefetch_offset: 0,
                 copy_to,
             }
         };
@@ -459,7 +457,6 @@ unsafe fn hash_chunk_runs_group<V: LaneWords, R: Rotate<V>>(
             first_flags: V::splat(u32::from(run0.flags | run0.flags_start)),
             last_flags: V::splat(u32::from(run0.flags | run0.flags_end)),
             last_len: V::splat(BLOCK_LEN as u32),
-            prefetch_offset: 0,
             copy_to: None,
         };
         compress_group::<V, R>(&inputs, CHUNK_BLOCKS, run0.flags, params, &mut out[..4 * n]);
@@ -482,7 +479,6 @@ unsafe fn hash_run_group<V: LaneWords, R: Rotate<V>>(run: Run<'_>, out: &mut [[u
             first_flags: V::splat(u32::from(run.flags | run.flags_start | single)),
             last_flags: V::splat(u32::from(run.flags | run.flags_end)),
             last_len: V::splat(BLOCK_LEN as u32),
-            prefetch_offset: run.prefetch_offset,
             copy_to: None,
         };
         let base = run.input.as_ptr();
@@ -519,15 +515,14 @@ fn lane_inputs(base: *const u8, lane_len: usize, n: usize) -> [*const u8; 16] {
 
 const CHUNK_BLOCKS: usize = CHUNK_LEN / BLOCK_LEN;
 
-/// Every lane's parameters of a transposed group, one vector each, with where it prefetches
-/// and where it copies its input to.
+/// Every lane's parameters of a transposed group, one vector each, with where it copies its
+/// input to.
 struct GroupParams<V> {
     cv: [V; 8],
     counter: [V; 2],
     first_flags: V,
     last_flags: V,
     last_len: V,
-    prefetch_offset: usize,
     /// Where each lane's input (whole chunks) is also copied, if anywhere (see [`copy_block`]).
     copy_to: Option<[*mut u8; 16]>,
 }
@@ -551,7 +546,6 @@ unsafe fn compress_group<V: LaneWords, R: Rotate<V>>(
             first_flags,
             last_flags,
             last_len,
-            prefetch_offset,
             copy_to,
         } = params;
         let middle_flags = V::splat(u32::from(flags));
@@ -574,13 +568,13 @@ unsafe fn compress_group<V: LaneWords, R: Rotate<V>>(
             let at = j * BLOCK_LEN;
             let m = if V::FIRST_HALF_AHEAD {
                 let first = next_first;
-                let m = load_block::<V, R>(inputs, at, lane_len, prefetch_offset, Some(first));
+                let m = load_block::<V, R>(inputs, at, lane_len, Some(first));
                 if !is_last {
                     next_first = V::load_transposed::<8>(inputs, at + BLOCK_LEN);
                 }
                 m
             } else {
-                load_block::<V, R>(inputs, at, lane_len, prefetch_offset, None)
+                load_block::<V, R>(inputs, at, lane_len, None)
             };
             // References, so an implementation reading from memory gets an address, not a copy.
             let block_flags = match j {
@@ -626,23 +620,16 @@ unsafe fn load_block<V: LaneWords, R: Rotate<V>>(
     inputs: &[*const u8; 16],
     at: usize,
     lane_len: usize,
-    prefetch_offset: usize,
     first: Option<[V; 8]>,
 ) -> [V; 16] {
     // SAFETY: forwarded from the caller (see `LaneWords`).
     unsafe {
         let ahead = at + V::PREFETCH_AHEAD;
         if V::PREFETCH_AHEAD > 0 && lane_len > V::PREFETCH_AHEAD && ahead >= lane_len {
-            V::prefetch(
-                inputs,
-                (ahead + (V::LANES - 1) * lane_len).wrapping_add(prefetch_offset),
-            );
+            V::prefetch(inputs, ahead + (V::LANES - 1) * lane_len);
         }
         // A prefetch never faults, so running past a lane's end is harmless.
         V::prefetch(inputs, ahead);
-        if prefetch_offset != 0 {
-            V::prefetch(inputs, ahead.wrapping_add(prefetch_offset));
-        }
         let Some(first) = first else {
             return V::load_transposed::<16>(inputs, at);
         };

@@ -284,7 +284,6 @@ pub(crate) fn chunk_run<'a>(
         flags,
         flags_start: CHUNK_START,
         flags_end: CHUNK_END,
-        prefetch_offset: 0,
     }
 }
 
@@ -299,34 +298,19 @@ pub(crate) fn parent_run<'a>(pairs: &'a [u8], key: &'a [u32; 8], flags: u8) -> R
         flags: flags | PARENT,
         flags_start: 0,
         flags_end: 0,
-        prefetch_offset: 0,
     }
 }
 
 /// Chaining values of whole chunks, the first with index `counter`, in one `hash_run` call.
-fn chunk_cvs(p: Platform, chunks: &[u8], counter: u64, params: Params, out: &mut [CvBytes]) {
-    chunk_cvs_prefetching(p, chunks, counter, params, 0, out);
-}
-
-/// [`chunk_cvs`], the kernels prefetching at `prefetch_offset` from `chunks` (see
-/// [`Run::prefetch_offset`](super::kernels::Run)).
-pub(crate) fn chunk_cvs_prefetching(
+pub(crate) fn chunk_cvs(
     p: Platform,
     chunks: &[u8],
     counter: u64,
     params: Params,
-    prefetch_offset: usize,
     out: &mut [CvBytes],
 ) {
     let run = chunk_run(chunks, &params.key, counter, params.flags);
-    dispatch::hash_run(
-        p,
-        Run {
-            prefetch_offset,
-            ..run
-        },
-        out,
-    );
+    dispatch::hash_run(p, run, out);
 }
 
 /// Hashes one level of parents: adjacent pairs of `cvs` in one `hash_run` call, into `out`,

@@ -320,3 +320,100 @@ fn subtree_hasher_large_writes_match_reference() {
         });
     }
 }
+
+/// The chaining values of many nodes at once against one node at a time, on every backend and
+/// in every mode: runs of 0 to 40 chunks (past two groups of the widest kernel), some at chunk
+/// indices that carry into the counter's high word; the copying form with its chunks apart
+/// and its copy at every offset from a 64-byte line; levels of parents.
+#[test]
+fn chaining_values_of_many_nodes_match_one_at_a_time() {
+    let mut rng = ChaCha8Rng::seed_from_u64(21);
+    let context_key = hazmat::hash_derive_key_context("many nodes test context");
+    let modes = [
+        Mode::Hash,
+        Mode::KeyedHash(&KEY),
+        Mode::DeriveKeyMaterial(&context_key),
+    ];
+    for backend in Backend::ALL {
+        with_backend(backend, || {
+            for n in 0..=40usize {
+                let mode = modes[n % 3];
+                let first_chunk = match n % 3 {
+                    0 => rng.gen_range(0..1000),
+                    1 => (1 << 32) - rng.gen_range(1..=20),
+                    _ => 0,
+                };
+                let input: Vec<u8> = (0..n * CHUNK_LEN).map(|_| rng.gen()).collect();
+                let expected: Vec<ChainingValue> = input
+                    .chunks_exact(CHUNK_LEN)
+                    .enumerate()
+                    .map(|(i, chunk)| {
+                        let offset = (first_chunk + i as u64) * CHUNK_LEN as u64;
+                        hazmat::hash_subtree(mode, offset, chunk).unwrap()
+                    })
+                    .collect();
+                let what = format!("{backend} {mode:?} {n} chunks from {first_chunk}");
+
+                let mut got = vec![[0xA5; 32]; n + 1];
+                hazmat::chunk_chaining_values(mode, first_chunk, &input, &mut got);
+                assert_eq!(got[..n], expected[..], "{what}");
+                assert_eq!(got[n], [0xA5; 32], "{what}: past the values");
+
+                // Each chunk 1 to 63 bytes past where the one before ends.
+                let mut spread = Vec::new();
+                let mut starts = Vec::new();
+                for chunk in input.chunks_exact(CHUNK_LEN) {
+                    spread.extend((0..rng.gen_range(1..64)).map(|_| rng.gen::<u8>()));
+                    starts.push(spread.len());
+                    spread.extend_from_slice(chunk);
+                }
+                let chunks: Vec<&[u8; CHUNK_LEN]> = starts
+                    .iter()
+                    .map(|&s| spread[s..s + CHUNK_LEN].try_into().unwrap())
+                    .collect();
+                let skew = n % 64;
+                let mut dst = vec![0x5A; n * CHUNK_LEN + 64 + 1];
+                let mut got = vec![[0xA5; 32]; n + 1];
+                let copy = &mut dst[skew..skew + n * CHUNK_LEN];
+                hazmat::chunk_chaining_values_copying(mode, first_chunk, &chunks, copy, &mut got);
+                assert_eq!(got[..n], expected[..], "{what}, copying");
+                assert_eq!(got[n], [0xA5; 32], "{what}, copying: past the values");
+                assert_eq!(
+                    dst[skew..skew + n * CHUNK_LEN],
+                    input[..],
+                    "{what}: the copy"
+                );
+                assert!(
+                    dst[..skew]
+                        .iter()
+                        .chain(&dst[skew + n * CHUNK_LEN..])
+                        .all(|&b| b == 0x5A),
+                    "{what}: bytes around the copy"
+                );
+
+                let pairs: Vec<u8> = (0..n * 64).map(|_| rng.gen()).collect();
+                let mut got = vec![[0xA5; 32]; n + 1];
+                hazmat::parent_chaining_values(mode, &pairs, &mut got);
+                for (i, pair) in pairs.chunks_exact(64).enumerate() {
+                    let left: ChainingValue = pair[..32].try_into().unwrap();
+                    let right: ChainingValue = pair[32..].try_into().unwrap();
+                    let want = hazmat::merge_subtrees_non_root(&left, &right, mode);
+                    assert_eq!(got[i], want, "{backend} {mode:?} parent {i} of {n}");
+                }
+                assert_eq!(got[n], [0xA5; 32], "{backend} {n} parents: past the values");
+            }
+        });
+    }
+}
+
+#[test]
+#[should_panic(expected = "whole chunks")]
+fn chunk_chaining_values_of_a_partial_chunk_panics() {
+    hazmat::chunk_chaining_values(Mode::Hash, 0, &[0; CHUNK_LEN + 1], &mut [[0; 32]; 2]);
+}
+
+#[test]
+#[should_panic(expected = "whole pairs")]
+fn parent_chaining_values_of_a_partial_pair_panics() {
+    hazmat::parent_chaining_values(Mode::Hash, &[0; 65], &mut [[0; 32]; 2]);
+}
