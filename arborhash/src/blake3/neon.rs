@@ -305,6 +305,8 @@ impl Kernels for Neon {
         flags: u8,
         flags_start: u8,
     ) {
+        // SAFETY: NEON is enabled here; `cv` is eight words, read and stored as two vectors of
+        // four, and every block is a whole one.
         unsafe {
             let mut h = load_cv(cv);
             let mut block_flags = flags | flags_start;
