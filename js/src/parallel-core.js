@@ -1,12 +1,13 @@
 // BLAKE3 of a large input on worker threads: the input is cut into equal subtrees (a power of
-// two of chunks each, the last one shorter), workers hash them to chaining values with
-// `b3_subtree`, and this thread merges the values into the root with `b3_merge`, as the
-// BLAKE3 tree does, so the result equals one thread's.
+// two of chunks each, the last one shorter), workers and this thread hash them to chaining
+// values with `b3_subtree`, and this thread merges the values into the root with `b3_merge`, as
+// the BLAKE3 tree does, so the result equals one thread's.
 import { blake3, contextKey, toBytes } from "./index.js";
 import { bytes, copyOut, scratch, wasm } from "./wasm.js";
+import { handle } from "./worker-core.js";
 
 /** Below this many bytes one thread is faster (see docs/js.md for how it was measured). */
-export const DEFAULT_THRESHOLD = 4 << 20;
+export const DEFAULT_THRESHOLD = 2 << 20;
 const MIN_PIECE = 1 << 18;
 
 /** The subtree length for `len` bytes over `workers` threads: each has a few pieces to take. */
@@ -63,49 +64,39 @@ function merge(cvs, mode, key, root, length, seek) {
 
 /**
  * A `hashParallel(input, options)` over a pool of workers made by `spawn()` (an object with
- * `post(message, transfer)`, `onMessage(callback)`, `onError(callback)`, `unref()`), at most `limit()` of them.
+ * `post(message, transfer)`, `onMessage(callback)`, `onError(callback)`, `unref()`), with at
+ * most `limit()` threads: this one and `limit() - 1` workers.
  */
 export function makeParallel(spawn, limit, available) {
-  const idle = [];
-  let made = 0;
-  const waiting = [];
+  const pool = [];
   let nextId = 1;
 
-  function take() {
-    if (idle.length) return Promise.resolve(idle.pop());
-    if (made < limit()) {
-      made++;
+  // A worker answers its messages in order; each pending job waits under its id.
+  function worker(i) {
+    while (pool.length <= i) {
       const w = spawn();
-      w.job = null;
+      const pending = new Map();
+      w.pending = pending;
       w.onMessage((msg) => {
-        const job = w.job;
-        w.job = null;
-        give(w);
+        const job = pending.get(msg.id);
+        pending.delete(msg.id);
+        if (pending.size === 0) w.unref();
         if (msg.error) job.reject(new Error(msg.error));
         else job.resolve(new Uint8Array(msg.cv));
       });
-      // A worker that dies fails its job and leaves the pool, which makes another when needed.
+      // A worker that dies fails its jobs and leaves the pool, which makes another when needed.
       w.onError((error) => {
-        made--;
-        w.job?.reject(error);
-        w.job = null;
+        const at = pool.indexOf(w);
+        if (at >= 0) pool.splice(at, 1);
+        for (const job of pending.values()) job.reject(error);
+        pending.clear();
       });
-      return Promise.resolve(w);
+      pool.push(w);
     }
-    return new Promise((resolve) => waiting.push(resolve));
+    return pool[i];
   }
 
-  function give(w) {
-    const next = waiting.shift();
-    if (next) next(w);
-    else {
-      idle.push(w);
-      w.unref();
-    }
-  }
-
-  async function subtree(mode, key, offset, piece) {
-    const w = await take();
+  function subtree(w, mode, key, offset, piece) {
     const id = nextId++;
     // A view of shared memory is passed as is; other input is copied into its own buffer,
     // which is then moved to the worker.
@@ -113,15 +104,16 @@ export function makeParallel(spawn, limit, available) {
       typeof SharedArrayBuffer !== "undefined" && piece.buffer instanceof SharedArrayBuffer;
     const data = shared ? piece : piece.slice();
     return new Promise((resolve, reject) => {
-      w.job = { resolve, reject };
+      w.pending.set(id, { resolve, reject });
       w.ref?.();
       w.post({ id, mode, key, offset, data }, shared ? [] : [data.buffer]);
     });
   }
 
   /**
-   * BLAKE3 of `input` (options as for `blake3`, plus `workers`: the most threads, 0 or 1 for
-   * none, and `threshold`: the input length from which workers are used), as a promise.
+   * BLAKE3 of `input` (options as for `blake3`, plus `workers`: the most threads, this one
+   * included, 0 or 1 for this one only, and `threshold`: the input length from which workers
+   * are used), as a promise.
    * @param {any} input
    * @param {any} [options]
    */
@@ -141,11 +133,23 @@ export function makeParallel(spawn, limit, available) {
     const piece = pieceLength(data.length, n);
     if (data.length <= piece) return blake3(data, rest);
     const [mode, key] = modeOf(rest);
-    const jobs = [];
-    for (let at = 0; at < data.length; at += piece) {
-      jobs.push(subtree(mode, key, at, data.subarray(at, at + piece)));
+    // Piece i goes to thread i % n, this thread being 0: the workers' pieces are sent first,
+    // then this thread hashes its own in place while they work.
+    const cvs = [];
+    const own = [];
+    for (let i = 0, at = 0; at < data.length; i++, at += piece) {
+      const part = data.subarray(at, at + piece);
+      if (i % n === 0) own.push([i, at, part]);
+      else cvs[i] = subtree(worker((i % n) - 1), mode, key, at, part);
     }
-    const cvs = await Promise.all(jobs);
-    return merge(cvs, mode, key, true, length, seek);
+    for (const [i, offset, part] of own) {
+      const reply = handle({ id: 0, mode, key, offset, data: part });
+      if (reply.error) {
+        await Promise.allSettled(cvs); // the workers' jobs end before the error is given
+        throw new Error(reply.error);
+      }
+      cvs[i] = reply.cv;
+    }
+    return merge(await Promise.all(cvs), mode, key, true, length, seek);
   };
 }

@@ -5,7 +5,7 @@ import { makeParallel } from "./parallel-core.js";
 
 export { DEFAULT_THRESHOLD } from "./parallel-core.js";
 
-/** The default number of workers: the machine's parallelism, at most 8. */
+/** The default number of threads, this one included: the machine's parallelism, at most 8. */
 export const defaultWorkers = () => Math.min(availableParallelism(), 8);
 
 function spawn() {

@@ -146,7 +146,7 @@ test("arborhash/parallel hashes on module workers in the isolated page, with one
     }
   });
   assert.equal(result.isolated, true);
-  assert.ok(result.made >= 2, `workers made: ${result.made}`);
+  assert.ok(result.made >= 1, `workers made: ${result.made}`); // two threads: this one and a worker
   assert.deepEqual(result.parallel, result.single);
 });
 
