@@ -17,5 +17,10 @@ pub(crate) mod clmul;
 pub(crate) mod opaque;
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
 pub(crate) mod wasm32;
+#[cfg(any(
+    target_arch = "aarch64",
+    all(target_arch = "wasm32", target_feature = "simd128")
+))]
+pub(crate) mod words4;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod x86;

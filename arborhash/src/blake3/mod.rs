@@ -20,6 +20,11 @@ mod avx2;
 mod avx512;
 mod buffer;
 mod dispatch;
+#[cfg(any(
+    target_arch = "aarch64",
+    all(target_arch = "wasm32", target_feature = "simd128")
+))]
+mod four;
 mod hash;
 mod hasher;
 pub mod hazmat;

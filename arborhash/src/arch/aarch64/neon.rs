@@ -421,3 +421,55 @@ pub(crate) unsafe fn to_u128(v: uint64x2_t) -> u128 {
     // SAFETY: the caller has NEON.
     unsafe { u128::from(vgetq_lane_u64::<0>(v)) | (u128::from(vgetq_lane_u64::<1>(v)) << 64) }
 }
+
+// SAFETY (every method): as the functions above.
+impl super::super::words4::Words4 for V {
+    #[inline(always)]
+    unsafe fn splat(x: u32) -> V {
+        unsafe { splat(x) }
+    }
+    #[inline(always)]
+    unsafe fn splat4(w: &[u32; 4]) -> [V; 4] {
+        unsafe { splat4(w) }
+    }
+    #[inline(always)]
+    unsafe fn words(x: [u32; 4]) -> V {
+        unsafe { words(x) }
+    }
+    #[inline(always)]
+    unsafe fn or(a: V, b: V) -> V {
+        unsafe { vorrq_u32(a, b) }
+    }
+    #[inline(always)]
+    unsafe fn xor(a: V, b: V) -> V {
+        unsafe { xor(a, b) }
+    }
+    #[inline(always)]
+    unsafe fn load(p: *const u8) -> V {
+        unsafe { vreinterpretq_u32_u8(vld1q_u8(p)) }
+    }
+    #[inline(always)]
+    unsafe fn store(p: *mut u8, x: V) {
+        unsafe { store(p, x) }
+    }
+    #[inline(always)]
+    unsafe fn transpose(r: [V; 4]) -> [V; 4] {
+        unsafe { transpose(r) }
+    }
+    #[inline(always)]
+    unsafe fn load_transposed4(rows: [*const u8; 4]) -> [V; 4] {
+        unsafe { load_transposed4(rows) }
+    }
+    #[inline(always)]
+    unsafe fn store_transposed4(x: [V; 4], rows: [*mut u8; 4]) {
+        unsafe { store_transposed4(x, rows) }
+    }
+    #[inline(always)]
+    unsafe fn load_blocks4(inputs: &[*const u8; 4], offset: usize) -> [V; 16] {
+        unsafe { load_blocks4(inputs, offset) }
+    }
+    #[inline(always)]
+    unsafe fn round4(v: &mut [V; 16], m: &[V; 16], s: &[usize; 16]) {
+        unsafe { round4(v, m, s) }
+    }
+}

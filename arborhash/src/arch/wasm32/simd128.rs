@@ -202,3 +202,59 @@ pub(crate) fn shuffle<const I0: usize, const I1: usize, const I2: usize, const I
 ) -> V {
     i32x4_shuffle::<I0, I1, I2, I3>(a, b)
 }
+
+impl super::super::words4::Words4 for V {
+    #[inline(always)]
+    unsafe fn splat(x: u32) -> V {
+        splat(x)
+    }
+    #[inline(always)]
+    unsafe fn splat4(w: &[u32; 4]) -> [V; 4] {
+        w.map(splat)
+    }
+    #[inline(always)]
+    unsafe fn words(x: [u32; 4]) -> V {
+        words(x)
+    }
+    #[inline(always)]
+    unsafe fn or(a: V, b: V) -> V {
+        or(a, b)
+    }
+    #[inline(always)]
+    unsafe fn xor(a: V, b: V) -> V {
+        xor(a, b)
+    }
+    #[inline(always)]
+    unsafe fn load(p: *const u8) -> V {
+        // SAFETY: forwarded from the caller.
+        unsafe { load(p) }
+    }
+    #[inline(always)]
+    unsafe fn store(p: *mut u8, x: V) {
+        // SAFETY: forwarded from the caller.
+        unsafe { store(p, x) }
+    }
+    #[inline(always)]
+    unsafe fn transpose(r: [V; 4]) -> [V; 4] {
+        transpose(r)
+    }
+    #[inline(always)]
+    unsafe fn load_transposed4(rows: [*const u8; 4]) -> [V; 4] {
+        // SAFETY: forwarded from the caller.
+        unsafe { load_transposed4(rows) }
+    }
+    #[inline(always)]
+    unsafe fn store_transposed4(x: [V; 4], rows: [*mut u8; 4]) {
+        // SAFETY: forwarded from the caller.
+        unsafe { store_transposed4(x, rows) }
+    }
+    #[inline(always)]
+    unsafe fn load_blocks4(inputs: &[*const u8; 4], offset: usize) -> [V; 16] {
+        // SAFETY: forwarded from the caller.
+        unsafe { load_blocks4(inputs, offset) }
+    }
+    #[inline(always)]
+    unsafe fn round4(v: &mut [V; 16], m: &[V; 16], s: &[usize; 16]) {
+        round4(v, m, s)
+    }
+}
